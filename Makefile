@@ -1,0 +1,60 @@
+# Sprout's two commands: `make demo` and `make test`. Both set up everything on a fresh machine:
+# Debian packages, the .venv, the build. Re-running them only rebuilds what changed.
+SHELL := /bin/bash
+VENV := .venv
+PY := $(VENV)/bin/python
+BUILD := build/dev
+ASAN_BUILD := build/asan
+JOBS ?= 2
+SITE := $(shell [ -x $(PY) ] && $(PY) -c 'import sysconfig; print(sysconfig.get_paths()["purelib"])')
+
+.PHONY: all demo test test-cpp test-python test-asan build deps bench clean
+
+all: build
+
+deps: $(VENV)/.deps-stamp
+
+$(VENV)/.sysdeps-stamp: scripts/install_system_deps.sh
+	bash scripts/install_system_deps.sh
+	@python3 -m venv $(VENV) 2>/dev/null || true
+	@touch $@
+
+$(VENV)/.deps-stamp: $(VENV)/.sysdeps-stamp requirements-dev.txt
+	$(PY) -m pip install -q --upgrade pip
+	$(PY) -m pip install -q -r requirements-dev.txt
+	# Developer install: the venv imports python/ directly (the build drops _C*.so there).
+	$(PY) -c 'import sysconfig, os; open(os.path.join(sysconfig.get_paths()["purelib"], "sprout-dev.pth"), "w").write(os.path.abspath("python") + "\n")'
+	@touch $@
+
+$(BUILD)/build.ninja: $(VENV)/.deps-stamp CMakeLists.txt
+	$(VENV)/bin/cmake -S . -B $(BUILD) -G Ninja -DCMAKE_BUILD_TYPE=Release \
+	  -DCMAKE_MAKE_PROGRAM=$(abspath $(VENV)/bin/ninja) -DPython_EXECUTABLE=$(abspath $(PY))
+
+build: $(BUILD)/build.ninja
+	$(VENV)/bin/cmake --build $(BUILD) -j $(JOBS)
+
+test: build
+	$(MAKE) --no-print-directory test-cpp test-python
+
+test-cpp: build
+	cd $(BUILD) && ../../$(VENV)/bin/ctest --output-on-failure -j $(JOBS)
+
+test-python: build
+	$(PY) -m pytest tests/python -n $(JOBS) -p no:cacheprovider
+	$(PY) benchmarks/run.py --smoke
+
+# C++ tests under AddressSanitizer + UndefinedBehaviorSanitizer (a separate build tree).
+test-asan: $(VENV)/.deps-stamp
+	$(VENV)/bin/cmake -S . -B $(ASAN_BUILD) -G Ninja -DCMAKE_BUILD_TYPE=Debug -DSPROUT_SANITIZE=ON \
+	  -DSPROUT_BUILD_PYTHON=OFF -DCMAKE_MAKE_PROGRAM=$(abspath $(VENV)/bin/ninja)
+	$(VENV)/bin/cmake --build $(ASAN_BUILD) -j $(JOBS)
+	cd $(ASAN_BUILD) && ASAN_OPTIONS=detect_leaks=1 ../../$(VENV)/bin/ctest --output-on-failure -j $(JOBS)
+
+demo: build
+	$(PY) examples/demo.py
+
+bench: build
+	$(PY) benchmarks/run.py
+
+clean:
+	rm -rf build python/sprout/_C*.so

@@ -1,0 +1,78 @@
+"""How each framework is imported and pinned to N threads (worker side).
+
+Pinning happens in three layers because each framework listens to a
+different one: the CPU affinity mask (honoured by every thread pool that
+sizes itself from the usable CPUs, e.g. XLA's), the OpenMP/BLAS environment
+variables (read once, at import, by libgomp, MKL, OpenBLAS), and the
+framework's own setting (torch.set_num_threads, set_context(...)).
+"""
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from typing import Callable
+
+THREAD_ENV = ("OMP_NUM_THREADS", "MKL_NUM_THREADS", "OPENBLAS_NUM_THREADS",
+              "BLIS_NUM_THREADS", "VECLIB_MAXIMUM_THREADS", "NUMEXPR_NUM_THREADS")
+
+
+@dataclass
+class Handle:
+    name: str
+    mod: object                 # what the workload implementations receive
+    version: str
+    to_numpy: Callable          # framework result -> numpy array (checks only)
+
+
+def pin_threads(threads: int) -> None:
+    """Must run before the framework is imported."""
+    cpus = sorted(os.sched_getaffinity(0))
+    os.sched_setaffinity(0, cpus[:threads])
+    for var in THREAD_ENV:
+        os.environ[var] = str(threads)
+
+
+def _sprout(threads: int) -> Handle:
+    import sprout as ms
+    ms.set_context(runtime_num_threads=threads)
+    return Handle("sprout", ms, getattr(ms, "__version__", "unknown"),
+                  lambda t: t.asnumpy())
+
+
+def _numpy(threads: int) -> Handle:
+    import numpy as np
+    return Handle("numpy", np, np.__version__, lambda a: a)
+
+
+def _torch(threads: int) -> Handle:
+    import torch
+    torch.set_num_threads(threads)
+    return Handle("torch", torch, torch.__version__, lambda t: t.numpy())
+
+
+def _jax(threads: int) -> Handle:
+    os.environ.setdefault("JAX_PLATFORMS", "cpu")
+    import jax
+    import numpy as np
+    return Handle("jax", jax, jax.__version__, np.asarray)
+
+
+def _mindspore(threads: int) -> Handle:
+    import mindspore as ms
+    # PyNative is MindSpore's eager mode, the one comparable to Sprout's.
+    ms.set_context(mode=ms.PYNATIVE_MODE, device_target="CPU",
+                   runtime_num_threads=threads)
+    return Handle("mindspore", ms, ms.__version__, lambda t: t.asnumpy())
+
+
+LOADERS = {"sprout": _sprout, "numpy": _numpy, "torch": _torch,
+           "jax": _jax, "mindspore": _mindspore}
+# Display names, in the order frameworks appear in reports.
+TITLES = {"sprout": "Sprout", "numpy": "NumPy", "torch": "PyTorch",
+          "jax": "JAX", "mindspore": "MindSpore"}
+PEERS = ("numpy", "torch", "jax", "mindspore")
+
+
+def load(name: str, threads: int) -> Handle:
+    pin_threads(threads)
+    return LOADERS[name](threads)

@@ -1,0 +1,84 @@
+"""How much CPU OTHER processes took while we measured.
+
+This machine may be shared (e.g. a compiler running beside the benchmark),
+and a framework whose thread pool has to wait for a busy core can look many
+times slower than it is. So each measurement records the machine's busy time
+(/proc/stat, including time stolen by the hypervisor) minus our own CPU time
+(the harness and its workers, /proc/PID/stat, and waited-for children such
+as the machine probe), as a fraction of the machine's capacity. The report
+flags results taken under such load instead of passing them off as clean.
+"""
+from __future__ import annotations
+
+import os
+import time
+
+HZ = os.sysconf("SC_CLK_TCK")
+NOISY = 0.10  # above this fraction of the machine, results are flagged
+
+
+def _machine_busy_s() -> float:
+    with open("/proc/stat") as f:
+        v = [int(x) for x in f.readline().split()[1:9]]
+    user, nice, system, idle, iowait, irq, softirq, steal = v
+    return (user + nice + system + irq + softirq + steal) / HZ
+
+
+def _own_s(pids) -> float:
+    total = 0.0
+    for pid in pids:
+        try:
+            with open(f"/proc/{pid}/stat") as f:
+                fields = f.read().rsplit(")", 1)[1].split()
+        except OSError:
+            continue  # a worker that has exited
+        total += (int(fields[11]) + int(fields[12])) / HZ  # utime, stime
+    t = os.times()
+    return total + t.children_user + t.children_system
+
+
+class ForeignLoad:
+    """with ForeignLoad(pids) as load: ...; then load.fraction."""
+
+    def __init__(self, pids=()):
+        self.pids = {os.getpid(), *pids}
+        self.fraction = None
+
+    def __enter__(self):
+        self.t0, self.busy0, self.own0 = time.monotonic(), _machine_busy_s(), _own_s(self.pids)
+        return self
+
+    def __exit__(self, *exc):
+        wall = time.monotonic() - self.t0
+        foreign = (_machine_busy_s() - self.busy0) - (_own_s(self.pids) - self.own0)
+        self.fraction = max(0.0, foreign / (wall * os.cpu_count())) if wall > 0 else 0.0
+        return False
+
+
+def describe(fraction) -> str:
+    if fraction is None:
+        return "not measured"
+    flag = " - results UNRELIABLE (the machine was shared)" if fraction > NOISY else ""
+    return f"{fraction * 100:.0f}% of the machine's CPU{flag}"
+
+
+def current_hogs(limit: int = 3) -> str:
+    """The busiest other processes right now, to say who was loading the
+    machine (read from /proc/PID/stat over a short interval)."""
+    def snapshot():
+        out = {}
+        for pid in filter(str.isdigit, os.listdir("/proc")):
+            try:
+                with open(f"/proc/{pid}/stat") as f:
+                    head, tail = f.read().rsplit(")", 1)
+                fields = tail.split()
+                out[pid] = (head.split("(", 1)[1], int(fields[11]) + int(fields[12]))
+            except (OSError, IndexError):
+                pass
+        return out
+    a = snapshot()
+    time.sleep(0.5)
+    b = snapshot()
+    me = str(os.getpid())
+    use = sorted(((b[p][1] - a[p][1], b[p][0]) for p in b if p in a and p != me), reverse=True)
+    return ", ".join(f"{name} {ticks / HZ / 0.5 * 100:.0f}%" for ticks, name in use[:limit] if ticks)

@@ -1,0 +1,84 @@
+"""The workload table.
+
+A Workload says what is measured and how a step's time turns into the
+reported metric; its per-framework implementations are small functions
+registered with @WORKLOAD.impl("torch"). An implementation gets the
+framework handle and the input arrays (NumPy, identical for every framework)
+and returns a zero-argument `step` callable that does the work once and
+returns its last result (used to check correctness, never timed).
+
+Kinds of metric:
+  latency    microseconds per op   (amount = ops per step; lower is better)
+  bandwidth  GB/s of useful bytes  (amount = bytes per step; higher is better)
+  flops      GFLOP/s               (amount = FLOPs per step; higher is better)
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Callable, Optional
+
+KINDS = {
+    "latency": ("us/op", "lower"),
+    "bandwidth": ("GB/s", "higher"),
+    "flops": ("GFLOP/s", "higher"),
+}
+
+
+@dataclass
+class Goal:
+    """A target ratio against one peer, e.g. Sprout <= 0.5 x PyTorch's time."""
+    peer: str
+    max_time_ratio: float  # Sprout time / peer time must not exceed this
+    text: str
+
+
+@dataclass
+class Workload:
+    name: str
+    kind: str                       # key of KINDS
+    doc: str                        # one line: what and how bytes/FLOPs are counted
+    inputs: Callable                # (np, smoke) -> dict of float32 arrays
+    reference: Callable             # (np, inputs) -> expected result of one step
+    amount: Callable                # (smoke) -> ops / bytes / FLOPs per step
+    triad_elems: Optional[int] = None  # bandwidth: compare with triad of this size
+    goal: Optional[Goal] = None
+    rtol: float = 1e-5
+    atol: float = 1e-6
+    impls: dict = field(default_factory=dict)
+
+    @property
+    def unit(self) -> str:
+        return KINDS[self.kind][0]
+
+    @property
+    def lower_is_better(self) -> bool:
+        return KINDS[self.kind][1] == "lower"
+
+    def metric(self, seconds_per_step: float, smoke: bool = False) -> float:
+        amount = self.amount(smoke)
+        if self.kind == "latency":
+            return seconds_per_step / amount * 1e6
+        return amount / seconds_per_step / 1e9
+
+    def impl(self, framework: str):
+        def register(fn):
+            self.impls[framework] = fn
+            return fn
+        return register
+
+
+WORKLOADS: dict[str, Workload] = {}
+
+
+def workload(**kwargs) -> Workload:
+    w = Workload(**kwargs)
+    if w.name in WORKLOADS:
+        raise ValueError(f"workload {w.name} registered twice")
+    WORKLOADS[w.name] = w
+    return w
+
+
+def load_all() -> dict[str, Workload]:
+    """Imports every workload module (they register themselves), in order."""
+    from .workloads import ALL_MODULES  # noqa: F401  (import registers)
+    return WORKLOADS

@@ -1,0 +1,198 @@
+"""Turns measurements into Markdown: the machine, the frameworks, one table
+per workload, and a summary in plain words derived from the numbers."""
+from __future__ import annotations
+
+from .frameworks import TITLES
+from .load import NOISY, describe
+from .registry import Workload
+
+MIB = 1 << 20
+
+
+def fmt(x: float) -> str:
+    """About 3 significant digits, never in exponent form."""
+    if x >= 100:
+        return f"{x:,.0f}"
+    if x >= 10:
+        return f"{x:.1f}"
+    if x >= 1:
+        return f"{x:.2f}"
+    return f"{x:.3g}"
+
+
+def speedup(w: Workload, sprout: float, peer: float) -> float:
+    """> 1 when Sprout is faster, whatever the unit's direction."""
+    return peer / sprout if w.lower_is_better else sprout / peer
+
+
+def limit_fraction(w: Workload, value: float, machine: dict | None, threads: int):
+    """(fraction, label) of the measured machine limit, or None."""
+    if not machine:
+        return None
+    if w.kind == "flops":
+        return value / machine["peak_gflops"][threads], "of peak"
+    if w.kind == "bandwidth" and w.triad_elems in machine["triad_gbps"]:
+        n = w.triad_elems
+        return value / machine["triad_gbps"][n][threads], f"of triad@{n // MIB}M"
+    return None
+
+
+def machine_section(m: dict, threads: int) -> list[str]:
+    cpu, counts = m["cpu"], m["threads"]
+    head = "| limit | " + " | ".join(f"{t} thread{'s' * (t > 1)}" for t in counts) + " |"
+    rows = [head, "|---" * (len(counts) + 1) + "|"]
+
+    def row(label, values):
+        rows.append(f"| {label} | " + " | ".join(values) + " |")
+
+    row(f"peak FP32, measured ({m['isa']} FMA chains), GFLOP/s",
+        [fmt(m["peak_gflops"][t]) for t in counts])
+    th = m["theoretical"]
+    row("theoretical: cores x FMA units x lanes x 2 x clock, GFLOP/s",
+        [f"{fmt(th[t]['gflops'])} ({th[t]['cores']} x {th[t]['fma_units']} x "
+         f"{th[t]['lanes']} x 2 x {th[t]['ghz']:.2f} GHz)" for t in counts])
+    for n in sorted(m["triad_gbps"]):
+        where = "DRAM" if n == m["triad_dram_n"] else "same size as workloads"
+        row(f"triad a=b+s*c, {n // MIB}M floats x 3 arrays ({3 * 4 * n // MIB} MB, {where}), GB/s",
+            [fmt(m["triad_gbps"][n][t]) for t in counts])
+    n = m["triad_dram_n"]
+    row(f"triad DRAM counting the write-allocate read too (4 arrays), GB/s",
+        [fmt(m["triad_gbps_with_write_allocate"][n][t]) for t in counts])
+    return [
+        f"- CPU: {cpu['model']} ({cpu['vendor']} family {cpu['family']} model "
+        f"{cpu['model_id']}), {cpu['logical_cpus']} logical CPUs, "
+        f"{cpu['physical_cores']} physical cores, nominal clock {cpu['mhz']:.0f} MHz, "
+        f"L3 {(cpu['l3_bytes'] or 0) // MIB} MB",
+        f"- Theoretical FMA units: {th[counts[0]]['assumption']} (an assumption by "
+        "microarchitecture; the clock is the nominal one, boost can exceed it).",
+        "- Triad GB/s follow STREAM: 3 arrays x 4 bytes per element, without the "
+        "write-allocate read; the best of several repetitions.",
+        "", *rows]
+
+
+def workload_table(w: Workload, results: dict, machine, threads: int, load=None) -> list[str]:
+    better = "lower" if w.lower_is_better else "higher"
+    lines = [f"### {w.name}", "", f"{w.doc}. Unit: {w.unit}, {better} is better.",
+             f"Other processes' CPU use meanwhile: {describe(load)}.", "",
+             f"| framework | median ({w.unit}) | IQR | min - max | n | machine limit | "
+             "Sprout / this | Sprout is |",
+             "|---|---|---|---|---|---|---|---|"]
+    sprout = results.get("sprout")
+    s_med = sprout.summary.median if sprout and sprout.summary else None
+    for name, res in results.items():
+        title = TITLES[name]
+        if res.error:
+            lines.append(f"| {title} | not measured: {_cell(res.error)} | | | | | | |")
+            continue
+        s = res.summary
+        frac = limit_fraction(w, s.median, machine, threads)
+        frac_txt = f"{frac[0] * 100:.0f}% {frac[1]}" if frac else ""
+        ratio = sp = ""
+        if s_med is not None:
+            ratio = fmt(s_med / s.median)
+            if name != "sprout":
+                x = speedup(w, s_med, s.median)
+                sp = f"{fmt(x)}x faster" if x >= 1 else f"{fmt(1 / x)}x slower"
+        lines.append(f"| {title} | {fmt(s.median)} | {fmt(s.q1)} - {fmt(s.q3)} | "
+                     f"{fmt(s.min)} - {fmt(s.max)} | {s.n} | {frac_txt} | {ratio} | {sp} |")
+    return lines + [""]
+
+
+def _cell(text: str) -> str:
+    text = " ".join(text.split())
+    return (text[:160] + "...") if len(text) > 160 else text.replace("|", "/")
+
+
+def summary_section(measured: list, machine, threads: int) -> list[str]:
+    leads, trails, par, limits, goals, missing, noisy = [], [], [], [], [], [], []
+    for w, results, load in measured:
+        if load is not None and load > NOISY:
+            noisy.append(f"{w.name} ({load * 100:.0f}%)")
+        sprout = results.get("sprout")
+        ok = sprout is not None and sprout.summary is not None
+        if not ok:
+            missing.append(f"{w.name}: Sprout not measured "
+                           f"({_cell(sprout.error) if sprout else 'not run'})")
+        for name, res in results.items():
+            if name == "sprout" or not ok:
+                continue
+            if res.summary is None:
+                missing.append(f"{w.name}: {TITLES[name]} not measured ({_cell(res.error or '')})")
+                continue
+            x = speedup(w, sprout.summary.median, res.summary.median)
+            where = f"{w.name} vs {TITLES[name]}"
+            if sprout.summary.overlaps(res.summary):
+                par.append(f"{where} ({fmt(x)}x)")
+            elif x > 1:
+                leads.append(f"{where} ({fmt(x)}x faster)")
+            else:
+                trails.append(f"{where} ({fmt(1 / x)}x slower)")
+        if ok:
+            frac = limit_fraction(w, sprout.summary.median, machine, threads)
+            if frac:
+                limits.append(f"{w.name} {frac[0] * 100:.0f}% {frac[1]}")
+        if w.goal:
+            goals.append(_goal_line(w, results))
+    out = ["## Summary", ""]
+
+    def bullet(label, items, empty="none"):
+        out.append(f"- {label}: " + ("; ".join(items) if items else empty) + ".")
+
+    if machine and machine.get("foreign_load", 0) > NOISY:
+        noisy.insert(0, f"machine limits ({machine['foreign_load'] * 100:.0f}%)")
+    if noisy:
+        bullet("WARNING, measured while other processes loaded the machine, so the "
+               "numbers below are unreliable", noisy)
+
+    bullet("Sprout leads", leads)
+    bullet("Sprout trails", trails)
+    bullet("On par (interquartile ranges overlap)", par)
+    bullet("Sprout against the machine's measured limits", limits, "not measured")
+    bullet("Goals", goals, "none set")
+    if missing:
+        bullet("Not measured", missing)
+    return out + [""]
+
+
+def _goal_line(w: Workload, results: dict) -> str:
+    g = w.goal
+    sprout, peer = results.get("sprout"), results.get(g.peer)
+    if not (sprout and sprout.summary and peer and peer.summary):
+        return f"{w.name}: \"{g.text}\": not measured"
+    # For a throughput unit the time ratio is the inverse of the value ratio.
+    r = sprout.summary.median / peer.summary.median
+    time_ratio = r if w.lower_is_better else 1 / r
+    verdict = "met" if time_ratio <= g.max_time_ratio else "NOT met"
+    return (f"{w.name}: \"{g.text}\": {verdict} (Sprout/{TITLES[g.peer]} time ratio "
+            f"{fmt(time_ratio)}, needs <= {fmt(g.max_time_ratio)})")
+
+
+def framework_section(frameworks: dict) -> list[str]:
+    lines = ["| framework | version | environment |", "|---|---|---|"]
+    for name, f in frameworks.items():
+        version = f.get("version") or _cell(f["status"])
+        lines.append(f"| {TITLES[name]} | {version} | {f.get('python', '')} |")
+    return lines
+
+
+def render(run: dict) -> str:
+    m, threads = run["machine"], run["threads"]
+    out = ["# Sprout benchmark results", "",
+           f"Generated by `{run['command']}` on {run['date']}; regenerate instead of editing.",
+           "Each framework runs in its own worker process pinned to the same thread count; "
+           "samples are interleaved between frameworks (A B A B ...), after a warm-up and a "
+           "correctness check against NumPy.", "",
+           f"- Threads used by every framework: {threads}",
+           f"- CPU: {run['cpu_model']}, {run['cores']} usable cores", "",
+           "## Frameworks", "", *framework_section(run["frameworks"]), "",
+           "## Machine limits (measured by benchmarks/machine.py)", ""]
+    if m:
+        out += machine_section(m, threads)
+        out += ["", f"Other processes' CPU use meanwhile: {describe(m.get('foreign_load'))}."]
+    else:
+        out += [f"Not measured: {run.get('machine_error')}"]
+    out += ["", "## Workloads", ""]
+    for w, results, load in run["workloads"]:
+        out += workload_table(w, results, m, threads, load)
+    out += summary_section(run["workloads"], m, threads)
+    return "\n".join(out)

@@ -1,0 +1,83 @@
+"""Runs one workload on every live worker: setup (correctness check,
+warm-up, calibration) in each, then rounds in which every framework takes
+one sample in turn (A B C A B C ...), so slow drifts of the machine (clock,
+other load) hit every framework alike. The first framework of each round
+rotates, so none always runs right after another.
+"""
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from typing import Optional
+
+from .registry import Workload
+from .stats import Summary, summarize
+from .workers import Worker, WorkerError
+
+
+@dataclass
+class Options:
+    smoke: bool = False
+    rounds: int = 21          # samples per framework (odd: a true median)
+    min_rounds: int = 5       # even when the time budget is tight
+    budget_s: float = 30.0    # rough time allowed for the rounds of one workload
+    target_s: float = 0.02    # one sample lasts about this long
+    warmup_s: float = 0.2
+    gap_s: float = 0.005      # pause between turns so the previous framework's
+                              # spinning thread pools (OpenMP, OpenBLAS) go idle
+
+
+@dataclass
+class Result:
+    framework: str
+    values: list = field(default_factory=list)   # metric per sample
+    summary: Optional[Summary] = None
+    error: Optional[str] = None
+    repeats: int = 0
+
+
+def run_workload(w: Workload, workers: dict[str, Worker], opt: Options) -> dict[str, Result]:
+    results = {name: Result(name) for name in workers}
+    live, sample_s = [], {}
+    for name, wk in workers.items():
+        if name not in w.impls:
+            results[name].error = "no implementation of this workload"
+            continue
+        try:
+            rep = wk.request(op="setup", workload=w.name, smoke=opt.smoke,
+                             target_s=opt.target_s, warmup_s=0.0 if opt.smoke else opt.warmup_s)
+        except WorkerError as e:
+            results[name].error = str(e)
+            continue
+        results[name].repeats = rep["repeats"]
+        sample_s[name] = rep["step_s"] * rep["repeats"]
+        live.append(name)
+
+    if opt.smoke:
+        rounds = 1
+    else:
+        per_round = sum(sample_s.values()) + opt.gap_s * len(live)
+        rounds = max(opt.min_rounds, min(opt.rounds, int(opt.budget_s / max(per_round, 1e-9))))
+    times = {name: [] for name in live}
+    for r in range(rounds):
+        k = r % max(len(live), 1)
+        for name in live[k:] + live[:k]:
+            if results[name].error:
+                continue
+            if opt.gap_s:
+                time.sleep(opt.gap_s)
+            try:
+                times[name] += workers[name].request(op="run", workload=w.name, samples=1)["times"]
+            except WorkerError as e:
+                results[name].error = str(e)
+
+    for name in live:
+        res = results[name]
+        if not res.error:
+            res.values = [w.metric(t, opt.smoke) for t in times[name]]
+            res.summary = summarize(res.values)
+        try:
+            workers[name].request(op="drop", workload=w.name)
+        except WorkerError:
+            pass
+    return results

@@ -1,0 +1,5 @@
+"""Workloads, one module per area; importing a module registers its
+workloads in registry.WORKLOADS, in the order the report shows them."""
+from . import dispatch, elementwise, matmul  # noqa: F401
+
+ALL_MODULES = (dispatch, elementwise, matmul)

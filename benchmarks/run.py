@@ -1,0 +1,218 @@
+#!/usr/bin/env python3
+"""Sprout benchmark harness.
+
+    python benchmarks/run.py [--smoke] [--threads N] [--out benchmarks/RESULTS.md]
+
+Sprout runs in the project's .venv; the peers (NumPy, PyTorch, JAX,
+MindSpore) in the separate bench venv made by benchmarks/peers_env.sh. Each
+framework gets its own worker process (see harness/), all pinned to the same
+thread count, and their samples are interleaved.
+
+--smoke: Sprout only, one tiny iteration of every workload (with its
+correctness check), no peers, no machine probe, no RESULTS.md; exits
+non-zero on any failure. Meant for `make test`.
+"""
+from __future__ import annotations
+
+import argparse
+import datetime
+import json
+import os
+import shlex
+import sys
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+REPO = os.path.dirname(HERE)
+sys.path.insert(0, HERE)
+
+import machine  # noqa: E402
+from harness import frameworks, report, runner  # noqa: E402
+from harness.load import NOISY, ForeignLoad, current_hogs  # noqa: E402
+from harness.registry import load_all  # noqa: E402
+from harness.workers import Worker, WorkerError  # noqa: E402
+
+
+def parse_args(argv=None):
+    ap = argparse.ArgumentParser(description="Benchmark Sprout against its peers.")
+    ap.add_argument("--smoke", action="store_true",
+                    help="Sprout only, one tiny iteration per workload, no report")
+    ap.add_argument("--threads", type=int, default=len(os.sched_getaffinity(0)),
+                    help="threads for every framework (default: all usable CPUs)")
+    ap.add_argument("--out", default=os.path.join(HERE, "RESULTS.md"))
+    ap.add_argument("--only", default="", help="comma-separated workload names")
+    ap.add_argument("--peers", default=",".join(frameworks.PEERS),
+                    help="comma-separated peers to compare with")
+    ap.add_argument("--rounds", type=int, default=runner.Options.rounds,
+                    help="samples per framework and workload")
+    ap.add_argument("--budget", type=float, default=runner.Options.budget_s,
+                    help="rough seconds allowed per workload (fewer rounds if slow)")
+    ap.add_argument("--wait-idle", type=float, default=0, metavar="SECONDS",
+                    help="first wait up to SECONDS for other processes to leave the CPU")
+    ap.add_argument("--sprout-python", default=None,
+                    help="Python of Sprout's environment (default: .venv/bin/python)")
+    ap.add_argument("--bench-venv", default=os.path.join(REPO, ".bench-venv"),
+                    help="the peers' venv made by benchmarks/peers_env.sh")
+    return ap.parse_args(argv)
+
+
+def sprout_python(args) -> str:
+    if args.sprout_python:
+        return args.sprout_python
+    venv_py = os.path.join(REPO, ".venv", "bin", "python")
+    return venv_py if os.path.exists(venv_py) else sys.executable
+
+
+def peer_status(args, wanted) -> dict:
+    """{peer: {"status", "python"}} from peers_env.sh's record; a peer that
+    was not installed keeps its reason."""
+    path = os.path.join(args.bench_venv, "peers_status.json")
+    try:
+        with open(path) as f:
+            recorded = json.load(f)
+    except (OSError, ValueError):
+        recorded = {}
+    out = {}
+    for name in wanted:
+        out[name] = recorded.get(name) or {
+            "status": f"missing: not installed (no entry in {path}; "
+                      "run `bash benchmarks/peers_env.sh`)"}
+    return out
+
+
+def start_workers(fw_info: dict, threads: int) -> dict:
+    """Starts a worker per available framework; records import failures."""
+    workers = {}
+    for name, info in fw_info.items():
+        if not info["status"].startswith("ok"):
+            continue
+        print(f"starting {name} worker ({info['python']}) ...", file=sys.stderr)
+        try:
+            wk = Worker(name, info["python"], threads)
+        except (OSError, WorkerError) as e:
+            info["status"] = f"missing: worker did not start: {e}"
+            continue
+        if wk.hello.get("ok"):
+            info["version"] = wk.hello["version"]
+            workers[name] = wk
+        else:
+            info["status"] = f"missing: {wk.hello.get('error')}"
+            wk.close()
+    return workers
+
+
+def selected_workloads(args) -> list:
+    table = load_all()
+    names = [n for n in args.only.split(",") if n] or list(table)
+    unknown = [n for n in names if n not in table]
+    if unknown:
+        sys.exit(f"unknown workload(s): {', '.join(unknown)}; known: {', '.join(table)}")
+    return [table[n] for n in names]
+
+
+def wait_until_idle(max_wait_s: float) -> None:
+    """Waits (up to max_wait_s) for a 2-second window in which other
+    processes leave the CPU nearly idle."""
+    deadline = time.monotonic() + max_wait_s
+    while time.monotonic() < deadline:
+        with ForeignLoad() as load:
+            time.sleep(2)
+        if load.fraction <= NOISY / 2:
+            return
+        print(f"waiting for an idle machine (others use {load.fraction * 100:.0f}%: "
+              f"{current_hogs()}) ...", file=sys.stderr)
+
+
+def smoke(args) -> int:
+    workloads = selected_workloads(args)
+    info = {"sprout": {"status": "ok", "python": sprout_python(args)}}
+    workers = start_workers(info, args.threads)
+    if not workers:
+        print(f"SMOKE FAILED: Sprout unavailable ({info['sprout']['python']}): "
+              f"{info['sprout']['status']}", file=sys.stderr)
+        return 1
+    failures = 0
+    try:
+        for w in workloads:
+            res = runner.run_workload(w, workers, runner.Options(smoke=True))["sprout"]
+            if res.error:
+                failures += 1
+                print(f"FAIL {w.name}: {res.error}", file=sys.stderr)
+            else:
+                print(f"ok   {w.name}: {report.fmt(res.summary.median)} {w.unit}")
+    finally:
+        for wk in workers.values():
+            wk.close()
+    print(f"{len(workloads) - failures} passed, {failures} failed")
+    return 1 if failures else 0
+
+
+def full(args) -> int:
+    workloads = selected_workloads(args)
+    peers = [p for p in args.peers.split(",") if p]
+    for p in peers:
+        if p not in frameworks.PEERS:
+            sys.exit(f"unknown peer {p}; known: {', '.join(frameworks.PEERS)}")
+    info = {"sprout": {"status": "ok", "python": sprout_python(args)},
+            **peer_status(args, peers)}
+    cpu = machine.cpu_info()
+    threads = args.threads
+
+    wait_until_idle(args.wait_idle)
+    # Machine limits first, while no framework process exists to disturb it.
+    print(f"measuring machine limits ({threads} threads) ...", file=sys.stderr)
+    try:
+        triad_elems = sorted({w.triad_elems for w in workloads if w.triad_elems})
+        with ForeignLoad() as load:
+            limits, limits_error = machine.measure(threads, triad_elems), None
+        limits["foreign_load"] = load.fraction
+    except Exception as e:  # noqa: BLE001  (no gcc, no OpenMP, ...)
+        limits, limits_error = None, f"{type(e).__name__}: {e}"
+
+    workers = start_workers(info, threads)
+    if "sprout" not in workers:
+        print(f"WARNING: Sprout not measured: {info['sprout']['status']}", file=sys.stderr)
+    opt = runner.Options(rounds=args.rounds, budget_s=args.budget)
+    measured = []
+    try:
+        for w in workloads:
+            print(f"running {w.name} ...", file=sys.stderr)
+            with ForeignLoad(wk.proc.pid for wk in workers.values()) as load:
+                results = runner.run_workload(w, workers, opt)
+            if load.fraction > NOISY:
+                print(f"WARNING: other processes used {load.fraction * 100:.0f}% of the "
+                      f"CPU meanwhile (now: {current_hogs() or 'none'})", file=sys.stderr)
+            # Frameworks that never started still get a row saying why.
+            for name, fi in info.items():
+                if name not in results:
+                    results[name] = runner.Result(name, error=fi["status"])
+            results = {n: results[n] for n in info}
+            measured.append((w, results, load.fraction))
+            print("\n".join(report.workload_table(w, results, limits, threads, load.fraction)))
+    finally:
+        for wk in workers.values():
+            wk.close()
+
+    run = {
+        "command": "python benchmarks/run.py " + shlex.join(sys.argv[1:]),
+        "date": datetime.datetime.now().astimezone().strftime("%Y-%m-%d %H:%M %Z"),
+        "threads": threads, "cpu_model": cpu["model"], "cores": cpu["usable_cpus"],
+        "frameworks": info, "machine": limits, "machine_error": limits_error,
+        "workloads": measured,
+    }
+    text = report.render(run)
+    with open(args.out, "w") as f:
+        f.write(text + "\n")
+    print("\n".join(report.summary_section(measured, limits, threads)))
+    print(f"wrote {args.out}", file=sys.stderr)
+    sprout_ok = all(r["sprout"].summary is not None for _, r, _ in measured)
+    return 0 if sprout_ok else 1
+
+
+def main(argv=None) -> int:
+    args = parse_args(argv)
+    return smoke(args) if args.smoke else full(args)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

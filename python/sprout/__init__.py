@@ -1,0 +1,15 @@
+"""Sprout: a MindSpore-style deep learning framework with a C++ core.
+
+``import sprout as ms`` gives the MindSpore 2.x names: ``ms.Tensor``, ``ms.ops``, ``ms.set_context``...
+"""
+from sprout import _C
+from sprout.common import dtype
+from sprout.common.dtype import *  # noqa: F401,F403
+from sprout.common.parameter import Parameter, ParameterTuple
+from sprout.common.seed import get_seed, set_seed
+from sprout.common.tensor import Tensor, from_dlpack, from_numpy
+from sprout import context
+from sprout.context import GRAPH_MODE, PYNATIVE_MODE, get_context, set_context
+from sprout import ops
+
+__version__ = "0.1.0"

@@ -1,0 +1,108 @@
+"""Data types, with MindSpore's names: ``ms.float32``, ``ms.int64``, ``ms.bool_`` ...
+
+Each dtype is a member of the C++ enum ``sprout._C.DType``, so a tensor's ``dtype`` is the very
+object ``ms.float32`` (compare with ``==`` or ``is``). They print as MindSpore does: ``Float32``.
+"""
+import numpy as np
+
+from sprout._C import DType as Type
+
+bool_ = Type.Bool
+int8 = Type.Int8
+int16 = Type.Int16
+int32 = Type.Int32
+int64 = Type.Int64
+uint8 = Type.UInt8
+float16 = Type.Float16
+bfloat16 = Type.BFloat16
+float32 = Type.Float32
+float64 = Type.Float64
+
+# MindSpore's aliases.
+half = float16
+single = float32
+double = float64
+short = int16
+intc = int32
+intp = int64
+byte = int8
+ubyte = uint8
+float_ = float32
+int_ = int64
+
+Type.__repr__ = lambda self: self.name
+Type.__str__ = lambda self: self.name
+
+int_type = (int8, int16, int32, int64)
+uint_type = (uint8,)
+float_type = (float16, bfloat16, float32, float64)
+number_type = int_type + uint_type + float_type
+all_types = (bool_,) + number_type
+
+_TO_NUMPY = {
+    bool_: np.bool_, int8: np.int8, int16: np.int16, int32: np.int32, int64: np.int64,
+    uint8: np.uint8, float16: np.float16, float32: np.float32, float64: np.float64,
+}
+_FROM_NUMPY = {np.dtype(v): k for k, v in _TO_NUMPY.items()}
+
+
+def dtype_to_nptype(type_):
+    """The NumPy scalar type of a Sprout dtype (bfloat16 has none: NumPy computes it as float32)."""
+    if type_ == bfloat16:
+        return np.float32
+    try:
+        return _TO_NUMPY[type_]
+    except (KeyError, TypeError):
+        raise TypeError(f"dtype_to_nptype: 'type_' must be a sprout dtype, but got {type_!r}") from None
+
+
+def nptype_to_dtype(nptype):
+    """The Sprout dtype of a NumPy dtype or scalar type; TypeError for types Sprout does not hold."""
+    try:
+        return _FROM_NUMPY[np.dtype(nptype)]
+    except (KeyError, TypeError):
+        raise TypeError(f"nptype_to_dtype: NumPy dtype {nptype!r} has no Sprout equivalent; supported: "
+                        + ", ".join(str(np.dtype(t)) for t in _TO_NUMPY.values())) from None
+
+
+def pytype_to_dtype(obj):
+    """The dtype of a Python type: bool -> Bool, int -> Int64, float -> Float32."""
+    if isinstance(obj, Type):
+        return obj
+    if obj is bool:
+        return bool_
+    if obj is int:
+        return int64
+    if obj is float:
+        return float32
+    return nptype_to_dtype(obj)
+
+
+def dtype_to_pytype(type_):
+    """The Python type a scalar of this dtype converts to."""
+    if type_ == bool_:
+        return bool
+    if type_ in int_type or type_ in uint_type:
+        return int
+    if type_ in float_type:
+        return float
+    raise TypeError(f"dtype_to_pytype: 'type_' must be a sprout dtype, but got {type_!r}")
+
+
+def get_py_obj_dtype(obj):
+    """The dtype Sprout gives a Python object: Tensors keep theirs, Python numbers get the defaults."""
+    if hasattr(obj, "dtype") and isinstance(getattr(obj, "dtype"), Type):
+        return obj.dtype
+    if isinstance(obj, type):
+        return pytype_to_dtype(obj)
+    return pytype_to_dtype(type(obj))
+
+
+def is_floating_type(type_):
+    return type_ in float_type
+
+
+__all__ = ["Type", "bool_", "int8", "int16", "int32", "int64", "uint8", "float16", "bfloat16", "float32",
+           "float64", "half", "single", "double", "short", "intc", "intp", "byte", "ubyte", "float_", "int_",
+           "int_type", "uint_type", "float_type", "number_type", "all_types", "dtype_to_nptype",
+           "nptype_to_dtype", "pytype_to_dtype", "dtype_to_pytype", "get_py_obj_dtype", "is_floating_type"]

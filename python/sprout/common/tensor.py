@@ -1,0 +1,225 @@
+"""``sprout.Tensor``: the C++ tensor (sprout._C.Tensor) with the rest of MindSpore's Python API.
+
+The class is the C++ one, so an op's result is a ``sprout.Tensor`` with no wrapping; the methods
+below are added to it. Metadata, NumPy/DLPack interop, operators and basic indexing are in C++
+(src/python/tensor*.cc); methods here are thin calls into ``sprout.ops``.
+"""
+import numpy as np
+
+from sprout import _C
+from sprout.common import dtype as mstype
+
+Tensor = _C.Tensor
+Tensor.__module__ = "sprout"
+
+
+def _method(fn):
+    setattr(Tensor, fn.__name__, fn)
+    return fn
+
+
+def _value_text(array, dtype):
+    if array.ndim == 0:
+        return " " + (repr(array.item()) if dtype != mstype.bool_ else str(bool(array)))
+    if dtype in mstype.float_type:
+        body = np.array2string(array, separator=", ", formatter={"float_kind": lambda v: f"{v: .8e}"},
+                               threshold=1000, edgeitems=3)
+    else:
+        body = np.array2string(array, separator=", ", threshold=1000, edgeitems=3)
+    return ("\n" if array.ndim > 1 else " ") + body
+
+
+@_method
+def __repr__(self):
+    """MindSpore's form: ``Tensor(shape=[2, 3], dtype=Float32, value=...)``."""
+    shape = "[" + ", ".join(str(d) for d in self.shape) + "]"
+    return f"Tensor(shape={shape}, dtype={self.dtype}, value={_value_text(self.asnumpy(), self.dtype)})"
+
+
+@_method
+def __str__(self):
+    return str(self.asnumpy())
+
+
+@_method
+def __format__(self, spec):
+    if self.ndim == 0:
+        return format(self.item(), spec)
+    return format(str(self), spec)
+
+
+@_method
+def item(self, index=None):
+    """The single element as a Python number (or the element at `index`)."""
+    if index is not None:
+        return self[index].item()
+    if self.size != 1:
+        raise ValueError(f"Tensor.item: the tensor has {self.size} elements, only a tensor with one element "
+                         f"can be converted to a Python scalar")
+    return self._element(0)
+
+
+@_method
+def tolist(self):
+    return self.asnumpy().tolist()
+
+
+@_method
+def __array__(self, dtype=None, copy=None):
+    array = self.asnumpy()
+    if dtype is not None and array.dtype != np.dtype(dtype):
+        return array.astype(dtype)
+    return array.copy() if copy else array
+
+
+@_method
+def __bool__(self):
+    if self.size != 1:
+        raise ValueError(f"The truth value of a Tensor with {self.size} elements is ambiguous; "
+                         f"use .any() or .all()")
+    return bool(self._element(0))
+
+
+@_method
+def __int__(self):
+    return int(self.item())
+
+
+@_method
+def __float__(self):
+    return float(self.item())
+
+
+@_method
+def __index__(self):
+    if self.dtype not in mstype.int_type + mstype.uint_type or self.size != 1:
+        raise TypeError("only integer tensors of a single element can be converted to an index")
+    return self._element(0)
+
+
+@_method
+def __iter__(self):
+    if self.ndim == 0:
+        raise TypeError("iteration over a 0-d tensor")
+    return (self[i] for i in range(self.shape[0]))
+
+
+@_method
+def __copy__(self):
+    return self
+
+
+@_method
+def __deepcopy__(self, memo):
+    return self.copy()
+
+
+def _shape_args(api, shape):
+    if len(shape) == 1 and isinstance(shape[0], (tuple, list)):
+        shape = tuple(shape[0])
+    for d in shape:
+        if not isinstance(d, (int, np.integer)) or isinstance(d, bool):
+            raise TypeError(f"{api}: 'shape' entries must be ints, but got {shape!r}")
+    return tuple(int(d) for d in shape)
+
+
+@_method
+def reshape(self, *shape):
+    from sprout import ops
+    return ops.reshape(self, _shape_args("Tensor.reshape", shape))
+
+
+@_method
+def view(self, *shape):
+    from sprout import ops
+    return ops.reshape(self, _shape_args("Tensor.view", shape))
+
+
+@_method
+def transpose(self, *axes):
+    from sprout import ops
+    if not axes or axes == (None,):
+        axes = tuple(range(self.ndim - 1, -1, -1))
+    return ops.transpose(self, _shape_args("Tensor.transpose", axes))
+
+
+@_method
+def permute(self, *axis):
+    from sprout import ops
+    return ops.transpose(self, _shape_args("Tensor.permute", axis))
+
+
+Tensor.T = property(lambda self: self.transpose(), doc="The tensor with its axes reversed.")
+
+
+def _axis_arg(axis):
+    if axis is None:
+        return ()
+    return (axis,) if isinstance(axis, (int, np.integer)) else tuple(axis)
+
+
+@_method
+def sum(self, axis=None, dtype=None, keepdims=False, initial=None):
+    from sprout import ops
+    x = self if dtype is None else self.astype(dtype, copy=False)
+    out = ops.ReduceSum(keep_dims=keepdims)(x, _axis_arg(axis))
+    return out if initial is None else out + initial
+
+
+@_method
+def mean(self, axis=None, keep_dims=False):
+    from sprout import ops
+    return ops.ReduceMean(keep_dims=keep_dims)(self, _axis_arg(axis))
+
+
+@_method
+def max(self, axis=None, keepdims=False):
+    from sprout import ops
+    return ops.ReduceMax(keep_dims=keepdims)(self, _axis_arg(axis))
+
+
+@_method
+def min(self, axis=None, keepdims=False):
+    from sprout import ops
+    return ops.ReduceMin(keep_dims=keepdims)(self, _axis_arg(axis))
+
+
+for _name in ("exp", "log", "sqrt", "neg", "add", "sub", "mul", "div", "pow", "maximum", "minimum",
+              "matmul", "equal", "not_equal", "less", "less_equal", "greater", "greater_equal"):
+    def _make(name):
+        def method(self, *args, **kwargs):
+            from sprout import ops
+            return getattr(ops, name)(self, *args, **kwargs)
+        method.__name__ = name
+        method.__doc__ = f"Same as ``ops.{name}(self, ...)``."
+        return method
+    setattr(Tensor, _name, _make(_name))
+
+
+@_method
+def __matmul__(self, other):
+    from sprout import ops
+    return ops.matmul(self, other)
+
+
+@_method
+def __rmatmul__(self, other):
+    from sprout import ops
+    return ops.matmul(other, self)
+
+
+def from_numpy(array):
+    """A Tensor sharing memory with a NumPy array (no copy): writes through either are seen by both."""
+    if not isinstance(array, np.ndarray):
+        raise TypeError(f"from_numpy: 'array' must be a numpy.ndarray, but got {type(array).__name__}")
+    if array.dtype not in mstype._FROM_NUMPY:
+        raise TypeError(f"from_numpy: NumPy dtype {array.dtype} is not supported")
+    return _C.from_numpy(array)
+
+
+def from_dlpack(ext_tensor):
+    """A Tensor sharing memory with any DLPack producer (PyTorch, JAX, NumPy, another Sprout tensor)."""
+    if not hasattr(ext_tensor, "__dlpack__"):
+        raise TypeError(f"from_dlpack: 'ext_tensor' must support the DLPack protocol (__dlpack__), "
+                        f"but got {type(ext_tensor).__name__}")
+    return _C.from_dlpack(ext_tensor)

@@ -1,0 +1,6 @@
+"""Operators: Primitive classes (``ops.Add()``), functions (``ops.add``) and user-defined ops."""
+from sprout.ops.primitive import (Custom, Primitive, PrimitiveWithCheck, PrimitiveWithInfer,
+                                  prim_attr_register)
+from sprout.ops.operations import *  # noqa: F401,F403
+from sprout.ops.function import *  # noqa: F401,F403
+from sprout.ops import operations, function

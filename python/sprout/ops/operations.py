@@ -1,0 +1,67 @@
+"""The built-in Primitive classes, generated from the C++ op registry (``ops.Add``, ``ops.MatMul``...).
+
+Each class takes its registry attributes as constructor arguments (defaults and types from the
+registry); attributes marked "call" in the registry are given when calling, as MindSpore does
+(``ops.ReduceSum(keep_dims=True)(x, axis)``, ``ops.Reshape()(x, shape)``).
+"""
+from sprout import _C
+from sprout.ops.primitive import Primitive
+
+
+def _make_primitive_class(record):
+    name = record["name"]
+    init_attrs = [a for a in record["attrs"] if not a["call_arg"]]
+    call_attrs = [a for a in record["attrs"] if a["call_arg"]]
+    init_names = [a["name"] for a in init_attrs]
+
+    def __init__(self, *args, **kwargs):
+        if len(args) > len(init_names):
+            raise TypeError(f"{name}() takes {len(init_names)} positional argument(s) but {len(args)} were given")
+        given = dict(zip(init_names, args))
+        for key, value in kwargs.items():
+            if key not in init_names:
+                raise TypeError(f"{name}() got an unexpected keyword argument '{key}'; "
+                                f"its attributes are: {', '.join(init_names) or 'none'}")
+            if key in given:
+                raise TypeError(f"{name}() got multiple values for argument '{key}'")
+            given[key] = value
+        Primitive.__init__(self, name)
+        self._c = _C.Primitive(name, given)
+        self.attrs.update(self._c.attrs())
+        self.init_attrs = dict(given)
+        self.init_prim_io_names(record["inputs"], record["outputs"])
+
+    def __call__(self, *args):
+        return self._c(*args)
+
+    def infer_shape(self, *shapes):
+        return _infer(self, shapes, None)[0]
+
+    def infer_dtype(self, *dtypes):
+        return _infer(self, None, dtypes)[1]
+
+    attr_doc = "\n".join(f"        {a['name']} ({a['kind']}): {a['doc']} Default: {a['default']!r}." for a in init_attrs)
+    call_doc = "".join(f", {a['name']}" for a in call_attrs)
+    doc = (f"{record['doc']}\n\n    Inputs: {', '.join(record['inputs']) or '(any number of tensors)'}{call_doc}\n"
+           + (f"    Args:\n{attr_doc}\n" if attr_doc else ""))
+    return type(name, (Primitive,), {"__init__": __init__, "__call__": __call__, "__doc__": doc,
+                                     "__module__": "sprout.ops", "infer_shape": infer_shape,
+                                     "infer_dtype": infer_dtype})
+
+
+def _infer(prim, shapes, dtypes):
+    """Runs the registry's infer function on shapes and/or dtypes (missing ones default to Float32 / ())."""
+    n = len(shapes if shapes is not None else dtypes)
+    specs = [(tuple(shapes[i]) if shapes is not None else (), dtypes[i] if dtypes is not None else _C.DType.Float32)
+             for i in range(n)]
+    out = prim._c.infer(specs)
+    shapes_out = [s for s, _ in out]
+    dtypes_out = [d for _, d in out]
+    return (shapes_out[0] if len(out) == 1 else shapes_out), (dtypes_out[0] if len(out) == 1 else dtypes_out)
+
+
+OP_RECORDS = _C.op_records()
+__all__ = []
+for _record in OP_RECORDS:
+    globals()[_record["name"]] = _make_primitive_class(_record)
+    __all__.append(_record["name"])

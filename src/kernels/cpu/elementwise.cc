@@ -1,0 +1,190 @@
+// CPU kernels of the elementwise ops: binary arithmetic, comparisons, unary functions.
+// Float and double contiguous runs go to the SIMD loops (simd.h); every other dtype and any strided
+// run use a scalar loop the compiler vectorizes where it can. Work is split across threads by
+// elements, so a single long row and many short rows parallelize alike (NdLoop::run_elements).
+#include <cmath>
+#include <type_traits>
+
+#include "kernels/cpu/parallel.h"
+#include "kernels/cpu/simd.h"
+#include "ops/op_def.h"
+#include "tensor/nd_loop.h"
+
+namespace sprout {
+namespace {
+
+enum class Arith { Add, Sub, Mul, Div, Max, Min, Pow };
+enum class Compare { Eq, Ne, Lt, Le, Gt, Ge };
+
+template <class C>
+C nan_aware_max(C a, C b) {
+  if constexpr (std::is_floating_point_v<C>) {
+    if (std::isnan(a)) return a;
+    if (std::isnan(b)) return b;
+  }
+  return a > b ? a : b;
+}
+template <class C>
+C nan_aware_min(C a, C b) {
+  if constexpr (std::is_floating_point_v<C>) {
+    if (std::isnan(a)) return a;
+    if (std::isnan(b)) return b;
+  }
+  return a < b ? a : b;
+}
+
+template <Arith OP, class C>
+C arith(C a, C b) {
+  if constexpr (OP == Arith::Add) return static_cast<C>(a + b);
+  if constexpr (OP == Arith::Sub) return static_cast<C>(a - b);
+  if constexpr (OP == Arith::Mul) return static_cast<C>(a * b);
+  if constexpr (OP == Arith::Div) return static_cast<C>(a / b);
+  if constexpr (OP == Arith::Max) return nan_aware_max(a, b);
+  if constexpr (OP == Arith::Min) return nan_aware_min(a, b);
+  if constexpr (OP == Arith::Pow) {
+    if constexpr (std::is_integral_v<C>) {
+      if (b < 0) return static_cast<C>(a == 1 ? 1 : (a == -1 ? (b % 2 ? -1 : 1) : 0));
+      C result = 1;
+      for (C base = a, e = b; e; e >>= 1, base = static_cast<C>(base * base))
+        if (e & 1) result = static_cast<C>(result * base);
+      return result;
+    } else {
+      return std::pow(a, b);
+    }
+  }
+}
+
+template <Arith OP>
+constexpr bool has_simd() { return OP != Arith::Pow; }
+template <Arith OP>
+constexpr BinaryOp simd_op() {
+  if constexpr (OP == Arith::Add) return BinaryOp::Add;
+  if constexpr (OP == Arith::Sub) return BinaryOp::Sub;
+  if constexpr (OP == Arith::Mul) return BinaryOp::Mul;
+  if constexpr (OP == Arith::Div) return BinaryOp::Div;
+  if constexpr (OP == Arith::Max) return BinaryOp::Max;
+  return BinaryOp::Min;
+}
+
+// Runs row(out, a, b, strides..., n) over the broadcast of in[0] and in[1] into out.
+template <class Row>
+void for_each_binary_row(const Tensor& a_in, const Tensor& b_in, const Tensor& out, Row&& row) {
+  Tensor a = a_in.expand(out.shape()), b = b_in.expand(out.shape());
+  NdLoop<3> loop(out.shape(), {std::span<const int64_t>(out.strides()), std::span<const int64_t>(a.strides()),
+                               std::span<const int64_t>(b.strides())});
+  const int64_t so = loop.inner_stride(0), sa = loop.inner_stride(1), sb = loop.inner_stride(2);
+  char* po = static_cast<char*>(out.raw_data());
+  const char* pa = static_cast<const char*>(a.raw_data());
+  const char* pb = static_cast<const char*>(b.raw_data());
+  const int64_t io = out.itemsize(), ia = a.itemsize();
+  parallel_for(out.numel(), kParallelGrain, [&](int64_t begin, int64_t end) {
+    loop.run_elements(begin, end, [&](const std::array<int64_t, 3>& off, int64_t n) {
+      row(po + off[0] * io, pa + off[1] * ia, pb + off[2] * ia, so, sa, sb, n);
+    });
+  });
+}
+
+template <Arith OP>
+void arith_kernel(const NoAttrs&, std::span<const Tensor> in, std::span<Tensor> out) {
+  visit_dtype(out[0].dtype(), [&](auto zero) {
+    using T = decltype(zero);
+    using C = std::conditional_t<std::is_same_v<T, bool>, int, compute_t<T>>;
+    for_each_binary_row(in[0], in[1], out[0], [](char* o, const char* a, const char* b, int64_t so, int64_t sa,
+                                                 int64_t sb, int64_t n) {
+      T* po = reinterpret_cast<T*>(o);
+      const T* pa = reinterpret_cast<const T*>(a);
+      const T* pb = reinterpret_cast<const T*>(b);
+      if constexpr ((std::is_same_v<T, float> || std::is_same_v<T, double>) && has_simd<OP>()) {
+        if (so == 1 && sa <= 1 && sb <= 1 && sa >= 0 && sb >= 0) return simd_binary(simd_op<OP>(), pa, sa, pb, sb, po, n);
+      }
+      for (int64_t i = 0; i < n; ++i)
+        po[i * so] = static_cast<T>(arith<OP, C>(static_cast<C>(pa[i * sa]), static_cast<C>(pb[i * sb])));
+    });
+  });
+}
+
+template <Compare OP, class C>
+bool compare(C a, C b) {
+  if constexpr (OP == Compare::Eq) return a == b;
+  if constexpr (OP == Compare::Ne) return a != b;
+  if constexpr (OP == Compare::Lt) return a < b;
+  if constexpr (OP == Compare::Le) return a <= b;
+  if constexpr (OP == Compare::Gt) return a > b;
+  if constexpr (OP == Compare::Ge) return a >= b;
+}
+
+template <Compare OP>
+void compare_kernel(const NoAttrs&, std::span<const Tensor> in, std::span<Tensor> out) {
+  visit_dtype(in[0].dtype(), [&](auto zero) {
+    using T = decltype(zero);
+    using C = compute_t<T>;
+    for_each_binary_row(in[0], in[1], out[0], [](char* o, const char* a, const char* b, int64_t so, int64_t sa,
+                                                 int64_t sb, int64_t n) {
+      bool* po = reinterpret_cast<bool*>(o);
+      const T* pa = reinterpret_cast<const T*>(a);
+      const T* pb = reinterpret_cast<const T*>(b);
+      for (int64_t i = 0; i < n; ++i) po[i * so] = compare<OP, C>(static_cast<C>(pa[i * sa]), static_cast<C>(pb[i * sb]));
+    });
+  });
+}
+
+template <UnaryOp OP, class C>
+C unary_scalar(C x) {
+  if constexpr (OP == UnaryOp::Neg) return static_cast<C>(-x);
+  if constexpr (OP == UnaryOp::Exp) return std::exp(x);
+  if constexpr (OP == UnaryOp::Log) return std::log(x);
+  if constexpr (OP == UnaryOp::Sqrt) return std::sqrt(x);
+}
+
+template <UnaryOp OP>
+void unary_kernel(const NoAttrs&, std::span<const Tensor> in, std::span<Tensor> out) {
+  const Tensor &x = in[0], &o = out[0];
+  NdLoop<2> loop(o.shape(), {std::span<const int64_t>(o.strides()), std::span<const int64_t>(x.strides())});
+  const int64_t so = loop.inner_stride(0), sx = loop.inner_stride(1);
+  visit_dtype(o.dtype(), [&](auto zero) {
+    using T = decltype(zero);
+    if constexpr (std::is_same_v<T, bool>) {
+      SPROUT_ASSERT(false, "unary kernel on Bool");
+    } else {
+      using C = compute_t<T>;
+      T* po = o.data<T>();
+      const T* px = x.data<T>();
+      // Transcendentals cost ~10x a load: split them across threads at a smaller size.
+      int64_t grain = OP == UnaryOp::Neg ? kParallelGrain : kParallelGrain / 8;
+      parallel_for(o.numel(), grain, [&](int64_t begin, int64_t end) {
+        loop.run_elements(begin, end, [&](const std::array<int64_t, 2>& off, int64_t n) {
+          if constexpr (std::is_same_v<T, float> || std::is_same_v<T, double>) {
+            if (so == 1 && sx == 1) return simd_unary(OP, px + off[1], po + off[0], n);
+          }
+          for (int64_t i = 0; i < n; ++i)
+            po[off[0] + i * so] = static_cast<T>(unary_scalar<OP, C>(static_cast<C>(px[off[1] + i * sx])));
+        });
+      });
+    }
+  });
+}
+
+}  // namespace
+
+SPROUT_REGISTER(cpu_elementwise) {
+  register_kernel<NoAttrs>("Add", Device::CPU, arith_kernel<Arith::Add>);
+  register_kernel<NoAttrs>("Sub", Device::CPU, arith_kernel<Arith::Sub>);
+  register_kernel<NoAttrs>("Mul", Device::CPU, arith_kernel<Arith::Mul>);
+  register_kernel<NoAttrs>("RealDiv", Device::CPU, arith_kernel<Arith::Div>);
+  register_kernel<NoAttrs>("Div", Device::CPU, arith_kernel<Arith::Div>);
+  register_kernel<NoAttrs>("Maximum", Device::CPU, arith_kernel<Arith::Max>);
+  register_kernel<NoAttrs>("Minimum", Device::CPU, arith_kernel<Arith::Min>);
+  register_kernel<NoAttrs>("Pow", Device::CPU, arith_kernel<Arith::Pow>);
+  register_kernel<NoAttrs>("Equal", Device::CPU, compare_kernel<Compare::Eq>);
+  register_kernel<NoAttrs>("NotEqual", Device::CPU, compare_kernel<Compare::Ne>);
+  register_kernel<NoAttrs>("Less", Device::CPU, compare_kernel<Compare::Lt>);
+  register_kernel<NoAttrs>("LessEqual", Device::CPU, compare_kernel<Compare::Le>);
+  register_kernel<NoAttrs>("Greater", Device::CPU, compare_kernel<Compare::Gt>);
+  register_kernel<NoAttrs>("GreaterEqual", Device::CPU, compare_kernel<Compare::Ge>);
+  register_kernel<NoAttrs>("Neg", Device::CPU, unary_kernel<UnaryOp::Neg>);
+  register_kernel<NoAttrs>("Exp", Device::CPU, unary_kernel<UnaryOp::Exp>);
+  register_kernel<NoAttrs>("Log", Device::CPU, unary_kernel<UnaryOp::Log>);
+  register_kernel<NoAttrs>("Sqrt", Device::CPU, unary_kernel<UnaryOp::Sqrt>);
+}
+
+}  // namespace sprout

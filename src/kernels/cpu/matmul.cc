@@ -1,0 +1,170 @@
+// CPU kernels of MatMul and BatchMatMul.
+//
+// Note [Matmul backend]
+// Float32/64 products go to OpenBLAS (its OpenMP build, so it shares Sprout's thread pool) or to
+// oneDNN, whichever measured faster for the shape class (benchmarks/RESULTS.md, "matmul backends"):
+// see choose_backend(). Operands are passed by leading dimension, so transposed views (a permuted
+// tensor) cost no copy. Float16/BFloat16 compute in float32; integers use a plain blocked loop.
+#include <cblas.h>
+
+#include <cstring>
+#include <type_traits>
+#include <vector>
+
+#include "kernels/cpu/onednn.h"
+#include "kernels/cpu/parallel.h"
+#include "ops/matmul.h"
+#include "ops/op_def.h"
+
+namespace sprout {
+namespace {
+
+// A 2-d operand as BLAS sees it: row-major data with leading dimension `ld`, possibly transposed.
+struct BlasOperand {
+  const void* data;
+  int64_t ld;
+  bool trans;
+};
+
+// Describes the last two dims of `t` (rows x cols, after the user's transpose flag) for BLAS, or
+// returns false when neither dimension is unit-stride.
+bool as_blas_operand(const Tensor& t, const void* data, bool user_trans, BlasOperand& op) {
+  int64_t r = t.shape()[t.ndim() - 2], c = t.shape()[t.ndim() - 1];
+  int64_t s0 = t.strides()[t.ndim() - 2], s1 = t.strides()[t.ndim() - 1];
+  if ((s1 == 1 || c == 1) && s0 >= std::max<int64_t>(c, 1)) {
+    op = {data, s0, user_trans};
+    return true;
+  }
+  if ((s0 == 1 || r == 1) && s1 >= std::max<int64_t>(r, 1)) {
+    op = {data, s1, !user_trans};
+    return true;
+  }
+  return false;
+}
+
+template <class T>
+void gemm(const BlasOperand& a, const BlasOperand& b, T* c, int64_t m, int64_t n, int64_t k) {
+  auto ta = a.trans ? CblasTrans : CblasNoTrans, tb = b.trans ? CblasTrans : CblasNoTrans;
+  if constexpr (std::is_same_v<T, float>) {
+    cblas_sgemm(CblasRowMajor, ta, tb, m, n, k, 1.0f, static_cast<const float*>(a.data), a.ld,
+                static_cast<const float*>(b.data), b.ld, 0.0f, c, n);
+  } else {
+    cblas_dgemm(CblasRowMajor, ta, tb, m, n, k, 1.0, static_cast<const double*>(a.data), a.ld,
+                static_cast<const double*>(b.data), b.ld, 0.0, c, n);
+  }
+}
+
+// Integer product: i-k-j order so the inner loop streams both b and c rows.
+template <class T>
+void int_gemm(const Tensor& a, const Tensor& b, T* c, int64_t m, int64_t n, int64_t k, bool ta, bool tb) {
+  const T* pa = static_cast<const T*>(a.raw_data());
+  const T* pb = static_cast<const T*>(b.raw_data());
+  const int64_t as0 = a.strides()[a.ndim() - 2], as1 = a.strides()[a.ndim() - 1];
+  const int64_t bs0 = b.strides()[b.ndim() - 2], bs1 = b.strides()[b.ndim() - 1];
+  auto at = [&](int64_t i, int64_t p) { return ta ? pa[p * as0 + i * as1] : pa[i * as0 + p * as1]; };
+  auto bt = [&](int64_t p, int64_t j) { return tb ? pb[j * bs0 + p * bs1] : pb[p * bs0 + j * bs1]; };
+  std::memset(c, 0, static_cast<size_t>(m * n) * sizeof(T));
+  for (int64_t i = 0; i < m; ++i)
+    for (int64_t p = 0; p < k; ++p) {
+      T av = at(i, p);
+      for (int64_t j = 0; j < n; ++j) c[i * n + j] = static_cast<T>(c[i * n + j] + av * bt(p, j));
+    }
+}
+
+// One 2-d product of the last two dims of a and b (already offset to the batch entry) into c.
+template <class T>
+void matmul_2d(const Tensor& a, const Tensor& b, T* c, int64_t m, int64_t n, int64_t k, const MatMulAttrs& attrs) {
+  if (m == 0 || n == 0) return;
+  if (k == 0) {
+    std::memset(c, 0, static_cast<size_t>(m * n) * sizeof(T));
+    return;
+  }
+  if constexpr (std::is_same_v<T, float> || std::is_same_v<T, double>) {
+    BlasOperand oa, ob;
+    Tensor ca = a, cb = b;
+    if (!as_blas_operand(ca, ca.raw_data(), attrs.transpose_a, oa)) {
+      ca = a.contiguous();
+      as_blas_operand(ca, ca.raw_data(), attrs.transpose_a, oa);
+    }
+    if (!as_blas_operand(cb, cb.raw_data(), attrs.transpose_b, ob)) {
+      cb = b.contiguous();
+      as_blas_operand(cb, cb.raw_data(), attrs.transpose_b, ob);
+    }
+    gemm<T>(oa, ob, c, m, n, k);
+  } else {
+    int_gemm<T>(a, b, c, m, n, k, attrs.transpose_a, attrs.transpose_b);
+  }
+}
+
+Tensor cast_to_float(const Tensor& t) {
+  Tensor out = Tensor::empty(t.shape(), DType::Float32);
+  float* po = out.data<float>();
+  int64_t i = 0;
+  visit_dtype(t.dtype(), [&](auto zero) {
+    using T = decltype(zero);
+    Tensor c = t.contiguous();
+    const T* p = static_cast<const T*>(c.raw_data());
+    for (int64_t n = c.numel(); i < n; ++i) po[i] = static_cast<float>(static_cast<compute_t<T>>(p[i]));
+  });
+  return out;
+}
+
+void matmul_kernel(const MatMulAttrs& attrs, std::span<const Tensor> in, std::span<Tensor> out) {
+  Tensor a = in[0], b = in[1];
+  Tensor& c = out[0];
+  const int64_t r = c.ndim();
+  const int64_t m = c.shape()[r - 2], n = c.shape()[r - 1];
+  const int64_t k = attrs.transpose_a ? a.shape()[a.ndim() - 2] : a.shape()[a.ndim() - 1];
+  Tensor c_compute = c;
+  if (c.dtype() == DType::Float16 || c.dtype() == DType::BFloat16) {  // compute in float32
+    a = cast_to_float(a);
+    b = cast_to_float(b);
+    c_compute = Tensor::empty(c.shape(), DType::Float32);
+  }
+  // Broadcast the batch dims: view a and b with c's batch shape (stride 0 where broadcast).
+  Shape batch(c.shape().begin(), c.shape().end() - 2);
+  auto with_batch = [&](const Tensor& t) {
+    Shape s = batch;
+    s.push_back(t.shape()[t.ndim() - 2]);
+    s.push_back(t.shape()[t.ndim() - 1]);
+    return t.expand(s);
+  };
+  Tensor ab = with_batch(a), bb = with_batch(b);
+  const int64_t batches = numel(batch);
+  visit_dtype(c_compute.dtype(), [&](auto zero) {
+    using T = decltype(zero);
+    if constexpr (std::is_same_v<T, float> || std::is_same_v<T, double> || std::is_same_v<T, int32_t> ||
+                  std::is_same_v<T, int64_t>) {
+      T* pc = c_compute.template data<T>();
+      for (int64_t i = 0; i < batches; ++i) {
+        Tensor ai = ab, bi = bb;
+        for (int64_t d = static_cast<int64_t>(batch.size()) - 1, rest = i; d >= 0; --d) {
+          int64_t idx = rest % batch[d];
+          rest /= batch[d];
+          ai = ai.select(d, idx).unsqueeze(d);  // keep rank; offset moves to the entry
+          bi = bi.select(d, idx).unsqueeze(d);
+        }
+        matmul_2d<T>(ai, bi, pc + i * m * n, m, n, k, attrs);
+      }
+    } else {
+      SPROUT_ASSERT(false, "MatMul kernel on ", name(c_compute.dtype()));
+    }
+  });
+  if (!c_compute.shares_storage(c)) {
+    const float* src = c_compute.data<float>();
+    visit_dtype(c.dtype(), [&](auto zero) {
+      using T = decltype(zero);
+      T* dst = static_cast<T*>(c.raw_data());
+      for (int64_t i = 0, total = c.numel(); i < total; ++i) dst[i] = static_cast<T>(src[i]);
+    });
+  }
+}
+
+}  // namespace
+
+SPROUT_REGISTER(cpu_matmul) {
+  register_kernel<MatMulAttrs>("MatMul", Device::CPU, matmul_kernel);
+  register_kernel<MatMulAttrs>("BatchMatMul", Device::CPU, matmul_kernel);
+}
+
+}  // namespace sprout

@@ -1,0 +1,37 @@
+// The intra-op thread pool. Note [One thread pool]
+// Sprout's kernels and oneDNN share one pool: the OpenMP runtime (libgomp) that Debian's oneDNN and
+// OpenBLAS (openmp flavour) are built against. A second pool would oversubscribe the cores whenever a
+// Sprout kernel and a oneDNN primitive alternate. The thread count comes from
+// `ms.set_context(runtime_num_threads=N)`, else SPROUT_NUM_THREADS, else OMP_NUM_THREADS, else the
+// number of cores.
+#pragma once
+
+#include <algorithm>
+#include <cstdint>
+
+namespace sprout {
+
+int num_threads();
+void set_num_threads(int n);
+
+// Below this many elements of elementwise work a parallel region costs more than it saves.
+inline constexpr int64_t kParallelGrain = 32768;
+
+// Runs fn(begin, end) over [0, n) split into one contiguous chunk per thread, serially when
+// n < grain or only one thread is configured. fn must not throw.
+template <class Fn>
+void parallel_for(int64_t n, int64_t grain, Fn&& fn) {
+  int threads = num_threads();
+  if (n < grain || threads <= 1) {
+    if (n > 0) fn(int64_t{0}, n);
+    return;
+  }
+  int64_t chunks = std::min<int64_t>(threads, (n + grain - 1) / grain);
+#pragma omp parallel for num_threads(static_cast<int>(chunks)) schedule(static, 1)
+  for (int64_t c = 0; c < chunks; ++c) {
+    int64_t begin = n * c / chunks, end = n * (c + 1) / chunks;
+    fn(begin, end);
+  }
+}
+
+}  // namespace sprout

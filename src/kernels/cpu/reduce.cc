@@ -1,0 +1,154 @@
+// CPU kernels of ReduceSum/Mean/Max/Min.
+//
+// Note [Reduction layouts]
+// Reducing never walks memory with a large stride in its inner loop. The reduced axes R and kept axes
+// K are permuted into one of two layouts:
+//   rows    [K, R] contiguous: each output reduces one contiguous run (SIMD horizontal reduce);
+//   columns [R, K] contiguous: the output row accumulates each input row (SIMD vertical combine) -
+//           the bias-gradient case, summing a [N, C] tensor over N.
+// When neither permutation is contiguous the input is copied into the rows layout first. Outputs split
+// across threads; a single output over a long run splits the run and combines the partial results.
+#include <cmath>
+#include <limits>
+#include <memory>
+#include <type_traits>
+#include <vector>
+
+#include "kernels/cpu/parallel.h"
+#include "kernels/cpu/simd.h"
+#include "ops/op_def.h"
+#include "ops/reduce.h"
+
+namespace sprout {
+namespace {
+
+template <ReduceOp OP, class T>
+using acc_t = std::conditional_t<OP == ReduceOp::Sum && !std::is_floating_point_v<compute_t<T>>, int64_t, compute_t<T>>;
+
+template <ReduceOp OP, class A>
+A combine(A a, A b) {
+  if constexpr (OP == ReduceOp::Sum) {
+    return a + b;
+  } else {
+    if constexpr (std::is_floating_point_v<A>) {
+      if (std::isnan(a)) return a;
+      if (std::isnan(b)) return b;
+    }
+    if constexpr (OP == ReduceOp::Max) return a > b ? a : b;
+    return a < b ? a : b;
+  }
+}
+
+template <ReduceOp OP, class T>
+acc_t<OP, T> reduce_run(const T* x, int64_t n) {
+  using A = acc_t<OP, T>;
+  if constexpr (std::is_same_v<T, float> || std::is_same_v<T, double>) {
+    return simd_reduce(OP, x, n);
+  } else {
+    A acc = OP == ReduceOp::Sum ? A(0) : static_cast<A>(x[0]);
+    for (int64_t i = OP == ReduceOp::Sum ? 0 : 1; i < n; ++i) acc = combine<OP, A>(acc, static_cast<A>(x[i]));
+    return acc;
+  }
+}
+
+// rows layout: x is [kn, rn] contiguous.
+template <ReduceOp OP, class T>
+void reduce_rows(const T* x, int64_t kn, int64_t rn, acc_t<OP, T>* acc) {
+  using A = acc_t<OP, T>;
+  if (kn >= num_threads() || kn * rn < kParallelGrain) {
+    parallel_for(kn, std::max<int64_t>(1, kParallelGrain / std::max<int64_t>(rn, 1)), [&](int64_t b, int64_t e) {
+      for (int64_t k = b; k < e; ++k) acc[k] = reduce_run<OP>(x + k * rn, rn);
+    });
+    return;
+  }
+  for (int64_t k = 0; k < kn; ++k) {  // few long runs: split each run across threads
+    int threads = num_threads();
+    std::unique_ptr<A[]> partial(new A[static_cast<size_t>(threads)]);
+    std::fill(partial.get(), partial.get() + threads, OP == ReduceOp::Sum ? A(0) : static_cast<A>(x[k * rn]));
+#pragma omp parallel for num_threads(threads) schedule(static, 1)
+    for (int c = 0; c < threads; ++c) {
+      int64_t b = rn * c / threads, e = rn * (c + 1) / threads;
+      if (e > b) partial[c] = reduce_run<OP>(x + k * rn + b, e - b);
+    }
+    A total = partial[0];
+    for (int c = 1; c < threads; ++c) total = combine<OP, A>(total, partial[c]);
+    acc[k] = total;
+  }
+}
+
+// columns layout: x is [rn, kn] contiguous.
+template <ReduceOp OP, class T>
+void reduce_columns(const T* x, int64_t rn, int64_t kn, acc_t<OP, T>* acc) {
+  using A = acc_t<OP, T>;
+  parallel_for(kn, std::max<int64_t>(64, kParallelGrain / std::max<int64_t>(rn, 1)), [&](int64_t b, int64_t e) {
+    for (int64_t k = b; k < e; ++k) acc[k] = OP == ReduceOp::Sum ? A(0) : static_cast<A>(x[k]);
+    for (int64_t r = OP == ReduceOp::Sum ? 0 : 1; r < rn; ++r) {
+      const T* row = x + r * kn;
+      if constexpr (std::is_same_v<T, A> && (std::is_same_v<T, float> || std::is_same_v<T, double>)) {
+        simd_accumulate(OP, acc + b, row + b, e - b);
+      } else {
+        for (int64_t k = b; k < e; ++k) acc[k] = combine<OP, A>(acc[k], static_cast<A>(row[k]));
+      }
+    }
+  });
+}
+
+template <ReduceOp OP, bool MEAN>
+void reduce_kernel(const ReduceAttrs& attrs, std::span<const Tensor> in, std::span<Tensor> out) {
+  const Tensor& x = in[0];
+  Tensor& o = out[0];
+  const int64_t ndim = x.ndim();
+  std::vector<bool> mask(static_cast<size_t>(ndim), attrs.axis.empty());
+  for (int64_t a : attrs.axis)
+    if (ndim > 0) mask[a < 0 ? a + ndim : a] = true;
+  Shape kept, reduced;
+  int64_t kn = 1, rn = 1;
+  for (int64_t d = 0; d < ndim; ++d) {
+    (mask[d] ? reduced : kept).push_back(d);
+    (mask[d] ? rn : kn) *= x.shape()[d];
+  }
+  if (kn == 0) return;
+
+  visit_dtype(x.dtype(), [&](auto zero) {
+    using T = decltype(zero);
+    using A = acc_t<OP, T>;
+    std::unique_ptr<A[]> acc(new A[static_cast<size_t>(kn)]);  // not vector: vector<bool> has no data()
+    if (rn == 0) {
+      std::fill(acc.get(), acc.get() + kn, A(0));  // infer rejects empty Max/Min; an empty sum is 0
+    } else {
+      Shape order = reduced;
+      for (int64_t d : kept) order.push_back(d);
+      Tensor columns = x.permute(order);
+      if (kn > 1 && columns.is_contiguous()) {
+        reduce_columns<OP>(columns.template data<T>(), rn, kn, acc.get());
+      } else {
+        order = kept;
+        for (int64_t d : reduced) order.push_back(d);
+        Tensor rows = x.permute(order).contiguous();
+        reduce_rows<OP>(rows.template data<T>(), kn, rn, acc.get());
+      }
+    }
+    visit_dtype(o.dtype(), [&](auto out_zero) {
+      using O = decltype(out_zero);
+      O* po = o.template data<O>();
+      for (int64_t k = 0; k < kn; ++k) {
+        if constexpr (MEAN && std::is_floating_point_v<A>) {
+          po[k] = static_cast<O>(static_cast<compute_t<O>>(acc[k] / static_cast<A>(rn)));
+        } else {
+          po[k] = static_cast<O>(static_cast<compute_t<O>>(acc[k]));
+        }
+      }
+    });
+  });
+}
+
+}  // namespace
+
+SPROUT_REGISTER(cpu_reduce) {
+  register_kernel<ReduceAttrs>("ReduceSum", Device::CPU, reduce_kernel<ReduceOp::Sum, false>);
+  register_kernel<ReduceAttrs>("ReduceMean", Device::CPU, reduce_kernel<ReduceOp::Sum, true>);
+  register_kernel<ReduceAttrs>("ReduceMax", Device::CPU, reduce_kernel<ReduceOp::Max, false>);
+  register_kernel<ReduceAttrs>("ReduceMin", Device::CPU, reduce_kernel<ReduceOp::Min, false>);
+}
+
+}  // namespace sprout

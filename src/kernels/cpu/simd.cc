@@ -1,0 +1,239 @@
+// Highway implementation of simd.h. Note [Highway dynamic dispatch]
+// foreach_target.h re-includes this file once per enabled instruction set; everything between
+// HWY_BEFORE_NAMESPACE and HWY_AFTER_NAMESPACE is compiled for each. HWY_EXPORT builds a table of the
+// variants and HWY_DYNAMIC_DISPATCH picks the best one the CPU supports on first call.
+// Tails (n not a multiple of the vector width) go through a padded stack buffer with the same vector
+// code, so every element of a tensor gets bit-identical treatment wherever it sits.
+#undef HWY_TARGET_INCLUDE
+#define HWY_TARGET_INCLUDE "kernels/cpu/simd.cc"
+#include <hwy/foreach_target.h>  // must come before highway.h
+#include <hwy/highway.h>
+#include <hwy/contrib/math/math-inl.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <limits>
+
+#include "kernels/cpu/simd.h"
+
+HWY_BEFORE_NAMESPACE();
+namespace sprout {
+namespace HWY_NAMESPACE {
+namespace hn = hwy::HWY_NAMESPACE;
+
+template <class D, class V>
+HWY_INLINE V nan_max(D, V a, V b) {
+  V r = hn::Max(a, b);
+  r = hn::IfThenElse(hn::IsNaN(b), b, r);
+  return hn::IfThenElse(hn::IsNaN(a), a, r);
+}
+template <class D, class V>
+HWY_INLINE V nan_min(D, V a, V b) {
+  V r = hn::Min(a, b);
+  r = hn::IfThenElse(hn::IsNaN(b), b, r);
+  return hn::IfThenElse(hn::IsNaN(a), a, r);
+}
+
+template <BinaryOp OP, class D, class V>
+HWY_INLINE V apply_binary(D d, V a, V b) {
+  if constexpr (OP == BinaryOp::Add) return hn::Add(a, b);
+  if constexpr (OP == BinaryOp::Sub) return hn::Sub(a, b);
+  if constexpr (OP == BinaryOp::Mul) return hn::Mul(a, b);
+  if constexpr (OP == BinaryOp::Div) return hn::Div(a, b);
+  if constexpr (OP == BinaryOp::Max) return nan_max(d, a, b);
+  if constexpr (OP == BinaryOp::Min) return nan_min(d, a, b);
+}
+
+// The three contiguity cases get separate loops so the broadcast value is loaded once.
+template <BinaryOp OP, class T>
+HWY_INLINE void binary_loop(const T* a, int64_t sa, const T* b, int64_t sb, T* out, int64_t n) {
+  const hn::ScalableTag<T> d;
+  const int64_t lanes = static_cast<int64_t>(hn::Lanes(d));
+  auto load_a = [&](int64_t i) { return sa ? hn::LoadU(d, a + i) : hn::Set(d, a[0]); };
+  auto load_b = [&](int64_t i) { return sb ? hn::LoadU(d, b + i) : hn::Set(d, b[0]); };
+  int64_t i = 0;
+  for (; i + lanes <= n; i += lanes) hn::StoreU(apply_binary<OP>(d, load_a(i), load_b(i)), d, out + i);
+  if (i < n) {
+    HWY_ALIGN T ta[hn::MaxLanes(d)] = {}, tb[hn::MaxLanes(d)] = {}, to[hn::MaxLanes(d)];
+    for (int64_t j = 0; j < n - i; ++j) {
+      ta[j] = a[(i + j) * sa];
+      tb[j] = b[(i + j) * sb];
+    }
+    hn::Store(apply_binary<OP>(d, hn::Load(d, ta), hn::Load(d, tb)), d, to);
+    std::memcpy(out + i, to, static_cast<size_t>(n - i) * sizeof(T));
+  }
+}
+
+template <class T>
+void binary_impl(BinaryOp op, const T* a, int64_t sa, const T* b, int64_t sb, T* out, int64_t n) {
+  switch (op) {
+    case BinaryOp::Add: return binary_loop<BinaryOp::Add>(a, sa, b, sb, out, n);
+    case BinaryOp::Sub: return binary_loop<BinaryOp::Sub>(a, sa, b, sb, out, n);
+    case BinaryOp::Mul: return binary_loop<BinaryOp::Mul>(a, sa, b, sb, out, n);
+    case BinaryOp::Div: return binary_loop<BinaryOp::Div>(a, sa, b, sb, out, n);
+    case BinaryOp::Max: return binary_loop<BinaryOp::Max>(a, sa, b, sb, out, n);
+    case BinaryOp::Min: return binary_loop<BinaryOp::Min>(a, sa, b, sb, out, n);
+  }
+}
+void BinaryF32(BinaryOp op, const float* a, int64_t sa, const float* b, int64_t sb, float* out, int64_t n) {
+  binary_impl(op, a, sa, b, sb, out, n);
+}
+void BinaryF64(BinaryOp op, const double* a, int64_t sa, const double* b, int64_t sb, double* out, int64_t n) {
+  binary_impl(op, a, sa, b, sb, out, n);
+}
+
+template <UnaryOp OP, class D, class V>
+HWY_INLINE V apply_unary(D d, V x) {
+  if constexpr (OP == UnaryOp::Neg) return hn::Neg(x);
+  if constexpr (OP == UnaryOp::Exp) return hn::Exp(d, x);
+  if constexpr (OP == UnaryOp::Log) return hn::Log(d, x);
+  if constexpr (OP == UnaryOp::Sqrt) return hn::Sqrt(x);
+}
+
+template <UnaryOp OP, class T>
+HWY_INLINE void unary_loop(const T* x, T* out, int64_t n) {
+  const hn::ScalableTag<T> d;
+  const int64_t lanes = static_cast<int64_t>(hn::Lanes(d));
+  int64_t i = 0;
+  for (; i + lanes <= n; i += lanes) hn::StoreU(apply_unary<OP>(d, hn::LoadU(d, x + i)), d, out + i);
+  if (i < n) {
+    HWY_ALIGN T tx[hn::MaxLanes(d)], to[hn::MaxLanes(d)];
+    std::fill(tx, tx + hn::MaxLanes(d), T(1));
+    std::memcpy(tx, x + i, static_cast<size_t>(n - i) * sizeof(T));
+    hn::Store(apply_unary<OP>(d, hn::Load(d, tx)), d, to);
+    std::memcpy(out + i, to, static_cast<size_t>(n - i) * sizeof(T));
+  }
+}
+
+// Highway's Exp and Log return garbage outside their documented domain; fix up the edge values
+// (overflow to inf, underflow to 0, log of 0 / negative / inf / NaN) to match IEEE libm.
+template <UnaryOp OP, class T>
+HWY_INLINE void fix_domain(const T* x, T* out, int64_t n) {
+  if constexpr (OP == UnaryOp::Exp) {
+    const T hi = sizeof(T) == 4 ? T(88.72283) : T(709.782712893384);
+    const T lo = sizeof(T) == 4 ? T(-87.33654) : T(-708.3964185322641);
+    for (int64_t i = 0; i < n; ++i)
+      if (!(x[i] < hi && x[i] > lo)) out[i] = std::exp(x[i]);
+  } else if constexpr (OP == UnaryOp::Log) {
+    for (int64_t i = 0; i < n; ++i)
+      if (!(x[i] > T(0) && x[i] < std::numeric_limits<T>::infinity())) out[i] = std::log(x[i]);
+  }
+}
+
+template <class T>
+void unary_impl(UnaryOp op, const T* x, T* out, int64_t n) {
+  switch (op) {
+    case UnaryOp::Neg: return unary_loop<UnaryOp::Neg>(x, out, n);
+    case UnaryOp::Exp: unary_loop<UnaryOp::Exp>(x, out, n); return fix_domain<UnaryOp::Exp>(x, out, n);
+    case UnaryOp::Log: unary_loop<UnaryOp::Log>(x, out, n); return fix_domain<UnaryOp::Log>(x, out, n);
+    case UnaryOp::Sqrt: return unary_loop<UnaryOp::Sqrt>(x, out, n);
+  }
+}
+void UnaryF32(UnaryOp op, const float* x, float* out, int64_t n) { unary_impl(op, x, out, n); }
+void UnaryF64(UnaryOp op, const double* x, double* out, int64_t n) { unary_impl(op, x, out, n); }
+
+template <ReduceOp OP, class T>
+HWY_INLINE T combine_scalar(T a, T b) {
+  if constexpr (OP == ReduceOp::Sum) return a + b;
+  if (std::isnan(a)) return a;
+  if (std::isnan(b)) return b;
+  if constexpr (OP == ReduceOp::Max) return a > b ? a : b;
+  return a < b ? a : b;
+}
+
+template <ReduceOp OP, class D, class V>
+HWY_INLINE V combine(D d, V a, V b) {
+  if constexpr (OP == ReduceOp::Sum) return hn::Add(a, b);
+  if constexpr (OP == ReduceOp::Max) return nan_max(d, a, b);
+  if constexpr (OP == ReduceOp::Min) return nan_min(d, a, b);
+}
+
+template <ReduceOp OP, class T>
+HWY_INLINE T reduce_loop(const T* x, int64_t n) {
+  const hn::ScalableTag<T> d;
+  const int64_t lanes = static_cast<int64_t>(hn::Lanes(d));
+  const T identity = OP == ReduceOp::Sum ? T(0) : x[0];
+  auto a0 = hn::Set(d, identity), a1 = a0, a2 = a0, a3 = a0;
+  int64_t i = 0;
+  for (; i + 4 * lanes <= n; i += 4 * lanes) {
+    a0 = combine<OP>(d, a0, hn::LoadU(d, x + i));
+    a1 = combine<OP>(d, a1, hn::LoadU(d, x + i + lanes));
+    a2 = combine<OP>(d, a2, hn::LoadU(d, x + i + 2 * lanes));
+    a3 = combine<OP>(d, a3, hn::LoadU(d, x + i + 3 * lanes));
+  }
+  for (; i + lanes <= n; i += lanes) a0 = combine<OP>(d, a0, hn::LoadU(d, x + i));
+  auto acc = combine<OP>(d, combine<OP>(d, a0, a1), combine<OP>(d, a2, a3));
+  HWY_ALIGN T lanes_out[hn::MaxLanes(d)];
+  hn::Store(acc, d, lanes_out);
+  T result = lanes_out[0];
+  for (int64_t j = 1; j < lanes; ++j) result = combine_scalar<OP>(result, lanes_out[j]);
+  for (; i < n; ++i) result = combine_scalar<OP>(result, x[i]);
+  return result;
+}
+
+template <class T>
+T reduce_impl(ReduceOp op, const T* x, int64_t n) {
+  switch (op) {
+    case ReduceOp::Sum: return reduce_loop<ReduceOp::Sum>(x, n);
+    case ReduceOp::Max: return reduce_loop<ReduceOp::Max>(x, n);
+    case ReduceOp::Min: return reduce_loop<ReduceOp::Min>(x, n);
+  }
+  return T(0);
+}
+float ReduceF32(ReduceOp op, const float* x, int64_t n) { return reduce_impl(op, x, n); }
+double ReduceF64(ReduceOp op, const double* x, int64_t n) { return reduce_impl(op, x, n); }
+
+template <ReduceOp OP, class T>
+HWY_INLINE void accumulate_loop(T* acc, const T* x, int64_t n) {
+  const hn::ScalableTag<T> d;
+  const int64_t lanes = static_cast<int64_t>(hn::Lanes(d));
+  int64_t i = 0;
+  for (; i + lanes <= n; i += lanes) hn::StoreU(combine<OP>(d, hn::LoadU(d, acc + i), hn::LoadU(d, x + i)), d, acc + i);
+  for (; i < n; ++i) acc[i] = combine_scalar<OP>(acc[i], x[i]);
+}
+
+template <class T>
+void accumulate_impl(ReduceOp op, T* acc, const T* x, int64_t n) {
+  switch (op) {
+    case ReduceOp::Sum: return accumulate_loop<ReduceOp::Sum>(acc, x, n);
+    case ReduceOp::Max: return accumulate_loop<ReduceOp::Max>(acc, x, n);
+    case ReduceOp::Min: return accumulate_loop<ReduceOp::Min>(acc, x, n);
+  }
+}
+void AccumulateF32(ReduceOp op, float* acc, const float* x, int64_t n) { accumulate_impl(op, acc, x, n); }
+void AccumulateF64(ReduceOp op, double* acc, const double* x, int64_t n) { accumulate_impl(op, acc, x, n); }
+
+}  // namespace HWY_NAMESPACE
+}  // namespace sprout
+HWY_AFTER_NAMESPACE();
+
+#if HWY_ONCE
+namespace sprout {
+HWY_EXPORT(BinaryF32);
+HWY_EXPORT(BinaryF64);
+HWY_EXPORT(UnaryF32);
+HWY_EXPORT(UnaryF64);
+HWY_EXPORT(ReduceF32);
+HWY_EXPORT(ReduceF64);
+HWY_EXPORT(AccumulateF32);
+HWY_EXPORT(AccumulateF64);
+
+void simd_binary(BinaryOp op, const float* a, int64_t sa, const float* b, int64_t sb, float* out, int64_t n) {
+  HWY_DYNAMIC_DISPATCH(BinaryF32)(op, a, sa, b, sb, out, n);
+}
+void simd_binary(BinaryOp op, const double* a, int64_t sa, const double* b, int64_t sb, double* out, int64_t n) {
+  HWY_DYNAMIC_DISPATCH(BinaryF64)(op, a, sa, b, sb, out, n);
+}
+void simd_unary(UnaryOp op, const float* x, float* out, int64_t n) { HWY_DYNAMIC_DISPATCH(UnaryF32)(op, x, out, n); }
+void simd_unary(UnaryOp op, const double* x, double* out, int64_t n) { HWY_DYNAMIC_DISPATCH(UnaryF64)(op, x, out, n); }
+float simd_reduce(ReduceOp op, const float* x, int64_t n) { return HWY_DYNAMIC_DISPATCH(ReduceF32)(op, x, n); }
+double simd_reduce(ReduceOp op, const double* x, int64_t n) { return HWY_DYNAMIC_DISPATCH(ReduceF64)(op, x, n); }
+void simd_accumulate(ReduceOp op, float* acc, const float* x, int64_t n) {
+  HWY_DYNAMIC_DISPATCH(AccumulateF32)(op, acc, x, n);
+}
+void simd_accumulate(ReduceOp op, double* acc, const double* x, int64_t n) {
+  HWY_DYNAMIC_DISPATCH(AccumulateF64)(op, acc, x, n);
+}
+}  // namespace sprout
+#endif

@@ -1,0 +1,68 @@
+// Matrix products. MatMul takes 2-d inputs; BatchMatMul takes inputs of rank >= 2 (rank 1 is not a
+// matrix) whose leading (batch) dimensions broadcast.
+#include "ops/matmul.h"
+
+#include "ops/infer_util.h"
+
+namespace sprout {
+namespace {
+
+constexpr std::initializer_list<DType> kMatMulTypes = {DType::Float16, DType::BFloat16, DType::Float32,
+                                                       DType::Float64, DType::Int32,    DType::Int64};
+
+void check_inner(const OpDef& op, const MatMulAttrs& a, const TensorSpec& x, const TensorSpec& y) {
+  size_t rx = x.shape.size(), ry = y.shape.size();
+  int64_t k_x = a.transpose_a ? x.shape[rx - 2] : x.shape[rx - 1];
+  int64_t k_y = a.transpose_b ? y.shape[ry - 1] : y.shape[ry - 2];
+  SPROUT_CHECK(k_x == k_y, ValueError, op.name, ": 'x' has shape ", shape_str(x.shape), " and 'y' has shape ",
+               shape_str(y.shape), " (transpose_a=", a.transpose_a ? "True" : "False",
+               ", transpose_b=", a.transpose_b ? "True" : "False", "); the contracted dimensions must be equal, but are ",
+               k_x, " and ", k_y);
+  SPROUT_CHECK(x.dtype == y.dtype, TypeError, op.name, ": 'x' and 'y' must have the same dtype, but got ",
+               name(x.dtype), " and ", name(y.dtype));
+}
+
+std::vector<TensorSpec> infer_matmul(const OpDef& op, const MatMulAttrs& a, std::span<const TensorSpec> in) {
+  const TensorSpec &x = in[0], &y = in[1];
+  SPROUT_CHECK(x.shape.size() == 2 && y.shape.size() == 2, ValueError, op.name,
+               ": 'x' and 'y' must be 2-d, but got shapes ", shape_str(x.shape), " and ", shape_str(y.shape),
+               "; use BatchMatMul (ops.matmul) for batches");
+  check_dtype_in(op, 0, x, kMatMulTypes);
+  check_inner(op, a, x, y);
+  int64_t m = a.transpose_a ? x.shape[1] : x.shape[0];
+  int64_t n = a.transpose_b ? y.shape[0] : y.shape[1];
+  return {TensorSpec{x.dtype, Shape{m, n}}};
+}
+
+std::vector<TensorSpec> infer_batch_matmul(const OpDef& op, const MatMulAttrs& a, std::span<const TensorSpec> in) {
+  const TensorSpec &x = in[0], &y = in[1];
+  SPROUT_CHECK(x.shape.size() >= 2 && y.shape.size() >= 2, ValueError, op.name,
+               ": 'x' and 'y' must have rank >= 2, but got shapes ", shape_str(x.shape), " and ", shape_str(y.shape));
+  check_dtype_in(op, 0, x, kMatMulTypes);
+  check_inner(op, a, x, y);
+  size_t rx = x.shape.size(), ry = y.shape.size();
+  Shape batch = broadcast_shapes(op.name, std::span<const int64_t>(x.shape.data(), rx - 2),
+                                 std::span<const int64_t>(y.shape.data(), ry - 2));
+  batch.push_back(a.transpose_a ? x.shape[rx - 1] : x.shape[rx - 2]);
+  batch.push_back(a.transpose_b ? y.shape[ry - 2] : y.shape[ry - 1]);
+  return {TensorSpec{x.dtype, std::move(batch)}};
+}
+
+}  // namespace
+
+SPROUT_REGISTER(matmul) {
+  define_op<MatMulAttrs>("MatMul")
+      .doc("Matrix product of two 2-d tensors, optionally transposing either.")
+      .inputs({"x", "y"})
+      .outputs({"output"})
+      .dtype_policy(DTypePolicy::Promote)
+      .infer(infer_matmul);
+  define_op<MatMulAttrs>("BatchMatMul")
+      .doc("Batched matrix product over the last two axes; leading axes broadcast.")
+      .inputs({"x", "y"})
+      .outputs({"output"})
+      .dtype_policy(DTypePolicy::Promote)
+      .infer(infer_batch_matmul);
+}
+
+}  // namespace sprout

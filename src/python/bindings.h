@@ -1,0 +1,53 @@
+// Shared declarations of the nanobind layer (sprout._C). One file per area binds it.
+#pragma once
+
+#include <nanobind/nanobind.h>
+#include <nanobind/ndarray.h>
+
+#include <optional>
+#include <string>
+
+#include "ops/op_def.h"
+#include "tensor/tensor.h"
+
+namespace sprout::py {
+
+namespace nb = nanobind;
+
+void bind_errors(nb::module_& m);
+void bind_dtype(nb::module_& m);
+void bind_tensor(nb::module_& m);
+void bind_tensor_ops(nb::class_<Tensor>& cls);
+void bind_ops(nb::module_& m);
+void bind_runtime(nb::module_& m);
+
+// Python object -> Tensor. Tensors pass through; Python scalars, sequences and arrays are converted
+// by sprout.common._convert (so the rules live in one place), then copied in. `dtype` casts.
+Tensor to_tensor(nb::handle obj, std::optional<DType> dtype = std::nullopt);
+
+// An operand of an op call: a Tensor, or a Python scalar whose dtype depends on the other operands
+// (MindSpore's implicit promotion: `int_tensor + 1.5` is Float32, `half_tensor * 2.0` stays Float16).
+struct Operand {
+  Tensor tensor;           // defined for tensor operands
+  double scalar = 0;       // value of a scalar operand
+  DTypeKind scalar_kind = DTypeKind::Integer;
+  bool is_scalar = false;
+};
+bool is_python_scalar(nb::handle obj);
+Operand to_operand(nb::handle obj);
+// Resolves scalar operands into 0-d tensors of the dtype the op will compute in, then runs it.
+std::vector<Tensor> run_with_operands(const Primitive& prim, std::span<Operand> operands);
+
+// Tensor -> NumPy array sharing memory (a copy only for BFloat16, which NumPy cannot hold).
+nb::object to_numpy(const Tensor& t);
+// Tensor -> nanobind ndarray (no framework) sharing memory: carries the buffer and DLPack protocols.
+nb::ndarray<> to_ndarray(const Tensor& t);
+// Any DLPack / buffer-protocol producer -> Tensor sharing its memory.
+Tensor from_ndarray(nb::ndarray<nb::device::cpu> array, nb::handle owner);
+
+nb::object wrap(Tensor t);
+
+// Text of a Python str object (from nb::str(...) or nb::repr(...)), for error messages.
+inline std::string py_text(const nb::str& s) { return s.c_str(); }  // Tensor -> Python object of class sprout.Tensor
+
+}  // namespace sprout::py

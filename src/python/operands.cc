@@ -1,0 +1,74 @@
+// Python values as op operands, and MindSpore's implicit promotion of Python scalars.
+#include "python/bindings.h"
+#include "runtime/eager.h"
+
+namespace sprout::py {
+
+bool is_python_scalar(nb::handle obj) {
+  return PyBool_Check(obj.ptr()) || PyLong_Check(obj.ptr()) || PyFloat_Check(obj.ptr());
+}
+
+Operand to_operand(nb::handle obj) {
+  Operand op;
+  if (nb::isinstance<Tensor>(obj)) {
+    op.tensor = nb::cast<const Tensor&>(obj);
+  } else if (PyBool_Check(obj.ptr())) {
+    op.is_scalar = true;
+    op.scalar_kind = DTypeKind::Bool;
+    op.scalar = obj.ptr() == Py_True ? 1.0 : 0.0;
+  } else if (PyLong_Check(obj.ptr())) {
+    op.is_scalar = true;
+    op.scalar_kind = DTypeKind::Integer;
+    int overflow = 0;
+    long long v = PyLong_AsLongLongAndOverflow(obj.ptr(), &overflow);
+    SPROUT_CHECK(!overflow, ValueError, "the Python int ", py_text(nb::str(obj)),
+                 " does not fit in Int64");
+    op.scalar = static_cast<double>(v);
+    op.tensor = Tensor::scalar_int(v, DType::Int64);  // exact value kept for integer results
+  } else if (PyFloat_Check(obj.ptr())) {
+    op.is_scalar = true;
+    op.scalar_kind = DTypeKind::Floating;
+    op.scalar = PyFloat_AsDouble(obj.ptr());
+  } else {
+    op.tensor = to_tensor(obj);
+  }
+  return op;
+}
+
+std::vector<Tensor> run_with_operands(const Primitive& prim, std::span<Operand> operands) {
+  bool any_scalar = false, any_tensor = false;
+  std::optional<DType> tensors_dtype;
+  DTypeKind scalar_kind = DTypeKind::Bool;
+  for (const Operand& o : operands) {
+    if (o.is_scalar) {
+      any_scalar = true;
+      scalar_kind = std::max(scalar_kind, o.scalar_kind);
+    } else {
+      any_tensor = true;
+      tensors_dtype = tensors_dtype ? promote_types(*tensors_dtype, o.tensor.dtype()) : o.tensor.dtype();
+    }
+  }
+  std::vector<Tensor> inputs;
+  inputs.reserve(operands.size());
+  if (any_scalar) {
+    // A scalar follows the tensors' dtype unless it is of a higher kind (a float with int tensors):
+    // then the default dtype of its kind (Float32, Int64) is used.
+    DType target = default_dtype(scalar_kind);
+    if (any_tensor && prim.def().dtype_policy != DTypePolicy::Exact)
+      target = scalar_kind > kind(*tensors_dtype) ? default_dtype(scalar_kind) : *tensors_dtype;
+    for (Operand& o : operands) {
+      if (!o.is_scalar) {
+        inputs.push_back(o.tensor);
+      } else if (o.scalar_kind == DTypeKind::Integer && !is_floating(target)) {
+        inputs.push_back(cast(o.tensor, target));
+      } else {
+        inputs.push_back(Tensor::scalar(o.scalar, target));
+      }
+    }
+  } else {
+    for (Operand& o : operands) inputs.push_back(std::move(o.tensor));
+  }
+  return run_eager(prim, inputs);
+}
+
+}  // namespace sprout::py

@@ -1,0 +1,190 @@
+// sprout._C.Primitive and the registry as seen from Python. sprout/ops derives its Primitive classes
+// and functions from `_C.op_records()`; nothing about individual ops is repeated on the Python side.
+#include <nanobind/stl/string.h>
+#include <nanobind/stl/vector.h>
+
+#include "ops/infer_util.h"
+#include "python/bindings.h"
+#include "runtime/eager.h"
+
+namespace sprout::py {
+namespace {
+
+AttrValue to_attr_value(nb::handle v, std::string_view op, std::string_view attr) {
+  if (PyBool_Check(v.ptr())) return nb::cast<bool>(v);
+  if (nb::isinstance<DType>(v)) return nb::cast<DType>(v);
+  if (PyFloat_Check(v.ptr())) return nb::cast<double>(v);
+  if (PyLong_Check(v.ptr())) return nb::cast<int64_t>(v);
+  if (PyUnicode_Check(v.ptr())) return std::string(nb::str(v).c_str());
+  if (nb::isinstance<nb::tuple>(v) || nb::isinstance<nb::list>(v)) {
+    std::vector<int64_t> ints;
+    std::vector<double> floats;
+    bool all_int = true;
+    for (nb::handle item : v) {
+      if (PyFloat_Check(item.ptr())) {
+        all_int = false;
+        floats.push_back(nb::cast<double>(item));
+      } else if (PyLong_Check(item.ptr()) || nb::hasattr(item, "__index__")) {
+        int64_t i = nb::cast<int64_t>(item.attr("__index__")());
+        ints.push_back(i);
+        floats.push_back(static_cast<double>(i));
+      } else {
+        throw TypeError(str(op, ": attribute '", attr, "' must be a tuple of numbers, but it contains ",
+                            py_text(nb::repr(item))));
+      }
+    }
+    if (all_int) return ints;
+    return floats;
+  }
+  if (!nb::isinstance<Tensor>(v) && nb::hasattr(v, "__index__")) return nb::cast<int64_t>(v.attr("__index__")());  // NumPy ints
+  throw TypeError(str(op, ": attribute '", attr, "' got an unsupported value ", py_text(nb::repr(v)),
+                      " of type ", py_text(nb::str(v.type().attr("__name__")))));
+}
+
+nb::object from_attr_value(const AttrValue& v) {
+  switch (attr_value_kind(v)) {
+    case AttrKind::Bool: return nb::bool_(std::get<bool>(v));
+    case AttrKind::Int: return nb::int_(std::get<int64_t>(v));
+    case AttrKind::Float: return nb::float_(std::get<double>(v));
+    case AttrKind::Str: return nb::str(std::get<std::string>(v).c_str());
+    case AttrKind::Ints: {
+      nb::list out;
+      for (int64_t i : std::get<std::vector<int64_t>>(v)) out.append(i);
+      return nb::tuple(out);
+    }
+    case AttrKind::Floats: {
+      nb::list out;
+      for (double d : std::get<std::vector<double>>(v)) out.append(d);
+      return nb::tuple(out);
+    }
+    case AttrKind::Type: return nb::cast(std::get<DType>(v));
+  }
+  return nb::none();
+}
+
+std::string_view policy_name(DTypePolicy p) {
+  switch (p) {
+    case DTypePolicy::Exact: return "exact";
+    case DTypePolicy::Promote: return "promote";
+    case DTypePolicy::PromoteToFloat: return "promote_to_float";
+  }
+  return "?";
+}
+
+// A registry primitive with attribute values, callable from Python.
+struct PyPrimitive {
+  Primitive prim;
+  std::vector<size_t> call_fields;  // attribute indices given at call time, in declaration order
+};
+
+PyPrimitive make_primitive(const std::string& name, nb::dict attrs) {
+  const OpDef& def = OpRegistry::instance().get(name);
+  PyPrimitive p{Primitive(def), {}};
+  for (size_t i = 0; i < def.attrs->fields().size(); ++i)
+    if (def.attrs->fields()[i].call_arg) p.call_fields.push_back(i);
+  for (auto [k, v] : attrs) {
+    std::string key = nb::str(k).c_str();
+    int index = def.attrs->index_of(key);
+    SPROUT_CHECK(index >= 0, TypeError, name, ": unexpected attribute '", key, "'");
+    p.prim = p.prim.with_attr(key, to_attr_value(v, name, key));
+  }
+  return p;
+}
+
+nb::object call_primitive(PyPrimitive& p, nb::args args) {
+  const OpDef& def = p.prim.def();
+  size_t n_inputs = def.variadic ? args.size() - p.call_fields.size() : def.inputs.size();
+  SPROUT_CHECK(args.size() >= n_inputs && args.size() <= n_inputs + p.call_fields.size(), TypeError, def.name,
+               ": expects ", n_inputs, " tensor input", n_inputs == 1 ? "" : "s",
+               p.call_fields.empty() ? std::string() : str(" and up to ", p.call_fields.size(), " more argument(s)"),
+               ", but got ", args.size(), " arguments");
+  Primitive prim = p.prim;
+  for (size_t i = n_inputs; i < args.size(); ++i) {
+    const AttrField& f = def.attrs->fields()[p.call_fields[i - n_inputs]];
+    if (args[i].is_none()) continue;  // None keeps the default, as MindSpore's optional inputs
+    prim = prim.with_attr(f.name, to_attr_value(args[i], def.name, f.name));
+  }
+  std::vector<Operand> operands;
+  operands.reserve(n_inputs);
+  for (size_t i = 0; i < n_inputs; ++i) operands.push_back(to_operand(args[i]));
+  std::vector<Tensor> outs = run_with_operands(prim, operands);
+  if (outs.size() == 1) return wrap(std::move(outs[0]));
+  nb::list out;
+  for (Tensor& t : outs) out.append(wrap(std::move(t)));
+  return nb::tuple(out);
+}
+
+nb::dict op_record(const OpDef& def) {
+  nb::dict r;
+  r["name"] = def.name;
+  r["doc"] = def.doc;
+  r["inputs"] = def.inputs;
+  r["outputs"] = def.outputs;
+  r["variadic"] = def.variadic;
+  r["dtype_policy"] = std::string(policy_name(def.dtype_policy));
+  r["has_bprop"] = static_cast<bool>(def.bprop);
+  r["has_cpu_kernel"] = static_cast<bool>(def.kernel(Device::CPU)) || static_cast<bool>(def.view);
+  nb::list attrs;
+  for (const AttrField& f : def.attrs->fields()) {
+    nb::dict a;
+    a["name"] = f.name;
+    a["kind"] = std::string(attr_kind_name(f.kind));
+    a["default"] = from_attr_value(f.default_value);
+    a["doc"] = f.doc;
+    a["call_arg"] = f.call_arg;
+    attrs.append(a);
+  }
+  r["attrs"] = attrs;
+  return r;
+}
+
+}  // namespace
+
+void bind_ops(nb::module_& m) {
+  nb::class_<PyPrimitive>(m, "Primitive")
+      .def("__init__", [](PyPrimitive* self, const std::string& name, nb::dict attrs) {
+        new (self) PyPrimitive(make_primitive(name, attrs));
+      }, nb::arg("name"), nb::arg("attrs") = nb::dict())
+      .def("__call__", &call_primitive)
+      .def_prop_ro("name", [](const PyPrimitive& p) { return p.prim.name(); })
+      .def("attr", [](const PyPrimitive& p, const std::string& name) { return from_attr_value(p.prim.attr(name)); })
+      .def("set_attr", [](PyPrimitive& p, const std::string& name, nb::handle v) {
+        p.prim = p.prim.with_attr(name, to_attr_value(v, p.prim.name(), name));
+      })
+      .def("attrs", [](const PyPrimitive& p) {
+        nb::dict out;
+        const auto& fields = p.prim.def().attrs->fields();
+        for (size_t i = 0; i < fields.size(); ++i)
+          out[fields[i].name.c_str()] = from_attr_value(p.prim.def().attrs->get(p.prim.attrs(), i));
+        return out;
+      })
+      .def("infer", [](const PyPrimitive& p, nb::list specs) {
+        // specs: [(shape tuple, dtype)] -> [(shape tuple, dtype)], the op's pure infer function.
+        std::vector<TensorSpec> in;
+        for (nb::handle s : specs) {
+          nb::tuple t = nb::cast<nb::tuple>(s);
+          TensorSpec spec;
+          for (nb::handle d : t[0]) spec.shape.push_back(nb::cast<int64_t>(d));
+          spec.dtype = nb::cast<DType>(t[1]);
+          in.push_back(spec);
+        }
+        check_input_count(p.prim.def(), in.size());
+        nb::list out;
+        for (const TensorSpec& s : p.prim.def().infer(p.prim.def(), p.prim.attrs(), in)) {
+          nb::list shape;
+          for (int64_t d : s.shape) shape.append(d);
+          out.append(nb::make_tuple(nb::tuple(shape), s.dtype));
+        }
+        return out;
+      })
+      .def("__repr__", [](const PyPrimitive& p) { return "Prim[" + p.prim.name() + "]"; })
+      .def("__str__", [](const PyPrimitive& p) { return p.prim.to_string(); });
+
+  m.def("op_records", [] {
+    nb::list out;
+    for (const OpDef* def : OpRegistry::instance().all()) out.append(op_record(*def));
+    return out;
+  });
+}
+
+}  // namespace sprout::py

@@ -1,0 +1,230 @@
+// sprout._C.Tensor: construction, metadata, NumPy / DLPack interop. Operators and indexing are in
+// tensor_ops.cc; the rest of the Python Tensor API is added in sprout/common/tensor.py.
+#include <nanobind/stl/optional.h>
+#include <nanobind/stl/pair.h>
+#include <nanobind/stl/string.h>
+#include <nanobind/stl/tuple.h>
+#include <nanobind/stl/vector.h>
+
+#include "python/bindings.h"
+#include "runtime/eager.h"
+
+namespace sprout::py {
+
+namespace {
+
+std::optional<nb::dlpack::dtype> dlpack_dtype(DType t) {
+  using code = nb::dlpack::dtype_code;
+  auto make = [](code c, int bits) { return nb::dlpack::dtype{static_cast<uint8_t>(c), static_cast<uint8_t>(bits), 1}; };
+  switch (t) {
+    case DType::Bool: return make(code::Bool, 8);
+    case DType::Int8: return make(code::Int, 8);
+    case DType::Int16: return make(code::Int, 16);
+    case DType::Int32: return make(code::Int, 32);
+    case DType::Int64: return make(code::Int, 64);
+    case DType::UInt8: return make(code::UInt, 8);
+    case DType::Float16: return make(code::Float, 16);
+    case DType::BFloat16: return make(code::Bfloat, 16);
+    case DType::Float32: return make(code::Float, 32);
+    case DType::Float64: return make(code::Float, 64);
+  }
+  return std::nullopt;
+}
+
+std::optional<DType> from_dlpack_dtype(nb::dlpack::dtype d) {
+  using code = nb::dlpack::dtype_code;
+  if (d.lanes != 1) return std::nullopt;
+  switch (static_cast<code>(d.code)) {
+    case code::Bool: return d.bits == 8 ? std::optional(DType::Bool) : std::nullopt;
+    case code::Int:
+      if (d.bits == 8) return DType::Int8;
+      if (d.bits == 16) return DType::Int16;
+      if (d.bits == 32) return DType::Int32;
+      if (d.bits == 64) return DType::Int64;
+      return std::nullopt;
+    case code::UInt: return d.bits == 8 ? std::optional(DType::UInt8) : std::nullopt;
+    case code::Float:
+      if (d.bits == 16) return DType::Float16;
+      if (d.bits == 32) return DType::Float32;
+      if (d.bits == 64) return DType::Float64;
+      return std::nullopt;
+    case code::Bfloat: return d.bits == 16 ? std::optional(DType::BFloat16) : std::nullopt;
+    default: return std::nullopt;
+  }
+}
+
+bool has_negative_stride(const Tensor& t) {
+  for (int64_t s : t.strides())
+    if (s < 0) return true;
+  return false;
+}
+
+nb::object convert_module() {
+  static nb::object* mod = new nb::object(nb::module_::import_("sprout.common._convert"));
+  return *mod;
+}
+
+std::optional<DType> optional_dtype(nb::handle h) {
+  if (h.is_none()) return std::nullopt;
+  if (!nb::isinstance<DType>(h))
+    throw TypeError(str("Tensor: 'dtype' must be a sprout dtype such as ms.float32, but got ",
+                        py_text(nb::str(h.type().attr("__name__"))), " ",
+                        py_text(nb::repr(h))));
+  return nb::cast<DType>(h);
+}
+
+}  // namespace
+
+nb::ndarray<> to_ndarray(const Tensor& t) {
+  Tensor view = has_negative_stride(t) ? t.clone() : t;
+  SmallVector<size_t, 6> shape(view.shape().begin(), view.shape().end());
+  nb::capsule owner(new Tensor(view), [](void* p) noexcept { delete static_cast<Tensor*>(p); });
+  return nb::ndarray<>(view.raw_data(), shape.size(), shape.data(), owner, view.strides().data(),
+                       *dlpack_dtype(view.dtype()), nb::device::cpu::value);
+}
+
+nb::object to_numpy(const Tensor& t) {
+  if (t.dtype() == DType::BFloat16) return to_numpy(cast(t, DType::Float32));  // NumPy has no bfloat16
+  Tensor view = has_negative_stride(t) ? t.clone() : t;
+  SmallVector<size_t, 6> shape(view.shape().begin(), view.shape().end());
+  nb::capsule owner(new Tensor(view), [](void* p) noexcept { delete static_cast<Tensor*>(p); });
+  nb::ndarray<nb::numpy> array(view.raw_data(), shape.size(), shape.data(), owner, view.strides().data(),
+                               *dlpack_dtype(view.dtype()), nb::device::cpu::value);
+  return array.cast();
+}
+
+Tensor from_ndarray(nb::ndarray<nb::device::cpu> array, nb::handle owner) {
+  std::optional<DType> dtype = from_dlpack_dtype(array.dtype());
+  SPROUT_CHECK(dtype, TypeError, "from_numpy/from_dlpack: unsupported element type (code ", int(array.dtype().code),
+               ", ", int(array.dtype().bits), " bits); Sprout supports bool, int8/16/32/64, uint8, float16, "
+               "bfloat16, float32 and float64");
+  Shape shape;
+  Strides strides;
+  int64_t lo = 0, hi = 0;  // extent of the elements in memory, relative to data()
+  for (size_t i = 0; i < array.ndim(); ++i) {
+    shape.push_back(static_cast<int64_t>(array.shape(i)));
+    strides.push_back(array.stride(i));
+    if (array.shape(i) == 0) continue;
+    int64_t span = (static_cast<int64_t>(array.shape(i)) - 1) * array.stride(i);
+    (span < 0 ? lo : hi) += span;
+  }
+  size_t isz = itemsize(*dtype);
+  char* first = static_cast<char*>(array.data());
+  // Keep the producer alive for as long as any view of this memory exists; release it under the GIL.
+  auto* keep = new nb::object(nb::borrow(owner));
+  std::shared_ptr<void> keep_alive(keep, [](void* p) {
+    nb::gil_scoped_acquire gil;
+    delete static_cast<nb::object*>(p);
+  });
+  size_t nbytes = static_cast<size_t>(hi - lo + 1) * isz;
+  auto storage = Storage::borrow(first + lo * static_cast<int64_t>(isz), nbytes, std::move(keep_alive));
+  return Tensor(std::move(storage), *dtype, std::move(shape), std::move(strides), -lo);
+}
+
+Tensor to_tensor(nb::handle obj, std::optional<DType> dtype) {
+  if (nb::isinstance<Tensor>(obj)) {
+    const Tensor& t = nb::cast<const Tensor&>(obj);
+    return dtype ? cast(t, *dtype) : t;
+  }
+  // (array, dtype) from the Python conversion rules; the array is a fresh or borrowed NumPy array.
+  nb::tuple converted = nb::cast<nb::tuple>(convert_module().attr("to_array")(obj, dtype ? nb::cast(*dtype) : nb::none()));
+  nb::object arr = converted[0];
+  Tensor borrowed = from_ndarray(nb::cast<nb::ndarray<nb::device::cpu>>(arr), arr);
+  DType target = nb::cast<DType>(converted[1]);
+  Tensor owned = borrowed.clone();  // never alias the caller's array: Tensor(x) copies, like MindSpore
+  return cast(owned, target);
+}
+
+nb::object wrap(Tensor t) { return nb::cast(std::move(t)); }
+
+void bind_tensor(nb::module_& m) {
+  nb::class_<Tensor> cls(m, "Tensor");
+  cls.def(
+         "__init__",
+         [](Tensor* self, nb::handle input_data, nb::handle dtype, nb::handle shape, nb::handle init, bool) {
+           std::optional<DType> dt = optional_dtype(dtype);
+           if (nb::isinstance<Tensor>(input_data) && shape.is_none() && init.is_none()) {
+             Tensor src = nb::cast<const Tensor&>(input_data);
+             new (self) Tensor(dt && *dt != src.dtype() ? cast(src, *dt) : src.clone());
+             return;
+           }
+           nb::tuple converted =
+               nb::cast<nb::tuple>(convert_module().attr("tensor_init_array")(input_data, dtype, shape, init));
+           nb::object arr = converted[0];
+           Tensor t = from_ndarray(nb::cast<nb::ndarray<nb::device::cpu>>(arr), arr).clone();
+           new (self) Tensor(cast(t, nb::cast<DType>(converted[1])));
+         },
+         nb::arg("input_data") = nb::none(), nb::arg("dtype") = nb::none(), nb::arg("shape") = nb::none(),
+         nb::arg("init") = nb::none(), nb::arg("const_arg") = false)
+      .def_prop_ro("shape",
+                   [](const Tensor& t) {
+                     nb::list out;
+                     for (int64_t d : t.shape()) out.append(d);
+                     return nb::tuple(out);
+                   })
+      .def_prop_ro("dtype", &Tensor::dtype)
+      .def_prop_ro("ndim", &Tensor::ndim)
+      .def_prop_ro("size", &Tensor::numel)
+      .def_prop_ro("itemsize", &Tensor::itemsize)
+      .def_prop_ro("nbytes", &Tensor::nbytes)
+      .def_prop_ro("strides",
+                   [](const Tensor& t) {
+                     nb::list out;
+                     for (int64_t s : t.strides()) out.append(s * static_cast<int64_t>(t.itemsize()));
+                     return nb::tuple(out);
+                   })
+      .def("dim", &Tensor::ndim)
+      .def("is_contiguous", &Tensor::is_contiguous)
+      .def("contiguous", &Tensor::contiguous)
+      .def("_shares_memory", &Tensor::shares_storage)
+      .def("_data_ptr", [](const Tensor& t) { return reinterpret_cast<uintptr_t>(t.raw_data()); })
+      .def("copy", &Tensor::clone, "A new tensor with a copy of the data.")
+      .def("asnumpy", &to_numpy, "A NumPy array sharing this tensor's memory (a copy for bfloat16).")
+      .def("__len__",
+           [](const Tensor& t) {
+             SPROUT_CHECK(t.ndim() > 0, TypeError, "len() of a 0-d tensor");
+             return t.shape()[0];
+           })
+      .def("astype",
+           [](const Tensor& t, DType dtype, bool copy) {
+             if (dtype == t.dtype()) return copy ? t.clone() : t;
+             return cast(t, dtype);
+           },
+           nb::arg("dtype"), nb::arg("copy") = true)
+      .def("set_dtype",
+           [](nb::handle self, DType dtype) {
+             Tensor& t = nb::cast<Tensor&>(self);
+             t.assign_view(cast(t, dtype));
+             return nb::borrow(self);
+           })
+      .def("_assign_value",
+           [](Tensor& self, const Tensor& value) {
+             SPROUT_CHECK(self.shape() == value.shape(), ValueError, "assign_value: shape ", shape_str(value.shape()),
+                          " does not match ", shape_str(self.shape()));
+             self.assign_view(cast(value, self.dtype()).clone());
+           })
+      .def("_copy_from",
+           [](Tensor& self, const Tensor& value) { self.copy_from(cast(value, self.dtype())); },
+           "Writes value (broadcast) into this tensor's memory, in place.")
+      .def("__dlpack__",
+           [](const Tensor& t, nb::kwargs kwargs) { return nb::cast(to_ndarray(t)).attr("__dlpack__")(**kwargs); })
+      .def("__dlpack_device__", [](const Tensor&) { return nb::make_tuple(1, 0); })
+      .def("_element", [](const Tensor& t, int64_t i) -> nb::object {
+        if (t.dtype() == DType::Bool) return nb::bool_(t.element_as_int(i) != 0);
+        if (is_floating(t.dtype())) return nb::float_(t.element_as_double(i));
+        return nb::int_(t.element_as_int(i));
+      });
+  bind_tensor_ops(cls);
+
+  m.def("from_numpy", [](nb::handle array) {
+    SPROUT_CHECK(!nb::isinstance<Tensor>(array), TypeError, "from_numpy: 'array' must be a numpy.ndarray, but got Tensor");
+    return from_ndarray(nb::cast<nb::ndarray<nb::device::cpu>>(array), array);
+  });
+  m.def("from_dlpack", [](nb::handle obj) {
+    return from_ndarray(nb::cast<nb::ndarray<nb::device::cpu>>(obj), obj);
+  });
+  m.def("to_tensor", [](nb::handle obj, nb::handle dtype) { return to_tensor(obj, optional_dtype(dtype)); },
+        nb::arg("obj"), nb::arg("dtype") = nb::none());
+}
+
+}  // namespace sprout::py

@@ -1,0 +1,61 @@
+#include "runtime/eager.h"
+
+#include "ops/array.h"
+#include "ops/infer_util.h"
+
+namespace sprout {
+
+std::optional<DType> policy_dtype(const OpDef& def, std::span<const DType> dtypes) {
+  if (def.dtype_policy == DTypePolicy::Exact || dtypes.empty()) return std::nullopt;
+  DType t = dtypes[0];
+  for (DType d : dtypes.subspan(1)) t = promote_types(t, d);
+  if (def.dtype_policy == DTypePolicy::PromoteToFloat && !is_floating(t)) t = DType::Float32;
+  return t;
+}
+
+Tensor cast(const Tensor& x, DType dtype) {
+  if (x.dtype() == dtype) return x;
+  static const OpDef& cast_def = OpRegistry::instance().get("Cast");
+  CastAttrs attrs{dtype};
+  Tensor out = Tensor::empty(x.shape(), dtype);
+  Tensor outs[1] = {out};
+  cast_def.kernel(Device::CPU)(&attrs, std::span<const Tensor>(&x, 1), outs);
+  return out;
+}
+
+std::vector<Tensor> run_eager(const Primitive& prim, std::span<const Tensor> given) {
+  const OpDef& def = prim.def();
+  check_input_count(def, given.size());
+
+  SmallVector<DType, 8> dtypes;
+  for (const Tensor& t : given) dtypes.push_back(t.dtype());
+  std::optional<DType> common = policy_dtype(def, dtypes);
+  std::vector<Tensor> cast_inputs;
+  std::span<const Tensor> inputs = given;
+  if (common) {
+    bool need_cast = false;
+    for (const Tensor& t : given) need_cast = need_cast || t.dtype() != *common;
+    if (need_cast) {
+      cast_inputs.reserve(given.size());
+      for (const Tensor& t : given) cast_inputs.push_back(cast(t, *common));
+      inputs = cast_inputs;
+    }
+  }
+
+  std::vector<TensorSpec> in_specs;
+  in_specs.reserve(inputs.size());
+  for (const Tensor& t : inputs) in_specs.push_back(TensorSpec{t.dtype(), t.shape()});
+  std::vector<TensorSpec> out_specs = def.infer(def, prim.attrs(), in_specs);
+
+  if (def.view) return def.view(prim.attrs(), inputs);
+
+  const KernelFn& kernel = def.kernel(Device::CPU);
+  SPROUT_CHECK(kernel, RuntimeError, def.name, ": no CPU kernel is registered for this op");
+  std::vector<Tensor> outputs;
+  outputs.reserve(out_specs.size());
+  for (const TensorSpec& s : out_specs) outputs.push_back(Tensor::empty(s.shape, s.dtype));
+  kernel(prim.attrs(), inputs, outputs);
+  return outputs;
+}
+
+}  // namespace sprout

@@ -1,0 +1,111 @@
+#include "tensor/allocator.h"
+
+#include <bit>
+#include <cstdlib>
+#include <mutex>
+#include <unordered_map>
+#include <vector>
+
+#include "base/error.h"
+
+namespace sprout {
+
+struct CpuAllocator::Impl {
+  mutable std::mutex mutex;
+  std::unordered_map<size_t, std::vector<void*>> free_lists;  // size class -> free blocks
+  AllocatorStats stats;
+  size_t cache_limit = 0;
+};
+
+CpuAllocator::CpuAllocator() : impl_(new Impl) {
+  size_t mb = 1024;
+  if (const char* env = std::getenv("SPROUT_ALLOCATOR_CACHE_MB")) mb = std::strtoull(env, nullptr, 10);
+  impl_->cache_limit = mb << 20;
+}
+
+CpuAllocator::~CpuAllocator() {
+  empty_cache();
+  delete impl_;
+}
+
+CpuAllocator& CpuAllocator::instance() {
+  // Deliberately leaked: tensors held by Python objects may be freed after static destructors run.
+  static CpuAllocator* allocator = new CpuAllocator();
+  return *allocator;
+}
+
+size_t CpuAllocator::size_class(size_t nbytes) {
+  if (nbytes <= 1024) return nbytes <= kAlignment ? kAlignment : (nbytes + kAlignment - 1) & ~(kAlignment - 1);
+  // Four classes per power of two: step = 2^(floor(log2(n)) - 2).
+  size_t step = std::bit_floor(nbytes) >> 2;
+  return (nbytes + step - 1) & ~(step - 1);
+}
+
+void* CpuAllocator::allocate(size_t nbytes) {
+  size_t cls = size_class(nbytes);
+  {
+    std::lock_guard<std::mutex> lock(impl_->mutex);
+    auto& s = impl_->stats;
+    s.allocated_bytes += cls;
+    if (s.allocated_bytes > s.peak_allocated_bytes) s.peak_allocated_bytes = s.allocated_bytes;
+    auto it = impl_->free_lists.find(cls);
+    if (it != impl_->free_lists.end() && !it->second.empty()) {
+      void* ptr = it->second.back();
+      it->second.pop_back();
+      s.cached_bytes -= cls;
+      ++s.cache_hits;
+      return ptr;
+    }
+    ++s.os_allocations;
+  }
+  void* ptr = std::aligned_alloc(kAlignment, cls);
+  if (!ptr) {
+    empty_cache();  // give the cache back and try once more before failing
+    ptr = std::aligned_alloc(kAlignment, cls);
+  }
+  if (!ptr) {
+    std::lock_guard<std::mutex> lock(impl_->mutex);
+    impl_->stats.allocated_bytes -= cls;
+    throw RuntimeError(str("CPU allocator: out of memory allocating ", nbytes, " bytes"));
+  }
+  return ptr;
+}
+
+void CpuAllocator::deallocate(void* ptr, size_t nbytes) {
+  if (!ptr) return;
+  size_t cls = size_class(nbytes);
+  {
+    std::lock_guard<std::mutex> lock(impl_->mutex);
+    auto& s = impl_->stats;
+    s.allocated_bytes -= cls;
+    if (s.cached_bytes + cls <= impl_->cache_limit) {
+      impl_->free_lists[cls].push_back(ptr);
+      s.cached_bytes += cls;
+      return;
+    }
+  }
+  std::free(ptr);
+}
+
+void CpuAllocator::empty_cache() {
+  std::unordered_map<size_t, std::vector<void*>> lists;
+  {
+    std::lock_guard<std::mutex> lock(impl_->mutex);
+    lists.swap(impl_->free_lists);
+    impl_->stats.cached_bytes = 0;
+  }
+  for (auto& [cls, blocks] : lists)
+    for (void* p : blocks) std::free(p);
+}
+
+AllocatorStats CpuAllocator::stats() const {
+  std::lock_guard<std::mutex> lock(impl_->mutex);
+  return impl_->stats;
+}
+
+void CpuAllocator::reset_peak() {
+  std::lock_guard<std::mutex> lock(impl_->mutex);
+  impl_->stats.peak_allocated_bytes = impl_->stats.allocated_bytes;
+}
+
+}  // namespace sprout

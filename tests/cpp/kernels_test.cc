@@ -1,0 +1,140 @@
+// Kernel checks against plain scalar loops; the broad NumPy comparison lives in the Python tests.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <random>
+
+#include "kernels/cpu/parallel.h"
+#include "kernels/cpu/simd.h"
+#include "runtime/eager.h"
+
+namespace sprout {
+namespace {
+
+Tensor random_tensor(Shape shape, DType dtype, uint32_t seed) {
+  std::mt19937 gen(seed);
+  std::uniform_real_distribution<double> dist(0.5, 2.0);
+  Tensor t = Tensor::empty(shape, DType::Float64);
+  for (int64_t i = 0; i < t.numel(); ++i) t.data<double>()[i] = dist(gen);
+  return cast(t, dtype);
+}
+
+Tensor run1(const char* op, std::initializer_list<Tensor> in) {
+  std::vector<Tensor> v(in);
+  return run_eager(Primitive::make(op), v)[0];
+}
+
+TEST(Simd, TailsMatchScalarResults) {
+  for (int64_t n : {1, 3, 15, 16, 17, 33, 100}) {
+    std::vector<float> a(n), b(n), out(n);
+    for (int64_t i = 0; i < n; ++i) {
+      a[i] = 0.1f * static_cast<float>(i) - 2.0f;
+      b[i] = 1.5f + static_cast<float>(i % 7);
+    }
+    simd_binary(BinaryOp::Add, a.data(), 1, b.data(), 0, out.data(), n);
+    for (int64_t i = 0; i < n; ++i) EXPECT_EQ(out[i], a[i] + b[0]);
+    simd_unary(UnaryOp::Exp, a.data(), out.data(), n);
+    for (int64_t i = 0; i < n; ++i) EXPECT_NEAR(out[i], std::exp(a[i]), 2e-6f * std::exp(a[i]));
+    float sum = simd_reduce(ReduceOp::Sum, b.data(), n), expect = 0;
+    for (float v : b) expect += v;
+    EXPECT_NEAR(sum, expect, 1e-5f * expect);
+  }
+}
+
+TEST(Simd, ExpAndLogEdgeValuesFollowIeee) {
+  std::vector<float> x = {-INFINITY, -1000.0f, 0.0f, 100.0f, INFINITY, NAN, -1.0f};
+  std::vector<float> out(x.size());
+  simd_unary(UnaryOp::Exp, x.data(), out.data(), static_cast<int64_t>(x.size()));
+  EXPECT_EQ(out[0], 0.0f);
+  EXPECT_EQ(out[1], 0.0f);
+  EXPECT_EQ(out[2], 1.0f);
+  EXPECT_TRUE(std::isinf(out[3]));
+  EXPECT_TRUE(std::isinf(out[4]));
+  EXPECT_TRUE(std::isnan(out[5]));
+  simd_unary(UnaryOp::Log, x.data(), out.data(), static_cast<int64_t>(x.size()));
+  EXPECT_TRUE(std::isnan(out[0]));
+  EXPECT_EQ(out[2], -INFINITY);
+  EXPECT_TRUE(std::isinf(out[4]));
+  EXPECT_TRUE(std::isnan(out[6]));
+}
+
+TEST(Simd, MaxPropagatesNaN) {
+  std::vector<float> a = {1, NAN, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17};
+  std::vector<float> b(a.size(), 2.0f), out(a.size());
+  simd_binary(BinaryOp::Max, a.data(), 1, b.data(), 1, out.data(), static_cast<int64_t>(a.size()));
+  EXPECT_EQ(out[0], 2.0f);
+  EXPECT_TRUE(std::isnan(out[1]));
+  EXPECT_TRUE(std::isnan(simd_reduce(ReduceOp::Max, a.data(), static_cast<int64_t>(a.size()))));
+}
+
+TEST(Kernels, BroadcastAddMatchesScalarLoop) {
+  Tensor a = random_tensor({4, 1, 5}, DType::Float32, 1), b = random_tensor({3, 1}, DType::Float32, 2);
+  Tensor out = run1("Add", {a, b});
+  ASSERT_EQ(out.shape(), (Shape{4, 3, 5}));
+  for (int64_t i = 0; i < 4; ++i)
+    for (int64_t j = 0; j < 3; ++j)
+      for (int64_t k = 0; k < 5; ++k)
+        EXPECT_EQ(out.element_as_double((i * 3 + j) * 5 + k),
+                  static_cast<double>(static_cast<float>(a.element_as_double(i * 5 + k)) +
+                                      static_cast<float>(b.element_as_double(j))));
+}
+
+TEST(Kernels, LargeParallelAddAgreesWithSerial) {
+  Tensor a = random_tensor({1 << 18}, DType::Float32, 3), b = random_tensor({1 << 18}, DType::Float32, 4);
+  int saved = num_threads();
+  set_num_threads(1);
+  Tensor serial = run1("Mul", {a, b});
+  set_num_threads(2);
+  Tensor parallel = run1("Mul", {a, b.transpose(0, 0)});
+  set_num_threads(saved);
+  for (int64_t i = 0; i < serial.numel(); i += 997) EXPECT_EQ(serial.element_as_double(i), parallel.element_as_double(i));
+}
+
+TEST(Kernels, ReduceSumOverEveryAxisLayout) {
+  Tensor x = random_tensor({3, 4, 5}, DType::Float64, 5);
+  for (std::vector<int64_t> axes : std::vector<std::vector<int64_t>>{{0}, {1}, {2}, {0, 2}, {}, {-1, 0}}) {
+    Tensor in[1] = {x};
+    Tensor out = run_eager(Primitive::make("ReduceSum").with_attr("axis", axes), in)[0];
+    std::vector<bool> mask(3, axes.empty());
+    for (int64_t a : axes) mask[a < 0 ? a + 3 : a] = true;
+    std::vector<double> expect(static_cast<size_t>(out.numel()), 0.0);
+    for (int64_t i = 0; i < 3; ++i)
+      for (int64_t j = 0; j < 4; ++j)
+        for (int64_t k = 0; k < 5; ++k) {
+          int64_t o = 0;
+          if (!mask[0]) o = o * 3 + i;
+          if (!mask[1]) o = o * 4 + j;
+          if (!mask[2]) o = o * 5 + k;
+          expect[o] += x.element_as_double((i * 4 + j) * 5 + k);
+        }
+    for (int64_t o = 0; o < out.numel(); ++o) EXPECT_NEAR(out.element_as_double(o), expect[o], 1e-12);
+  }
+}
+
+TEST(Kernels, MatMulOnTransposedViewsMatchesNaive) {
+  Tensor a = random_tensor({7, 5}, DType::Float32, 6), b = random_tensor({3, 7}, DType::Float32, 7);
+  Tensor at = a.transpose(0, 1);  // (5, 7) view, column-major
+  Tensor in[2] = {at, b};
+  Tensor out = run_eager(Primitive::make("MatMul").with_attr("transpose_b", true), in)[0];  // (5, 3)
+  ASSERT_EQ(out.shape(), (Shape{5, 3}));
+  for (int64_t i = 0; i < 5; ++i)
+    for (int64_t j = 0; j < 3; ++j) {
+      double s = 0;
+      for (int64_t p = 0; p < 7; ++p) s += a.element_as_double(p * 5 + i) * b.element_as_double(j * 7 + p);
+      EXPECT_NEAR(out.element_as_double(i * 3 + j), s, 1e-4);
+    }
+}
+
+TEST(Kernels, CastSaturatesAndMapsNaNToZero) {
+  Tensor x = Tensor::empty(Shape{4}, DType::Float32);
+  float vals[4] = {NAN, 1e10f, -1e10f, -2.7f};
+  std::copy(vals, vals + 4, x.data<float>());
+  Tensor y = cast(x, DType::Int32);
+  EXPECT_EQ(y.element_as_int(0), 0);
+  EXPECT_EQ(y.element_as_int(1), 2147483647);
+  EXPECT_EQ(y.element_as_int(2), -2147483648LL);
+  EXPECT_EQ(y.element_as_int(3), -2);
+}
+
+}  // namespace
+}  // namespace sprout
