@@ -43,7 +43,7 @@ nb::object to_numpy(const Tensor& t);
 // Tensor -> nanobind ndarray (no framework) sharing memory: carries the buffer and DLPack protocols.
 nb::ndarray<> to_ndarray(const Tensor& t);
 // Any DLPack / buffer-protocol producer -> Tensor sharing its memory.
-Tensor from_ndarray(nb::ndarray<nb::device::cpu> array, nb::handle owner);
+Tensor from_ndarray(nb::ndarray<nb::ro, nb::device::cpu> array, nb::handle owner);
 
 nb::object wrap(Tensor t);
 

@@ -73,6 +73,14 @@ std::optional<DType> optional_dtype(nb::handle h) {
   return nb::cast<DType>(h);
 }
 
+nb::ndarray<nb::ro, nb::device::cpu> as_cpu_array(nb::handle obj, const char* api) {
+  nb::ndarray<nb::ro, nb::device::cpu> array;
+  if (!nb::try_cast(obj, array))
+    throw TypeError(str(api, ": expected a CPU array (NumPy array or DLPack producer) of a supported dtype, but got ",
+                        py_text(nb::str(obj.type().attr("__name__")))));
+  return array;
+}
+
 }  // namespace
 
 nb::ndarray<> to_ndarray(const Tensor& t) {
@@ -93,7 +101,9 @@ nb::object to_numpy(const Tensor& t) {
   return array.cast();
 }
 
-Tensor from_ndarray(nb::ndarray<nb::device::cpu> array, nb::handle owner) {
+// Read-only producers (NumPy's DLPack imports, read-only arrays) are accepted: Sprout does not track
+// write permission, as PyTorch's from_dlpack does not.
+Tensor from_ndarray(nb::ndarray<nb::ro, nb::device::cpu> array, nb::handle owner) {
   std::optional<DType> dtype = from_dlpack_dtype(array.dtype());
   SPROUT_CHECK(dtype, TypeError, "from_numpy/from_dlpack: unsupported element type (code ", int(array.dtype().code),
                ", ", int(array.dtype().bits), " bits); Sprout supports bool, int8/16/32/64, uint8, float16, "
@@ -109,7 +119,7 @@ Tensor from_ndarray(nb::ndarray<nb::device::cpu> array, nb::handle owner) {
     (span < 0 ? lo : hi) += span;
   }
   size_t isz = itemsize(*dtype);
-  char* first = static_cast<char*>(array.data());
+  char* first = static_cast<char*>(const_cast<void*>(array.data()));
   // Keep the producer alive for as long as any view of this memory exists; release it under the GIL.
   auto* keep = new nb::object(nb::borrow(owner));
   std::shared_ptr<void> keep_alive(keep, [](void* p) {
@@ -129,7 +139,7 @@ Tensor to_tensor(nb::handle obj, std::optional<DType> dtype) {
   // (array, dtype) from the Python conversion rules; the array is a fresh or borrowed NumPy array.
   nb::tuple converted = nb::cast<nb::tuple>(convert_module().attr("to_array")(obj, dtype ? nb::cast(*dtype) : nb::none()));
   nb::object arr = converted[0];
-  Tensor borrowed = from_ndarray(nb::cast<nb::ndarray<nb::device::cpu>>(arr), arr);
+  Tensor borrowed = from_ndarray(as_cpu_array(arr, "Tensor"), arr);
   DType target = nb::cast<DType>(converted[1]);
   Tensor owned = borrowed.clone();  // never alias the caller's array: Tensor(x) copies, like MindSpore
   return cast(owned, target);
@@ -151,7 +161,7 @@ void bind_tensor(nb::module_& m) {
            nb::tuple converted =
                nb::cast<nb::tuple>(convert_module().attr("tensor_init_array")(input_data, dtype, shape, init));
            nb::object arr = converted[0];
-           Tensor t = from_ndarray(nb::cast<nb::ndarray<nb::device::cpu>>(arr), arr).clone();
+           Tensor t = from_ndarray(as_cpu_array(arr, "Tensor"), arr).clone();
            new (self) Tensor(cast(t, nb::cast<DType>(converted[1])));
          },
          nb::arg("input_data") = nb::none(), nb::arg("dtype") = nb::none(), nb::arg("shape") = nb::none(),
@@ -207,7 +217,8 @@ void bind_tensor(nb::module_& m) {
            [](Tensor& self, const Tensor& value) { self.copy_from(cast(value, self.dtype())); },
            "Writes value (broadcast) into this tensor's memory, in place.")
       .def("__dlpack__",
-           [](const Tensor& t, nb::kwargs kwargs) { return nb::cast(to_ndarray(t)).attr("__dlpack__")(**kwargs); })
+           [](const Tensor& t, nb::kwargs) { return nb::cast(to_ndarray(t)); },  // a "dltensor" capsule
+           "The DLPack capsule of this tensor (memory shared). Keyword arguments of the protocol are accepted.")
       .def("__dlpack_device__", [](const Tensor&) { return nb::make_tuple(1, 0); })
       .def("_element", [](const Tensor& t, int64_t i) -> nb::object {
         if (t.dtype() == DType::Bool) return nb::bool_(t.element_as_int(i) != 0);
@@ -216,13 +227,8 @@ void bind_tensor(nb::module_& m) {
       });
   bind_tensor_ops(cls);
 
-  m.def("from_numpy", [](nb::handle array) {
-    SPROUT_CHECK(!nb::isinstance<Tensor>(array), TypeError, "from_numpy: 'array' must be a numpy.ndarray, but got Tensor");
-    return from_ndarray(nb::cast<nb::ndarray<nb::device::cpu>>(array), array);
-  });
-  m.def("from_dlpack", [](nb::handle obj) {
-    return from_ndarray(nb::cast<nb::ndarray<nb::device::cpu>>(obj), obj);
-  });
+  m.def("from_numpy", [](nb::handle array) { return from_ndarray(as_cpu_array(array, "from_numpy"), array); });
+  m.def("from_dlpack", [](nb::handle obj) { return from_ndarray(as_cpu_array(obj, "from_dlpack"), obj); });
   m.def("to_tensor", [](nb::handle obj, nb::handle dtype) { return to_tensor(obj, optional_dtype(dtype)); },
         nb::arg("obj"), nb::arg("dtype") = nb::none());
 }

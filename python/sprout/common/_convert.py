@@ -30,7 +30,7 @@ def to_array(obj, dtype=None, api="Tensor"):
     """(contiguous ndarray, target dtype) for any array-like: scalar, nested list/tuple, ndarray, Tensor."""
     from sprout._C import Tensor
     if isinstance(obj, Tensor):
-        return np.ascontiguousarray(obj.asnumpy()), dtype or obj.dtype
+        return np.asarray(obj.asnumpy(), order="C"), dtype or obj.dtype
     from_python = not isinstance(obj, (np.ndarray, np.generic))
     if isinstance(obj, (list, tuple)):
         if any(isinstance(x, Tensor) for x in obj):  # a list of tensors stacks them
@@ -52,7 +52,7 @@ def to_array(obj, dtype=None, api="Tensor"):
     if array.dtype.kind not in "biuf" or array.dtype.itemsize > 8 or (array.dtype.kind == "u" and array.dtype.itemsize > 1):
         # uint16/32/64 and longdouble: go through a type Sprout holds
         array = array.astype(np.float64 if array.dtype.kind == "f" else np.int64)
-    return np.ascontiguousarray(array), target
+    return np.asarray(array, order="C"), target
 
 
 def tensor_init_array(input_data, dtype, shape, init):
@@ -73,5 +73,5 @@ def tensor_init_array(input_data, dtype, shape, init):
         else:
             from sprout.common.initializer import initializer_array
             array = initializer_array(init, shape, dtype)
-        return np.ascontiguousarray(array), dtype
+        return np.asarray(array, order="C"), dtype
     return to_array(input_data, dtype)

@@ -51,8 +51,13 @@ def __format__(self, spec):
 @_method
 def item(self, index=None):
     """The single element as a Python number (or the element at `index`)."""
-    if index is not None:
+    if isinstance(index, tuple):
         return self[index].item()
+    if index is not None:  # a flat index, as NumPy's item()
+        index = int(index)
+        if not -self.size <= index < self.size:
+            raise IndexError(f"Tensor.item: index {index} is out of bounds for a tensor of size {self.size}")
+        return self._element(index % self.size)
     if self.size != 1:
         raise ValueError(f"Tensor.item: the tensor has {self.size} elements, only a tensor with one element "
                          f"can be converted to a Python scalar")

@@ -1,0 +1,199 @@
+"""Tensor construction, metadata, NumPy/DLPack interop, views, printing and bad input."""
+import numpy as np
+import pytest
+
+import sprout as ms
+
+
+@pytest.mark.parametrize("np_dtype, ms_dtype", [
+    (np.bool_, ms.bool_), (np.int8, ms.int8), (np.int16, ms.int16), (np.int32, ms.int32),
+    (np.int64, ms.int64), (np.uint8, ms.uint8), (np.float16, ms.float16), (np.float32, ms.float32),
+    (np.float64, ms.float64)])
+def test_numpy_arrays_keep_their_dtype_and_values(np_dtype, ms_dtype):
+    a = (np.arange(12).reshape(3, 4) % 5).astype(np_dtype)
+    t = ms.Tensor(a)
+    assert t.dtype == ms_dtype
+    assert t.shape == (3, 4) and t.ndim == 2 and t.dim() == 2 and t.size == 12
+    assert t.itemsize == a.itemsize and t.nbytes == a.nbytes and t.strides == a.strides
+    np.testing.assert_array_equal(t.asnumpy(), a)
+
+
+def test_python_data_gets_mindspore_default_dtypes():
+    assert ms.Tensor(1).dtype == ms.int64
+    assert ms.Tensor(1.5).dtype == ms.float32
+    assert ms.Tensor(True).dtype == ms.bool_
+    assert ms.Tensor([1, 2, 3]).dtype == ms.int64
+    assert ms.Tensor([[1.0, 2], [3, 4]]).dtype == ms.float32
+    assert ms.Tensor((1, 2.5)).shape == (2,)
+    assert ms.Tensor(2, ms.float32).item() == 2.0
+    assert ms.Tensor([1.7, -1.7], ms.int32).tolist() == [1, -1]
+
+
+def test_dtype_argument_and_shape_init():
+    t = ms.Tensor(shape=(2, 3), dtype=ms.float16, init="ones")
+    assert t.dtype == ms.float16 and t.asnumpy().sum() == 6
+    z = ms.Tensor(shape=4, dtype=ms.int32)
+    assert z.tolist() == [0, 0, 0, 0]
+    b = ms.Tensor([1.0, 2.0], dtype=ms.bfloat16)
+    assert b.dtype == ms.bfloat16 and b.asnumpy().dtype == np.float32
+    np.testing.assert_array_equal(b.asnumpy(), [1.0, 2.0])
+
+
+def test_tensor_from_tensor_copies():
+    a = ms.Tensor([1.0, 2.0])
+    b = ms.Tensor(a)
+    b[0] = 5.0
+    assert a.tolist() == [1.0, 2.0]
+    assert ms.Tensor(a, ms.int64).dtype == ms.int64
+
+
+def test_constructor_copies_but_from_numpy_shares():
+    a = np.arange(4, dtype=np.float32)
+    copied, shared = ms.Tensor(a), ms.from_numpy(a)
+    a[0] = 42
+    assert copied.item(0) == 0 and shared.item(0) == 42
+
+
+def test_asnumpy_is_zero_copy():
+    t = ms.Tensor(np.zeros((2, 2), np.float32))
+    view = t.asnumpy()
+    view[1, 1] = 3
+    assert t.asnumpy()[1, 1] == 3
+    assert np.asarray(t).ctypes.data == t._data_ptr()
+
+
+def test_asnumpy_of_views_follows_strides():
+    a = np.arange(24, dtype=np.float64).reshape(2, 3, 4)
+    t = ms.Tensor(a)
+    np.testing.assert_array_equal(t.transpose(2, 0, 1).asnumpy(), a.transpose(2, 0, 1))
+    np.testing.assert_array_equal(t[:, ::-1, 1::2].asnumpy(), a[:, ::-1, 1::2])
+
+
+def test_dlpack_round_trip_shares_memory():
+    t = ms.Tensor(np.arange(6, dtype=np.float32).reshape(2, 3))
+    assert t.__dlpack_device__() == (1, 0)
+    a = np.from_dlpack(t)
+    np.testing.assert_array_equal(a, t.asnumpy())
+    t[0, 0] = -1  # NumPy marks DLPack imports read-only; write through the tensor
+    assert a[0, 0] == -1
+    back = ms.from_dlpack(a)
+    assert back.shape == (2, 3) and back.item(0) == -1
+    u = ms.from_dlpack(t)  # Sprout to Sprout
+    assert u._data_ptr() == t._data_ptr()
+    assert ms.from_dlpack(np.arange(3.0)).tolist() == [0.0, 1.0, 2.0]
+
+
+def test_views_share_storage():
+    t = ms.Tensor(np.arange(12, dtype=np.float32).reshape(3, 4))
+    for v in (t.reshape(4, 3), t.transpose(), t[1], t[:, 1:3], t.T, t.view(12)):
+        assert v._shares_memory(t)
+    t.reshape(12)[0] = 100
+    assert t.item(0) == 100
+
+
+def test_basic_indexing_matches_numpy():
+    a = np.arange(60).reshape(3, 4, 5)
+    t = ms.Tensor(a)
+    for index in [1, -1, (1, 2), (slice(None), 2), (Ellipsis, 1), (None, 1), (slice(1, None, 2), Ellipsis, None),
+                  (slice(None, None, -1),), (0, slice(3, 0, -2), 4)]:
+        np.testing.assert_array_equal(t[index].asnumpy(), a[index], err_msg=str(index))
+
+
+def test_setitem_writes_in_place_with_broadcast():
+    a = np.zeros((3, 4), np.float32)
+    t = ms.Tensor(a)
+    alias = t[0]
+    t[0] = 7
+    t[1:, ::2] = ms.Tensor([1.0, 2.0])
+    a[0] = 7
+    a[1:, ::2] = [1.0, 2.0]
+    np.testing.assert_array_equal(t.asnumpy(), a)
+    assert alias.tolist() == [7, 7, 7, 7]
+
+
+def test_index_errors():
+    t = ms.Tensor(np.zeros((2, 3)))
+    with pytest.raises(IndexError, match="out of bounds"):
+        t[2]
+    with pytest.raises(IndexError, match="too many indices"):
+        t[0, 0, 0]
+    with pytest.raises(TypeError, match="basic indexing"):
+        t["a"]
+
+
+def test_scalar_methods():
+    t = ms.Tensor([[1.5, 2.5]])
+    assert t.item(1) == 2.5
+    assert len(t) == 1
+    assert t.tolist() == [[1.5, 2.5]]
+    assert float(ms.Tensor(2.0)) == 2.0 and int(ms.Tensor(3)) == 3
+    assert bool(ms.Tensor([1])) and not bool(ms.Tensor(0.0))
+    assert list(range(10))[ms.Tensor(3)] == 3
+    with pytest.raises(ValueError, match="ambiguous"):
+        bool(ms.Tensor([1, 2]))
+    with pytest.raises(ValueError, match="one element"):
+        t.item()
+    with pytest.raises(TypeError):
+        len(ms.Tensor(1.0))
+    assert [x.item() for x in ms.Tensor([4, 5])] == [4, 5]
+
+
+def test_astype_set_dtype_copy():
+    t = ms.Tensor([1.7, -2.2])
+    i = t.astype(ms.int32)
+    assert i.dtype == ms.int32 and i.tolist() == [1, -2]
+    c = t.copy()
+    assert not c._shares_memory(t)
+    same = t.astype(ms.float32, copy=False)
+    assert same._shares_memory(t)
+    assert t.set_dtype(ms.float64) is t and t.dtype == ms.float64
+
+
+def test_repr_and_str_follow_mindspore():
+    assert repr(ms.Tensor([1, 2, 3])) == "Tensor(shape=[3], dtype=Int64, value= [1, 2, 3])"
+    assert repr(ms.Tensor(2.0)) == "Tensor(shape=[], dtype=Float32, value= 2.0)"
+    assert repr(ms.Tensor([[1.0, 2.0]])).startswith("Tensor(shape=[1, 2], dtype=Float32, value=\n[[ 1.00000000e+00,")
+    assert str(ms.Tensor([[1.0, 2.0]])) == "[[1. 2.]]"
+    assert str(ms.float32) == "Float32" and repr(ms.int64) == "Int64"
+
+
+@pytest.mark.parametrize("bad, error, match", [
+    (np.array([object()]), TypeError, "must hold numbers"),
+    ([[1, 2], [3]], ValueError, "rectangular"),
+    ("abc", TypeError, "input_data"),
+    ({"a": 1}, TypeError, "input_data"),
+    (np.array([1 + 2j]), TypeError, "must hold numbers"),
+])
+def test_bad_input_data(bad, error, match):
+    with pytest.raises(error, match=match):
+        ms.Tensor(bad)
+
+
+def test_bad_shape_and_dtype():
+    with pytest.raises(ValueError, match="shape"):
+        ms.Tensor(shape=(2, -1), dtype=ms.float32)
+    with pytest.raises(TypeError, match="dtype"):
+        ms.Tensor([1.0], dtype=np.float32)
+    with pytest.raises(ValueError, match="not both"):
+        ms.Tensor([1.0], shape=(1,))
+    with pytest.raises(TypeError, match="numpy.ndarray"):
+        ms.from_numpy([1, 2])
+
+
+def test_parameter_and_parameter_tuple():
+    p = ms.Parameter(ms.Tensor([1.0, 2.0]), name="w")
+    assert isinstance(p, ms.Tensor) and p.name == "w" and p.requires_grad
+    assert str(p) == "Parameter (name=w, shape=(2,), dtype=Float32, requires_grad=True)"
+    q = p + 1
+    assert type(q) is ms.Tensor and q.tolist() == [2.0, 3.0]
+    p.set_data(ms.Tensor([5.0, 6.0]))
+    assert p.tolist() == [5.0, 6.0]
+    with pytest.raises(ValueError, match="shape"):
+        p.set_data(ms.Tensor([1.0]))
+    pt = ms.ParameterTuple([p, ms.Parameter(np.zeros(2, np.float32), name="b", requires_grad=False)])
+    assert [x.name for x in pt] == ["w", "b"]
+    assert [x.name for x in pt.clone("copy")] == ["copy.w", "copy.b"]
+    with pytest.raises(TypeError, match="Parameter"):
+        ms.ParameterTuple([ms.Tensor([1.0])])
+    with pytest.raises(TypeError, match="name"):
+        ms.Parameter(ms.Tensor([1.0]), name=3)
