@@ -30,7 +30,6 @@ def _check_device(value):
 def _check_threads(value):
     if not isinstance(value, int) or isinstance(value, bool) or value < 1:
         raise ValueError(f"set_context: 'runtime_num_threads' must be a positive int, but got {value!r}")
-    _C.set_num_threads(value)
     return value
 
 
@@ -86,6 +85,9 @@ _VALIDATORS = {
     "jit_level": _check_choice("jit_level", ("O0", "O1", "O2")),
 }
 
+# Keys whose value must reach the C++ runtime, applied once every key of a call has been validated.
+_APPLY = {"runtime_num_threads": _C.set_num_threads}
+
 _context = {
     "mode": PYNATIVE_MODE,
     "device_target": "CPU",
@@ -107,6 +109,9 @@ def set_context(**kwargs):
         if key not in _VALIDATORS:
             raise ValueError(f"set_context: unknown key '{key}'; valid keys: {', '.join(sorted(_VALIDATORS))}")
         checked[key] = _VALIDATORS[key](value)
+    for key, value in checked.items():
+        if key in _APPLY:
+            _APPLY[key](value)
     _context.update(checked)
 
 
