@@ -16,12 +16,20 @@ THREAD_ENV = ("OMP_NUM_THREADS", "MKL_NUM_THREADS", "OPENBLAS_NUM_THREADS",
               "BLIS_NUM_THREADS", "VECLIB_MAXIMUM_THREADS", "NUMEXPR_NUM_THREADS")
 
 
+def _no_wait(result) -> None:
+    """Sprout, NumPy and PyTorch (CPU) finish an op before it returns."""
+
+
 @dataclass
 class Handle:
     name: str
     mod: object                 # what the workload implementations receive
     version: str
     to_numpy: Callable          # framework result -> numpy array (checks only)
+    # Waits until `result` (and all work queued before it) is computed. The
+    # worker calls it once per timed sample, as a throughput loop would, not
+    # per op: MindSpore's wait alone costs about a millisecond here.
+    sync: Callable = _no_wait
 
 
 def pin_threads(threads: int) -> None:
@@ -54,7 +62,8 @@ def _jax(threads: int) -> Handle:
     os.environ.setdefault("JAX_PLATFORMS", "cpu")
     import jax
     import numpy as np
-    return Handle("jax", jax, jax.__version__, np.asarray)
+    return Handle("jax", jax, jax.__version__, np.asarray,
+                  lambda r: r.block_until_ready())
 
 
 def _mindspore(threads: int) -> Handle:
@@ -62,7 +71,12 @@ def _mindspore(threads: int) -> Handle:
     # PyNative is MindSpore's eager mode, the one comparable to Sprout's.
     ms.set_context(mode=ms.PYNATIVE_MODE, device_target="CPU",
                    runtime_num_threads=threads)
-    return Handle("mindspore", ms, ms.__version__, lambda t: t.asnumpy())
+    try:  # what Tensor.asnumpy() waits on, without its copy; private API
+        from mindspore.common.api import _pynative_executor
+        wait = lambda r: _pynative_executor.sync()  # noqa: E731
+    except ImportError:
+        wait = lambda r: r.asnumpy()  # noqa: E731
+    return Handle("mindspore", ms, ms.__version__, lambda t: t.asnumpy(), wait)
 
 
 LOADERS = {"sprout": _sprout, "numpy": _numpy, "torch": _torch,

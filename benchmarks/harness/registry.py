@@ -3,9 +3,11 @@
 A Workload says what is measured and how a step's time turns into the
 reported metric; its per-framework implementations are small functions
 registered with @WORKLOAD.impl("torch"). An implementation gets the
-framework handle and the input arrays (NumPy, identical for every framework)
-and returns a zero-argument `step` callable that does the work once and
-returns its last result (used to check correctness, never timed).
+framework's module and the input arrays (NumPy, identical for every
+framework) and returns a zero-argument `step` callable that does the work
+once and returns its last result. The worker waits for that result at the
+end of each timed sample (frameworks.Handle.sync: JAX and MindSpore run ops
+asynchronously) and checks it against `reference` before timing.
 
 Kinds of metric:
   latency    microseconds per op   (amount = ops per step; lower is better)

@@ -21,7 +21,8 @@ class Options:
     rounds: int = 21          # samples per framework (odd: a true median)
     min_rounds: int = 5       # even when the time budget is tight
     budget_s: float = 30.0    # rough time allowed for the rounds of one workload
-    target_s: float = 0.02    # one sample lasts about this long
+    target_s: float = 0.05    # one sample lasts about this long (and
+                              # amortizes an async framework's one wait)
     warmup_s: float = 0.2
     gap_s: float = 0.005      # pause between turns so the previous framework's
                               # spinning thread pools (OpenMP, OpenBLAS) go idle

@@ -21,6 +21,7 @@ from __future__ import annotations
 import argparse
 import gc
 import json
+import math
 import os
 import sys
 import time
@@ -30,6 +31,19 @@ sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 from harness import frameworks  # noqa: E402
 from harness.registry import load_all  # noqa: E402
+
+
+def check(np, w, got, want) -> None:
+    if got.shape != want.shape:
+        raise AssertionError(f"wrong result for {w.name}: shape {got.shape}, "
+                             f"expected {want.shape}")
+    if got.dtype != want.dtype:
+        raise AssertionError(f"wrong result for {w.name}: dtype {got.dtype}, "
+                             f"expected {want.dtype}")
+    if not np.allclose(got, want, rtol=w.rtol, atol=w.atol):
+        err = np.max(np.abs(got.astype(np.float64) - want))
+        raise AssertionError(f"wrong result for {w.name}: max abs error {err:.3g} "
+                             f"(rtol {w.rtol}, atol {w.atol})")
 
 
 class Session:
@@ -46,23 +60,23 @@ class Session:
         data = w.inputs(np, req["smoke"])
         step = w.impls[self.fw.name](self.fw.mod, data)
         # Correctness first: a fast wrong answer is not a result.
-        got = np.asarray(self.fw.to_numpy(step()))
-        want = w.reference(np, data)
-        if got.shape != want.shape or not np.allclose(got, want, rtol=w.rtol, atol=w.atol):
-            raise AssertionError(f"wrong result for {w.name}: shape {got.shape} vs "
-                                 f"{want.shape}, max abs err "
-                                 f"{np.max(np.abs(got.astype(np.float64) - want)) if got.shape == want.shape else 'n/a'}")
-        # Warm-up (caches, allocator pools, lazy init, JIT), then calibrate how
-        # many steps one sample takes so it is long against the timer.
-        t_end = time.perf_counter() + req["warmup_s"]
-        n, t0 = 0, time.perf_counter()
-        while True:
-            step()
+        check(np, w, np.asarray(self.fw.to_numpy(step())), w.reference(np, data))
+        # Warm-up (caches, allocator pools, lazy init, JIT), each step waited
+        # for so an asynchronous framework cannot pile up a queue.
+        t_end, n = time.perf_counter() + req["warmup_s"], 0
+        while n < 2 or time.perf_counter() < t_end:
+            self.fw.sync(step())
             n += 1
-            if time.perf_counter() >= t_end and n >= 2:
+        # Calibrate how many steps one sample takes (one sync per sample) so
+        # a sample is long against the timer and the sync.
+        repeats = 1
+        while True:
+            dt = self._sample(step, repeats)
+            if req["smoke"] or dt >= req["target_s"]:
                 break
-        step_s = (time.perf_counter() - t0) / n
-        repeats = 1 if req["smoke"] else max(1, round(req["target_s"] / step_s))
+            grow = 1.05 * req["target_s"] / dt if dt > req["target_s"] / 20 else 20
+            repeats = max(repeats + 1, math.ceil(repeats * grow))
+        step_s = dt / repeats
         self.active[w.name] = (step, repeats)
         return {"repeats": repeats, "step_s": step_s}
 
@@ -74,14 +88,19 @@ class Session:
         gc.disable()
         try:
             for _ in range(req["samples"]):
-                t0 = time.perf_counter()
-                for _ in range(repeats):
-                    step()
-                times.append((time.perf_counter() - t0) / repeats)
+                times.append(self._sample(step, repeats) / repeats)
         finally:
             if gc_was_enabled:
                 gc.enable()
         return {"times": times}
+
+    def _sample(self, step, repeats) -> float:
+        """Seconds for `repeats` steps, waiting for the last result."""
+        t0 = time.perf_counter()
+        for _ in range(repeats):
+            r = step()
+        self.fw.sync(r)
+        return time.perf_counter() - t0
 
     def drop(self, req):
         self.active.pop(req["workload"], None)

@@ -3,7 +3,6 @@ nothing and the time is all framework (Python binding, op lookup, output
 allocation). One step runs a loop of ops; the runner divides by the op count.
 """
 from ..registry import Goal, workload
-from .sync import jax_synced, mindspore_synced
 
 
 def _inputs(np, smoke):
@@ -45,12 +44,12 @@ def _(torch, d):
 
 @ADD_TINY.impl("jax")
 def _(jax, d):
-    return jax_synced(_add_loop(jax.numpy.asarray(d["x"]), jax.numpy.asarray(d["y"]), d["reps"]))
+    return _add_loop(jax.numpy.asarray(d["x"]), jax.numpy.asarray(d["y"]), d["reps"])
 
 
 @ADD_TINY.impl("mindspore")
 def _(ms, d):
-    return mindspore_synced(_add_loop(ms.Tensor(d["x"]), ms.Tensor(d["y"]), d["reps"]))
+    return _add_loop(ms.Tensor(d["x"]), ms.Tensor(d["y"]), d["reps"])
 
 
 # ---- a 10-op chain: different ops back to back, each on the last result ----
@@ -114,12 +113,12 @@ def _(torch, d):
 @CHAIN10.impl("jax")
 def _(jax, d):
     jnp = jax.numpy
-    return jax_synced(_chain_loop((jnp.add, jnp.multiply, jnp.subtract, jnp.exp),
-                                  jnp.asarray(d["x"]), jnp.asarray(d["y"]), d["reps"]))
+    return _chain_loop((jnp.add, jnp.multiply, jnp.subtract, jnp.exp),
+                       jnp.asarray(d["x"]), jnp.asarray(d["y"]), d["reps"])
 
 
 @CHAIN10.impl("mindspore")
 def _(ms, d):
     ops = ms.ops
-    return mindspore_synced(_chain_loop((ops.add, ops.mul, ops.sub, ops.exp),
-                                        ms.Tensor(d["x"]), ms.Tensor(d["y"]), d["reps"]))
+    return _chain_loop((ops.add, ops.mul, ops.sub, ops.exp),
+                       ms.Tensor(d["x"]), ms.Tensor(d["y"]), d["reps"])

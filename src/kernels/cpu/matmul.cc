@@ -1,13 +1,14 @@
 // CPU kernels of MatMul and BatchMatMul.
 //
 // Note [Matmul backend]
-// Float32/64 products go to OpenBLAS (its OpenMP build, so it shares Sprout's thread pool) or to
-// oneDNN, whichever measured faster for the shape class (benchmarks/RESULTS.md, "matmul backends"):
-// see choose_backend(). Operands are passed by leading dimension, so transposed views (a permuted
+// Float32 products go to oneDNN or OpenBLAS (its OpenMP build, so both share Sprout's thread pool),
+// whichever measured faster for the problem size: see kOneDnnMinWork. Float64 uses OpenBLAS. Operands are passed by leading dimension, so transposed views (a permuted
 // tensor) cost no copy. Float16/BFloat16 compute in float32; integers use a plain blocked loop.
 #include <cblas.h>
 
+#include <cstdlib>
 #include <cstring>
+#include <string>
 #include <type_traits>
 #include <vector>
 
@@ -42,8 +43,48 @@ bool as_blas_operand(const Tensor& t, const void* data, bool user_trans, BlasOpe
   return false;
 }
 
+enum class MatmulBackend { Auto, Blas, OneDnn };
+
+// SPROUT_MATMUL_BACKEND=blas|onednn forces one backend (for benchmarks/matmul_backends.py).
+MatmulBackend backend_from_env() {
+  const char* env = std::getenv("SPROUT_MATMUL_BACKEND");
+  if (env && std::string(env) == "onednn") return MatmulBackend::OneDnn;
+  if (env && std::string(env) == "blas") return MatmulBackend::Blas;
+  return MatmulBackend::Auto;
+}
+
+// Measured on the 2-core Zen 4 machine (benchmarks/matmul_backends.py, 2026-11-22): oneDNN wins from
+// 128^3 multiply-adds up (164 vs 142 GFLOP/s at 128^3, 214 vs 196 at 1024^3); below, OpenBLAS's lower
+// call overhead wins (1.5 vs 3.5 us at 8^3, 3.8 vs 6.3 us at 32x256x10).
+constexpr int64_t kOneDnnMinWork = 128 * 128 * 128;
+
+// C = op(A) op(B) through a cached oneDNN matmul primitive (float32 only).
+void onednn_gemm(const BlasOperand& a, const BlasOperand& b, float* c, int64_t m, int64_t n, int64_t k) {
+  using dnnl::memory;
+  // Strides of op(A) (m x k) and op(B) (k x n) as row-major matrices with leading dimension ld.
+  memory::dims a_strides = a.trans ? memory::dims{1, a.ld} : memory::dims{a.ld, 1};
+  memory::dims b_strides = b.trans ? memory::dims{1, b.ld} : memory::dims{b.ld, 1};
+  std::string key = str(m, ",", n, ",", k, ",", a_strides[0], ",", a_strides[1], ",", b_strides[0], ",", b_strides[1]);
+  memory::desc a_md({m, k}, memory::data_type::f32, a_strides);
+  memory::desc b_md({k, n}, memory::data_type::f32, b_strides);
+  memory::desc c_md({m, n}, memory::data_type::f32, memory::dims{n, 1});
+  auto& prim = onednn::cached<dnnl::matmul>(key, [&] {
+    return dnnl::matmul(dnnl::matmul::primitive_desc(dnnl::matmul::desc(a_md, b_md, c_md), onednn::engine()));
+  });
+  memory am(a_md, onednn::engine(), const_cast<void*>(a.data));
+  memory bm(b_md, onednn::engine(), const_cast<void*>(b.data));
+  memory cm(c_md, onednn::engine(), c);
+  prim.execute(onednn::stream(), {{DNNL_ARG_SRC, am}, {DNNL_ARG_WEIGHTS, bm}, {DNNL_ARG_DST, cm}});
+  onednn::stream().wait();
+}
+
 template <class T>
 void gemm(const BlasOperand& a, const BlasOperand& b, T* c, int64_t m, int64_t n, int64_t k) {
+  static const MatmulBackend backend = backend_from_env();
+  if constexpr (std::is_same_v<T, float>) {
+    if (backend == MatmulBackend::OneDnn || (backend == MatmulBackend::Auto && m * n * k >= kOneDnnMinWork))
+      return onednn_gemm(a, b, c, m, n, k);
+  }
   auto ta = a.trans ? CblasTrans : CblasNoTrans, tb = b.trans ? CblasTrans : CblasNoTrans;
   if constexpr (std::is_same_v<T, float>) {
     cblas_sgemm(CblasRowMajor, ta, tb, m, n, k, 1.0f, static_cast<const float*>(a.data), a.ld,
