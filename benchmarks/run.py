@@ -20,7 +20,6 @@ import json
 import os
 import shlex
 import sys
-import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.dirname(HERE)
@@ -28,7 +27,7 @@ sys.path.insert(0, HERE)
 
 import machine  # noqa: E402
 from harness import frameworks, report, runner  # noqa: E402
-from harness.load import NOISY, ForeignLoad, current_hogs  # noqa: E402
+from harness.load import measure_quietly  # noqa: E402
 from harness.registry import load_all  # noqa: E402
 from harness.workers import Worker, WorkerError  # noqa: E402
 
@@ -47,8 +46,12 @@ def parse_args(argv=None):
                     help="samples per framework and workload")
     ap.add_argument("--budget", type=float, default=runner.Options.budget_s,
                     help="rough seconds allowed per workload (fewer rounds if slow)")
-    ap.add_argument("--wait-idle", type=float, default=0, metavar="SECONDS",
-                    help="first wait up to SECONDS for other processes to leave the CPU")
+    ap.add_argument("--wait-idle", type=float, default=120, metavar="SECONDS",
+                    help="before each measurement, wait up to SECONDS for other "
+                         "processes to leave the CPU (0: don't wait)")
+    ap.add_argument("--retry-noisy", type=int, default=2, metavar="N",
+                    help="measure a workload again (up to N times) if other "
+                         "processes loaded the machine meanwhile")
     ap.add_argument("--sprout-python", default=None,
                     help="Python of Sprout's environment (default: .venv/bin/python)")
     ap.add_argument("--bench-venv", default=os.path.join(REPO, ".bench-venv"),
@@ -110,19 +113,6 @@ def selected_workloads(args) -> list:
     return [table[n] for n in names]
 
 
-def wait_until_idle(max_wait_s: float) -> None:
-    """Waits (up to max_wait_s) for a 2-second window in which other
-    processes leave the CPU nearly idle."""
-    deadline = time.monotonic() + max_wait_s
-    while time.monotonic() < deadline:
-        with ForeignLoad() as load:
-            time.sleep(2)
-        if load.fraction <= NOISY / 2:
-            return
-        print(f"waiting for an idle machine (others use {load.fraction * 100:.0f}%: "
-              f"{current_hogs()}) ...", file=sys.stderr)
-
-
 def smoke(args) -> int:
     workloads = selected_workloads(args)
     info = {"sprout": {"status": "ok", "python": sprout_python(args)}}
@@ -158,14 +148,17 @@ def full(args) -> int:
     cpu = machine.cpu_info()
     threads = args.threads
 
-    wait_until_idle(args.wait_idle)
+    def log(msg):
+        print(msg, file=sys.stderr)
+
+    quiet = dict(wait_s=args.wait_idle, retries=args.retry_noisy, log=log)
     # Machine limits first, while no framework process exists to disturb it.
-    print(f"measuring machine limits ({threads} threads) ...", file=sys.stderr)
+    log(f"measuring machine limits ({threads} threads) ...")
     try:
         triad_elems = sorted({w.triad_elems for w in workloads if w.triad_elems})
-        with ForeignLoad() as load:
-            limits, limits_error = machine.measure(threads, triad_elems), None
-        limits["foreign_load"] = load.fraction
+        limits, load = measure_quietly(lambda: machine.measure(threads, triad_elems),
+                                       "the machine limits", **quiet)
+        limits["foreign_load"], limits_error = load, None
     except Exception as e:  # noqa: BLE001  (no gcc, no OpenMP, ...)
         limits, limits_error = None, f"{type(e).__name__}: {e}"
 
@@ -176,19 +169,17 @@ def full(args) -> int:
     measured = []
     try:
         for w in workloads:
-            print(f"running {w.name} ...", file=sys.stderr)
-            with ForeignLoad(wk.proc.pid for wk in workers.values()) as load:
-                results = runner.run_workload(w, workers, opt)
-            if load.fraction > NOISY:
-                print(f"WARNING: other processes used {load.fraction * 100:.0f}% of the "
-                      f"CPU meanwhile (now: {current_hogs() or 'none'})", file=sys.stderr)
+            log(f"running {w.name} ...")
+            results, load = measure_quietly(
+                lambda: runner.run_workload(w, workers, opt), w.name,  # noqa: B023
+                pids=[wk.proc.pid for wk in workers.values()], **quiet)
             # Frameworks that never started still get a row saying why.
             for name, fi in info.items():
                 if name not in results:
                     results[name] = runner.Result(name, error=fi["status"])
             results = {n: results[n] for n in info}
-            measured.append((w, results, load.fraction))
-            print("\n".join(report.workload_table(w, results, limits, threads, load.fraction)))
+            measured.append((w, results, load))
+            print("\n".join(report.workload_table(w, results, limits, threads, load)))
     finally:
         for wk in workers.values():
             wk.close()
@@ -204,7 +195,7 @@ def full(args) -> int:
     with open(args.out, "w") as f:
         f.write(text + "\n")
     print("\n".join(report.summary_section(measured, limits, threads)))
-    print(f"wrote {args.out}", file=sys.stderr)
+    log(f"wrote {args.out}")
     sprout_ok = all(r["sprout"].summary is not None for _, r, _ in measured)
     return 0 if sprout_ok else 1
 

@@ -82,3 +82,35 @@ def current_hogs(limit: int = 3) -> str:
     me = str(os.getpid())
     use = sorted(((b[p][1] - a[p][1], b[p][0]) for p in b if p in a and p != me), reverse=True)
     return ", ".join(f"{name} {ticks / HZ / 0.5 * 100:.0f}%" for ticks, name in use[:limit] if ticks)
+
+
+def wait_until_idle(max_wait_s: float, log) -> bool:
+    """Waits up to max_wait_s for a 1-second window in which other
+    processes leave the CPU nearly idle; returns whether one came."""
+    deadline = time.monotonic() + max_wait_s
+    while True:
+        with ForeignLoad() as load:
+            time.sleep(1)
+        if load.fraction <= NOISY / 2:
+            return True
+        if time.monotonic() >= deadline:
+            return False
+        log(f"waiting for an idle machine (others use {load.fraction * 100:.0f}%: "
+            f"{current_hogs() or '?'}) ...")
+
+
+def measure_quietly(fn, what: str, pids=(), wait_s: float = 0, retries: int = 0, log=print):
+    """Runs fn() (a whole measurement) while watching other processes' load.
+    If they took more than NOISY of the machine, waits for quiet and measures
+    again, up to `retries` times. Returns (fn's value, the last load)."""
+    for attempt in range(retries + 1):
+        if wait_s > 0:
+            wait_until_idle(wait_s, log)
+        with ForeignLoad(pids) as load:
+            value = fn()
+        if load.fraction <= NOISY:
+            break
+        again = "; measuring again" if attempt < retries else ""
+        log(f"WARNING: other processes used {load.fraction * 100:.0f}% of the CPU "
+            f"during {what} (now: {current_hogs() or 'none'}){again}")
+    return value, load.fraction

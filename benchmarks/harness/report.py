@@ -91,8 +91,7 @@ def workload_table(w: Workload, results: dict, machine, threads: int, load=None)
         if s_med is not None:
             ratio = fmt(s_med / s.median)
             if name != "sprout":
-                x = speedup(w, s_med, s.median)
-                sp = f"{fmt(x)}x faster" if x >= 1 else f"{fmt(1 / x)}x slower"
+                sp = _versus(speedup(w, s_med, s.median))
         lines.append(f"| {title} | {fmt(s.median)} | {fmt(s.q1)} - {fmt(s.q3)} | "
                      f"{fmt(s.min)} - {fmt(s.max)} | {s.n} | {frac_txt} | {ratio} | {sp} |")
     return lines + [""]
@@ -103,10 +102,17 @@ def _cell(text: str) -> str:
     return (text[:160] + "...") if len(text) > 160 else text.replace("|", "/")
 
 
+def _versus(x: float) -> str:
+    return f"{fmt(x)}x faster" if x >= 1 else f"{fmt(1 / x)}x slower"
+
+
 def summary_section(measured: list, machine, threads: int) -> list[str]:
     leads, trails, par, limits, goals, missing, noisy = [], [], [], [], [], [], []
     for w, results, load in measured:
-        if load is not None and load > NOISY:
+        # Results taken while other processes loaded the machine stay in the
+        # lists, but marked, so nobody reads them as clean.
+        tag = " [under load]" if load is not None and load > NOISY else ""
+        if tag:
             noisy.append(f"{w.name} ({load * 100:.0f}%)")
         sprout = results.get("sprout")
         ok = sprout is not None and sprout.summary is not None
@@ -120,19 +126,19 @@ def summary_section(measured: list, machine, threads: int) -> list[str]:
                 missing.append(f"{w.name}: {TITLES[name]} not measured ({_cell(res.error or '')})")
                 continue
             x = speedup(w, sprout.summary.median, res.summary.median)
-            where = f"{w.name} vs {TITLES[name]}"
+            item = f"{w.name} vs {TITLES[name]} ({_versus(x)}){tag}"
             if sprout.summary.overlaps(res.summary):
-                par.append(f"{where} ({fmt(x)}x)")
+                par.append(item)
             elif x > 1:
-                leads.append(f"{where} ({fmt(x)}x faster)")
+                leads.append(item)
             else:
-                trails.append(f"{where} ({fmt(1 / x)}x slower)")
+                trails.append(item)
         if ok:
             frac = limit_fraction(w, sprout.summary.median, machine, threads)
             if frac:
-                limits.append(f"{w.name} {frac[0] * 100:.0f}% {frac[1]}")
+                limits.append(f"{w.name} {frac[0] * 100:.0f}% {frac[1]}{tag}")
         if w.goal:
-            goals.append(_goal_line(w, results))
+            goals.append(_goal_line(w, results) + tag)
     out = ["## Summary", ""]
 
     def bullet(label, items, empty="none"):
@@ -141,12 +147,11 @@ def summary_section(measured: list, machine, threads: int) -> list[str]:
     if machine and machine.get("foreign_load", 0) > NOISY:
         noisy.insert(0, f"machine limits ({machine['foreign_load'] * 100:.0f}%)")
     if noisy:
-        bullet("WARNING, measured while other processes loaded the machine, so the "
-               "numbers below are unreliable", noisy)
-
+        bullet("WARNING: measured while other processes used the CPU (share of the "
+               "machine in brackets); these numbers are unreliable", noisy)
     bullet("Sprout leads", leads)
     bullet("Sprout trails", trails)
-    bullet("On par (interquartile ranges overlap)", par)
+    bullet("Within noise (interquartile ranges overlap)", par)
     bullet("Sprout against the machine's measured limits", limits, "not measured")
     bullet("Goals", goals, "none set")
     if missing:

@@ -157,36 +157,29 @@ def permute(self, *axis):
 Tensor.T = property(lambda self: self.transpose(), doc="The tensor with its axes reversed.")
 
 
-def _axis_arg(axis):
-    if axis is None:
-        return ()
-    return (axis,) if isinstance(axis, (int, np.integer)) else tuple(axis)
-
-
 @_method
 def sum(self, axis=None, dtype=None, keepdims=False, initial=None):
     from sprout import ops
-    x = self if dtype is None else self.astype(dtype, copy=False)
-    out = ops.ReduceSum(keep_dims=keepdims)(x, _axis_arg(axis))
+    out = ops.sum(self, axis, keepdims, dtype=dtype)
     return out if initial is None else out + initial
 
 
 @_method
 def mean(self, axis=None, keep_dims=False):
     from sprout import ops
-    return ops.ReduceMean(keep_dims=keep_dims)(self, _axis_arg(axis))
+    return ops.mean(self, axis, keep_dims)
 
 
 @_method
 def max(self, axis=None, keepdims=False):
     from sprout import ops
-    return ops.ReduceMax(keep_dims=keepdims)(self, _axis_arg(axis))
+    return ops.amax(self, axis, keepdims)
 
 
 @_method
 def min(self, axis=None, keepdims=False):
     from sprout import ops
-    return ops.ReduceMin(keep_dims=keepdims)(self, _axis_arg(axis))
+    return ops.amin(self, axis, keepdims)
 
 
 for _name in ("exp", "log", "sqrt", "neg", "add", "sub", "mul", "div", "pow", "maximum", "minimum",
