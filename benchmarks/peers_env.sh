@@ -17,6 +17,7 @@
 # or {"status": "missing: <reason>"}; run.py reads it so that a missing peer
 # is reported with its reason, never silently dropped.
 set -u
+set -f  # no globbing: requirements such as jax[cpu] are words, not patterns
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 venv="${1:-$(dirname "$here")/.bench-venv}"
 # torch 2.13.0's CPU wheel on this machine's disk is built for CPython 3.11.
@@ -41,13 +42,14 @@ status_args=()
 for entry in "${peers[@]}"; do
     IFS='|' read -r name dir reqs <<<"$entry"
     echo "== $name: pip install $reqs (in $dir)" | tee -a "$log"
+    start=$(($(wc -l <"$log") + 1))
     # shellcheck disable=SC2086  # reqs is a word list on purpose
     if make_venv "$dir" >>"$log" 2>&1 &&
         "$dir/bin/python" -m pip install --disable-pip-version-check $reqs >>"$log" 2>&1; then
         state="ok"
     else
-        # The last ERROR line of pip is the reason shown in RESULTS.md.
-        reason="$(grep -E '^ERROR' "$log" | tail -n 1 | cut -c1-200)"
+        # This attempt's last ERROR line of pip is the reason shown in RESULTS.md.
+        reason="$(tail -n "+$start" "$log" | grep -E '^ERROR' | tail -n 1 | cut -c1-200)"
         state="missing: pip install $reqs failed: ${reason:-see $log}"
     fi
     echo "   -> $state"

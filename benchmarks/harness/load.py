@@ -81,22 +81,28 @@ def current_hogs(limit: int = 3) -> str:
     b = snapshot()
     me = str(os.getpid())
     use = sorted(((b[p][1] - a[p][1], b[p][0]) for p in b if p in a and p != me), reverse=True)
-    return ", ".join(f"{name} {ticks / HZ / 0.5 * 100:.0f}%" for ticks, name in use[:limit] if ticks)
+    return ", ".join(f"{name} {ticks / HZ / 0.5 * 100:.0f}%"
+                     for ticks, name in use[:limit] if ticks)
 
 
 def wait_until_idle(max_wait_s: float, log) -> bool:
     """Waits up to max_wait_s for a 1-second window in which other
     processes leave the CPU nearly idle; returns whether one came."""
     deadline = time.monotonic() + max_wait_s
+    next_log = 0.0
     while True:
         with ForeignLoad() as load:
             time.sleep(1)
         if load.fraction <= NOISY / 2:
             return True
-        if time.monotonic() >= deadline:
+        now = time.monotonic()
+        if now >= deadline:
+            log(f"machine still busy after {max_wait_s:.0f} s; measuring anyway")
             return False
-        log(f"waiting for an idle machine (others use {load.fraction * 100:.0f}%: "
-            f"{current_hogs() or '?'}) ...")
+        if now >= next_log:  # say why we wait, but not every second
+            log(f"waiting for an idle machine (others use {load.fraction * 100:.0f}%: "
+                f"{current_hogs() or '?'}) ...")
+            next_log = now + 15
 
 
 def measure_quietly(fn, what: str, pids=(), wait_s: float = 0, retries: int = 0, log=print):

@@ -51,6 +51,10 @@ def machine_section(m: dict, threads: int) -> list[str]:
     row("theoretical: cores x FMA units x lanes x 2 x clock, GFLOP/s",
         [f"{fmt(th[t]['gflops'])} ({th[t]['cores']} x {th[t]['fma_units']} x "
          f"{th[t]['lanes']} x 2 x {th[t]['ghz']:.2f} GHz)" for t in counts])
+    # Measured / (FLOPs per cycle): above the nominal clock means boost.
+    row("clock implied by the measured peak, GHz",
+        [f"{m['peak_gflops'][t] / (th[t]['cores'] * th[t]['fma_units'] * th[t]['lanes'] * 2):.2f}"
+         for t in counts])
     for n in sorted(m["triad_gbps"]):
         where = "DRAM" if n == m["triad_dram_n"] else "same size as workloads"
         row(f"triad a=b+s*c, {n // MIB}M floats x 3 arrays ({3 * 4 * n // MIB} MB, {where}), GB/s",
@@ -107,7 +111,8 @@ def _versus(x: float) -> str:
 
 
 def summary_section(measured: list, machine, threads: int) -> list[str]:
-    leads, trails, par, limits, goals, missing, noisy = [], [], [], [], [], [], []
+    leads, trails, par, limits, goals, noisy = [], [], [], [], [], []
+    missing = {}  # (framework, reason) -> workloads, so one cause is told once
     for w, results, load in measured:
         # Results taken while other processes loaded the machine stay in the
         # lists, but marked, so nobody reads them as clean.
@@ -116,14 +121,11 @@ def summary_section(measured: list, machine, threads: int) -> list[str]:
             noisy.append(f"{w.name} ({load * 100:.0f}%)")
         sprout = results.get("sprout")
         ok = sprout is not None and sprout.summary is not None
-        if not ok:
-            missing.append(f"{w.name}: Sprout not measured "
-                           f"({_cell(sprout.error) if sprout else 'not run'})")
         for name, res in results.items():
-            if name == "sprout" or not ok:
-                continue
             if res.summary is None:
-                missing.append(f"{w.name}: {TITLES[name]} not measured ({_cell(res.error or '')})")
+                missing.setdefault((name, _cell(res.error or "not run")), []).append(w.name)
+        for name, res in results.items():
+            if name == "sprout" or not ok or res.summary is None:
                 continue
             x = speedup(w, sprout.summary.median, res.summary.median)
             item = f"{w.name} vs {TITLES[name]} ({_versus(x)}){tag}"
@@ -155,7 +157,8 @@ def summary_section(measured: list, machine, threads: int) -> list[str]:
     bullet("Sprout against the machine's measured limits", limits, "not measured")
     bullet("Goals", goals, "none set")
     if missing:
-        bullet("Not measured", missing)
+        bullet("Not measured", [f"{TITLES[name]} on {', '.join(names)}: {why}"
+                                for (name, why), names in missing.items()])
     return out + [""]
 
 

@@ -29,4 +29,11 @@ struct TransposeAttrs {
   }
 };
 
+struct BroadcastToAttrs {
+  std::vector<int64_t> shape;
+  static constexpr auto fields() {
+    return std::tuple{attr("shape", &BroadcastToAttrs::shape, "The target shape; -1 keeps that dimension.").call()};
+  }
+};
+
 }  // namespace sprout

@@ -30,15 +30,18 @@ class Emitter {
   };
 
   virtual ~Emitter() = default;
-  virtual Value emit(const Primitive& prim, std::span<const Value> inputs) = 0;
+  // Emits `prim` on `inputs`; one Value per output of the op.
+  virtual std::vector<Value> emit_outputs(const Primitive& prim, std::span<const Value> inputs) = 0;
+  // The same for a single-output op.
+  Value emit(const Primitive& prim, std::span<const Value> inputs);
   virtual Value constant(const Tensor& value) = 0;
   // Dtype and shape of a value, for rules that depend on them (reducing a broadcast gradient).
   virtual TensorSpec spec(Value v) const = 0;
   // A value that stands for "zero gradient" of the shape of `like` (emitted lazily where possible).
   virtual Value zeros_like(Value like) = 0;
 
-  // Convenience: emit the op named `op` with attributes given by name.
-  Value emit(std::string_view op, std::span<const Value> inputs,
+  // Convenience: emit the single-output op named `op` with attributes given by name.
+  Value emit(std::string_view op, std::initializer_list<Value> inputs,
              std::initializer_list<std::pair<std::string_view, AttrValue>> attrs = {});
 };
 

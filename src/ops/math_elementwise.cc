@@ -1,5 +1,6 @@
 // Elementwise math: arithmetic, comparisons and the first unary functions.
 // Binary ops broadcast (NumPy rules) and promote their inputs to a common dtype first.
+#include "ops/bprop_builder.h"
 #include "ops/infer_util.h"
 
 namespace sprout {
@@ -15,9 +16,26 @@ std::vector<TensorSpec> infer_numeric_unary(const OpDef& op, const NoAttrs&, std
   return {in[0]};
 }
 
-void binary(const char* name, const char* doc, DTypePolicy policy = DTypePolicy::Promote,
+using V = BpropBuilder::V;
+
+// Gradients of a broadcasting binary op: the rule gives dx, dy at the output's shape; each is then
+// summed back to its input's shape.
+template <class Rule>
+BpropFn broadcast_bprop(Rule rule) {
+  return bprop_rule([rule](BpropBuilder& b) -> std::vector<V> {
+    auto [dx, dy] = rule(b, b.input(0), b.input(1), b.out(), b.dout());
+    return {b.sum_to_shape(dx, b.spec(b.input(0)).shape), b.sum_to_shape(dy, b.spec(b.input(1)).shape)};
+  });
+}
+
+void binary(const char* name, const char* doc, BpropFn bprop, DTypePolicy policy = DTypePolicy::Promote,
             decltype(&infer_broadcast) infer = infer_broadcast) {
-  define_op<NoAttrs>(name).doc(doc).inputs({"x", "y"}).outputs({"output"}).dtype_policy(policy).infer(infer);
+  define_op<NoAttrs>(name).doc(doc).inputs({"x", "y"}).outputs({"output"}).dtype_policy(policy).infer(infer).bprop(
+      std::move(bprop));
+}
+
+BpropFn no_gradient(size_t inputs) {
+  return [inputs](Emitter&, const BpropArgs&) { return std::vector<V>(inputs); };
 }
 
 void compare(const char* name, const char* doc) {
@@ -27,25 +45,50 @@ void compare(const char* name, const char* doc) {
       .outputs({"output"})
       .dtype_policy(DTypePolicy::Promote)
       .non_differentiable({true})
-      .infer(infer_broadcast_bool);
+      .infer(infer_broadcast_bool)
+      .bprop(no_gradient(2));
 }
 
-void unary(const char* name, const char* doc, DTypePolicy policy, decltype(&infer_same_as_first) infer) {
-  define_op<NoAttrs>(name).doc(doc).inputs({"x"}).outputs({"output"}).dtype_policy(policy).infer(infer);
+template <class Rule>
+void unary(const char* name, const char* doc, DTypePolicy policy, decltype(&infer_same_as_first) infer, Rule rule) {
+  define_op<NoAttrs>(name).doc(doc).inputs({"x"}).outputs({"output"}).dtype_policy(policy).infer(infer).bprop(
+      bprop_rule([rule](BpropBuilder& b) -> std::vector<V> { return {rule(b, b.input(0), b.out(), b.dout())}; }));
+}
+
+// d max(x, y): the gradient goes to x where x >= y (ties to x), else to y; Minimum mirrors it.
+std::pair<V, V> select_grad(BpropBuilder& b, V x_wins, V dout) {
+  V gx = b.mul(dout, x_wins);
+  return {gx, b.sub(dout, gx)};
 }
 
 }  // namespace
 
 SPROUT_REGISTER(math_elementwise) {
-  binary("Add", "x + y, elementwise with broadcasting.");
-  binary("Sub", "x - y, elementwise with broadcasting.", DTypePolicy::Promote, infer_numeric_broadcast);
-  binary("Mul", "x * y, elementwise with broadcasting.");
-  binary("RealDiv", "x / y (true division), elementwise with broadcasting.", DTypePolicy::PromoteToFloat);
-  binary("Div", "x / y (true division), elementwise with broadcasting.", DTypePolicy::PromoteToFloat);
-  binary("Maximum", "The larger of x and y, elementwise; NaN if either is NaN.");
-  binary("Minimum", "The smaller of x and y, elementwise; NaN if either is NaN.");
-  binary("Pow", "x raised to the power y, elementwise with broadcasting.", DTypePolicy::Promote,
-         infer_numeric_broadcast);
+  binary("Add", "x + y, elementwise with broadcasting.",
+         broadcast_bprop([](BpropBuilder&, V, V, V, V d) { return std::pair{d, d}; }));
+  binary("Sub", "x - y, elementwise with broadcasting.",
+         broadcast_bprop([](BpropBuilder& b, V, V, V, V d) { return std::pair{d, b.neg(d)}; }),
+         DTypePolicy::Promote, infer_numeric_broadcast);
+  binary("Mul", "x * y, elementwise with broadcasting.",
+         broadcast_bprop([](BpropBuilder& b, V x, V y, V, V d) { return std::pair{b.mul(d, y), b.mul(d, x)}; }));
+  auto div_bprop = broadcast_bprop([](BpropBuilder& b, V, V y, V out, V d) {
+    V dx = b.div(d, y);
+    return std::pair{dx, b.neg(b.mul(dx, out))};  // d(x/y)/dy = -out/y
+  });
+  binary("RealDiv", "x / y (true division), elementwise with broadcasting.", div_bprop, DTypePolicy::PromoteToFloat);
+  binary("Div", "x / y (true division), elementwise with broadcasting.", div_bprop, DTypePolicy::PromoteToFloat);
+  binary("Maximum", "The larger of x and y, elementwise; NaN if either is NaN.",
+         broadcast_bprop([](BpropBuilder& b, V x, V y, V, V d) { return select_grad(b, b.mask(b.greater_equal(x, y), d), d); }));
+  binary("Minimum", "The smaller of x and y, elementwise; NaN if either is NaN.",
+         broadcast_bprop([](BpropBuilder& b, V x, V y, V, V d) { return select_grad(b, b.mask(b.greater_equal(y, x), d), d); }));
+  binary("Pow", "x raised to the power y, elementwise with broadcasting.",
+         broadcast_bprop([](BpropBuilder& b, V x, V y, V out, V d) {
+           DType t = b.spec(out).dtype;
+           V dx = b.mul(d, b.mul(y, b.pow(x, b.sub(y, b.scalar(1, t)))));  // y * x^(y-1)
+           V dy = b.mul(d, b.mul(out, b.log(x)));                          // x^y * ln x
+           return std::pair{dx, dy};
+         }),
+         DTypePolicy::Promote, infer_numeric_broadcast);
 
   compare("Equal", "x == y, elementwise; a Bool tensor.");
   compare("NotEqual", "x != y, elementwise; a Bool tensor.");
@@ -54,13 +97,16 @@ SPROUT_REGISTER(math_elementwise) {
   compare("Greater", "x > y, elementwise; a Bool tensor.");
   compare("GreaterEqual", "x >= y, elementwise; a Bool tensor.");
 
-  unary("Neg", "-x, elementwise.", DTypePolicy::Exact, infer_numeric_unary);
+  unary("Neg", "-x, elementwise.", DTypePolicy::Exact, infer_numeric_unary,
+        [](BpropBuilder& b, V, V, V d) { return b.neg(d); });
   unary("Exp", "e raised to x, elementwise; integer inputs give Float32.", DTypePolicy::PromoteToFloat,
-        infer_same_as_first);
+        infer_same_as_first, [](BpropBuilder& b, V, V out, V d) { return b.mul(d, out); });
   unary("Log", "Natural logarithm, elementwise; integer inputs give Float32.", DTypePolicy::PromoteToFloat,
-        infer_same_as_first);
+        infer_same_as_first, [](BpropBuilder& b, V x, V, V d) { return b.div(d, x); });
   unary("Sqrt", "Square root, elementwise; integer inputs give Float32.", DTypePolicy::PromoteToFloat,
-        infer_same_as_first);
+        infer_same_as_first, [](BpropBuilder& b, V, V out, V d) {
+          return b.div(d, b.mul(out, b.scalar(2, b.spec(out).dtype)));
+        });
 }
 
 }  // namespace sprout

@@ -2,6 +2,7 @@
 // matrix) whose leading (batch) dimensions broadcast.
 #include "ops/matmul.h"
 
+#include "ops/bprop_builder.h"
 #include "ops/infer_util.h"
 
 namespace sprout {
@@ -48,6 +49,27 @@ std::vector<TensorSpec> infer_batch_matmul(const OpDef& op, const MatMulAttrs& a
   return {TensorSpec{x.dtype, std::move(batch)}};
 }
 
+using V = BpropBuilder::V;
+
+// Gradients of op(x) @ op(y) for each combination of transposes, as products of the operands and
+// dout (never an explicit transpose); the batched form then sums over broadcast batch dims.
+template <bool BATCHED>
+std::vector<V> matmul_bprop(BpropBuilder& b) {
+  const auto& a = b.prim().attrs_as<MatMulAttrs>();
+  V x = b.input(0), y = b.input(1), d = b.dout();
+  auto mm = [&](V p, V q, bool tp, bool tq) { return BATCHED ? b.batch_matmul(p, q, tp, tq) : b.matmul(p, q, tp, tq); };
+  V dx, dy;
+  if (!a.transpose_a && !a.transpose_b) { dx = mm(d, y, false, true); dy = mm(x, d, true, false); }
+  if (!a.transpose_a && a.transpose_b) { dx = mm(d, y, false, false); dy = mm(d, x, true, false); }
+  if (a.transpose_a && !a.transpose_b) { dx = mm(y, d, false, true); dy = mm(x, d, false, false); }
+  if (a.transpose_a && a.transpose_b) { dx = mm(y, d, true, true); dy = mm(d, x, true, true); }
+  if (BATCHED) {
+    dx = b.sum_to_shape(dx, b.spec(x).shape);
+    dy = b.sum_to_shape(dy, b.spec(y).shape);
+  }
+  return {dx, dy};
+}
+
 }  // namespace
 
 SPROUT_REGISTER(matmul) {
@@ -56,13 +78,15 @@ SPROUT_REGISTER(matmul) {
       .inputs({"x", "y"})
       .outputs({"output"})
       .dtype_policy(DTypePolicy::Promote)
-      .infer(infer_matmul);
+      .infer(infer_matmul)
+      .bprop(bprop_rule(matmul_bprop<false>));
   define_op<MatMulAttrs>("BatchMatMul")
       .doc("Batched matrix product over the last two axes; leading axes broadcast.")
       .inputs({"x", "y"})
       .outputs({"output"})
       .dtype_policy(DTypePolicy::Promote)
-      .infer(infer_batch_matmul);
+      .infer(infer_batch_matmul)
+      .bprop(bprop_rule(matmul_bprop<true>));
 }
 
 }  // namespace sprout

@@ -2,6 +2,9 @@
 // an empty axis reduces every axis.
 #include "ops/reduce.h"
 
+#include <algorithm>
+
+#include "ops/bprop_builder.h"
 #include "ops/infer_util.h"
 
 namespace sprout {
@@ -30,17 +33,50 @@ std::vector<TensorSpec> infer_extremum(const OpDef& op, const ReduceAttrs& a, st
   return {TensorSpec{in[0].dtype, infer_reduced_shape(op, a, in[0], true)}};
 }
 
-void reduce(const char* name, const char* doc, decltype(&infer_sum) infer) {
-  define_op<ReduceAttrs>(name).doc(doc).inputs({"x"}).outputs({"output"}).infer(infer);
+using V = BpropBuilder::V;
+
+// The reduced shape with the reduced axes kept as 1: where dout is reshaped to before broadcasting.
+Shape kept_shape(BpropBuilder& b) {
+  const TensorSpec x = b.spec(b.input(0));
+  std::vector<bool> mask = reduced_axes_mask(b.prim().def(), b.prim().attrs_as<ReduceAttrs>().axis,
+                                             static_cast<int64_t>(x.shape.size()));
+  return reduced_shape(x.shape, mask, true);
+}
+
+// dout (and, for mean, its share per element) spread back over the reduced axes.
+V spread(BpropBuilder& b, V v) {
+  return b.broadcast_to(b.reshape(v, kept_shape(b)), b.spec(b.input(0)).shape);
+}
+
+std::vector<V> sum_bprop(BpropBuilder& b) { return {spread(b, b.dout())}; }
+
+std::vector<V> mean_bprop(BpropBuilder& b) {
+  const TensorSpec x = b.spec(b.input(0));
+  double count = static_cast<double>(numel(x.shape)) / static_cast<double>(std::max<int64_t>(numel(kept_shape(b)), 1));
+  return {b.div(spread(b, b.dout()), b.scalar(count, x.dtype))};
+}
+
+// Max/Min: the gradient is shared equally between the elements that attain the extremum.
+std::vector<V> extremum_bprop(BpropBuilder& b) {
+  V x = b.input(0);
+  V hits = b.mask(b.equal(x, spread(b, b.out())), x);
+  const auto& axes = b.prim().attrs_as<ReduceAttrs>().axis;
+  V count = b.reduce_sum(hits, axes, true);
+  return {b.mul(hits, spread(b, b.div(b.reshape(b.dout(), kept_shape(b)), count)))};
+}
+
+void reduce(const char* name, const char* doc, decltype(&infer_sum) infer, std::vector<V> (*rule)(BpropBuilder&)) {
+  define_op<ReduceAttrs>(name).doc(doc).inputs({"x"}).outputs({"output"}).infer(infer).bprop(bprop_rule(rule));
 }
 
 }  // namespace
 
 SPROUT_REGISTER(reduce) {
-  reduce("ReduceSum", "Sum over the given axes (all axes when empty). Bool sums to Int64.", infer_sum);
-  reduce("ReduceMean", "Mean over the given axes (all axes when empty). Floating-point inputs only.", infer_mean);
-  reduce("ReduceMax", "Maximum over the given axes (all axes when empty); NaN propagates.", infer_extremum);
-  reduce("ReduceMin", "Minimum over the given axes (all axes when empty); NaN propagates.", infer_extremum);
+  reduce("ReduceSum", "Sum over the given axes (all axes when empty). Bool sums to Int64.", infer_sum, sum_bprop);
+  reduce("ReduceMean", "Mean over the given axes (all axes when empty). Floating-point inputs only.", infer_mean, mean_bprop);
+  reduce("ReduceMax", "Maximum over the given axes (all axes when empty); NaN propagates.", infer_extremum, extremum_bprop);
+  reduce("ReduceMin", "Minimum over the given axes (all axes when empty); NaN propagates.", infer_extremum,
+         extremum_bprop);
 }
 
 }  // namespace sprout

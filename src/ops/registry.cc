@@ -61,11 +61,17 @@ bool Primitive::operator==(const Primitive& other) const {
   return def_ == other.def_ && (attrs_ == other.attrs_ || def_->attrs->equal(attrs_.get(), other.attrs_.get()));
 }
 
-Emitter::Value Emitter::emit(std::string_view op, std::span<const Value> inputs,
+Emitter::Value Emitter::emit(const Primitive& prim, std::span<const Value> inputs) {
+  std::vector<Value> outs = emit_outputs(prim, inputs);
+  SPROUT_ASSERT(outs.size() == 1, prim.name(), " has ", outs.size(), " outputs; use emit_outputs");
+  return outs[0];
+}
+
+Emitter::Value Emitter::emit(std::string_view op, std::initializer_list<Value> inputs,
                              std::initializer_list<std::pair<std::string_view, AttrValue>> attrs) {
   Primitive prim = Primitive::make(op);
   for (auto& [k, v] : attrs) prim = prim.with_attr(k, v);
-  return emit(prim, inputs);
+  return emit(prim, std::span<const Value>(inputs.begin(), inputs.size()));
 }
 
 }  // namespace sprout

@@ -6,6 +6,7 @@
 #include "ops/infer_util.h"
 #include "python/bindings.h"
 #include "runtime/eager.h"
+#include "runtime/eager_emitter.h"
 
 namespace sprout::py {
 namespace {
@@ -180,6 +181,12 @@ void bind_ops(nb::module_& m) {
       .def("__repr__", [](const PyPrimitive& p) { return "Prim[" + p.prim.name() + "]"; })
       .def("__str__", [](const PyPrimitive& p) { return p.prim.to_string(); });
 
+  m.def("run_bprop", [](const PyPrimitive& p, std::vector<Tensor> inputs, std::vector<Tensor> outputs,
+                        std::vector<Tensor> douts) {
+    nb::list grads;
+    for (Tensor& g : run_bprop(p.prim, inputs, outputs, douts)) grads.append(g.defined() ? wrap(std::move(g)) : nb::none());
+    return grads;
+  }, "Runs the op's bprop rule eagerly: one gradient (or None) per input.");
   m.def("op_records", [] {
     nb::list out;
     for (const OpDef* def : OpRegistry::instance().all()) out.append(op_record(*def));
