@@ -1,0 +1,100 @@
+"""The op-test harness: runs every record of op_records/ (see its __init__)."""
+import warnings
+
+import numpy as np
+import pytest
+
+import sprout as ms
+from sprout import _C
+from op_records import ALL_RECORDS
+from op_records.record import FLOAT_DTYPES
+
+IDS = [f"{r.op}-{i}" for i, r in enumerate(ALL_RECORDS)]
+
+
+def test_every_registry_op_has_a_record():
+    registered = {r["name"] for r in _C.op_records()}
+    recorded = {r.op for r in ALL_RECORDS}
+    assert registered - recorded == set(), "ops without a record in tests/python/op_records"
+    assert recorded - registered == set(), "records of ops that are not registered"
+
+
+def test_every_differentiable_op_has_a_bprop_rule():
+    for rec in _C.op_records():
+        assert rec["has_bprop"], f"{rec['name']} has no bprop rule"
+
+
+def _to_numpy_result(out):
+    if isinstance(out, tuple):
+        return [o.asnumpy() for o in out]
+    return [out.asnumpy()]
+
+
+@pytest.mark.parametrize("record", ALL_RECORDS, ids=IDS)
+def test_forward_matches_numpy(record):
+    rng = np.random.default_rng(0)
+    for shapes in record.shapes:
+        for dtype in record.dtypes:
+            arrays = record.sample(rng, shapes, dtype)
+            tensors = [ms.Tensor(a, dtype) for a in arrays]
+            # The reference sees exactly the values the op sees (after rounding to `dtype`).
+            exact_inputs = [t.asnumpy().astype(np.float64) if dtype in FLOAT_DTYPES else t.asnumpy() for t in tensors]
+            with warnings.catch_warnings():  # NumPy warns on empty means; the values are still compared
+                warnings.simplefilter("ignore", RuntimeWarning)
+                expected = record.ref(*exact_inputs)
+            got = _to_numpy_result(record.call(*tensors))
+            expected = expected if isinstance(expected, (list, tuple)) else [expected]
+            for g, e in zip(got, expected):
+                where = f"{record.op} shapes={shapes} dtype={dtype}"
+                assert g.shape == np.shape(e), where
+                if record.exact or dtype not in FLOAT_DTYPES:
+                    np.testing.assert_array_equal(g, np.asarray(e).astype(g.dtype), err_msg=where)
+                else:
+                    rtol, atol = record.tolerance(dtype)
+                    np.testing.assert_allclose(g.astype(np.float64), e, rtol=rtol, atol=atol, err_msg=where)
+
+
+@pytest.mark.parametrize("record", [r for r in ALL_RECORDS if r.bad], ids=[f"{r.op}-bad" for r in ALL_RECORDS if r.bad])
+def test_bad_inputs_raise_clear_errors(record):
+    for make_call, error, match in record.bad:
+        with pytest.raises(error, match=match):
+            make_call()
+
+
+def _numeric_grad(prim, inputs, dout, index, eps=1e-6):
+    """d sum(prim(inputs) * dout) / d inputs[index], by central differences in float64."""
+    base = [t.asnumpy().copy() for t in inputs]
+    grad = np.zeros_like(base[index])
+    flat = grad.reshape(-1)
+    for k in range(flat.size):
+        values = []
+        for sign in (1, -1):
+            shifted = [b.copy() for b in base]
+            shifted[index].reshape(-1)[k] += sign * eps
+            out = prim(*[ms.Tensor(s) for s in shifted])
+            values.append(float((out.asnumpy().astype(np.float64) * dout).sum()))
+        flat[k] = (values[0] - values[1]) / (2 * eps)
+    return grad
+
+
+@pytest.mark.parametrize("record", [r for r in ALL_RECORDS if r.prim], ids=[f"{r.op}-grad" for r in ALL_RECORDS if r.prim])
+def test_bprop_rule_matches_finite_differences(record):
+    rng = np.random.default_rng(1)
+    prim = record.prim()
+    differentiable = _C.op_records()
+    non_diff = next(r for r in differentiable if r["name"] == record.op)
+    for shapes in record.grad_shapes or record.shapes:
+        arrays = record.sample(rng, shapes, ms.float64)
+        inputs = [ms.Tensor(a, ms.float64) for a in arrays]
+        out = prim(*inputs)
+        dout = rng.standard_normal(out.shape)
+        grads = _C.run_bprop(prim, inputs, [out], [ms.Tensor(dout, out.dtype)])
+        assert len(grads) == len(inputs)
+        for i, g in enumerate(grads):
+            if out.dtype == ms.bool_:  # comparisons: no gradient flows
+                assert g is None or not g.asnumpy().any(), f"{record.op}: input {i} got a gradient"
+                continue
+            assert g is not None, f"{record.op}: no gradient for input {i}"
+            assert g.shape == inputs[i].shape, f"{record.op}: gradient {i} has shape {g.shape}"
+            np.testing.assert_allclose(g.asnumpy(), _numeric_grad(prim, inputs, dout, i), rtol=1e-6, atol=1e-7,
+                                       err_msg=f"{record.op} shapes={shapes} input {i}")
