@@ -182,16 +182,21 @@ def min(self, axis=None, keepdims=False):
     return ops.amin(self, axis, keepdims)
 
 
-for _name in ("exp", "log", "sqrt", "neg", "add", "sub", "mul", "div", "pow", "maximum", "minimum",
-              "matmul", "equal", "not_equal", "less", "less_equal", "greater", "greater_equal"):
-    def _make(name):
+def _attach_functional_methods():
+    """Adds the functions each ops.function module lists in TENSOR_METHODS as Tensor methods."""
+    from sprout.ops import function
+
+    def make(fn):
         def method(self, *args, **kwargs):
-            from sprout import ops
-            return getattr(ops, name)(self, *args, **kwargs)
-        method.__name__ = name
-        method.__doc__ = f"Same as ``ops.{name}(self, ...)``."
+            return fn(self, *args, **kwargs)
+        method.__name__ = fn.__name__
+        method.__doc__ = f"Same as ``ops.{fn.__name__}(self, ...)``."
         return method
-    setattr(Tensor, _name, _make(_name))
+
+    for name in function.TENSOR_METHODS:
+        if hasattr(Tensor, name):  # a method defined in C++ or above wins
+            continue
+        setattr(Tensor, name, make(getattr(function, name)))
 
 
 @_method

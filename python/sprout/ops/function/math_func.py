@@ -151,3 +151,7 @@ def amin(input, axis=None, keepdims=False):
 __all__ = ["add", "sub", "mul", "div", "maximum", "minimum", "pow", "neg", "negative", "exp", "log", "sqrt",
            "equal", "not_equal", "less", "less_equal", "greater", "greater_equal", "eq", "ne", "lt", "le", "gt",
            "ge", "true_divide", "matmul", "sum", "mean", "amax", "amin"]
+
+# Also Tensor methods (x.exp(), x.add(y) ...): same name, the tensor as first argument.
+TENSOR_METHODS = ["exp", "log", "sqrt", "neg", "add", "sub", "mul", "div", "pow", "maximum", "minimum",
+                  "matmul", "equal", "not_equal", "less", "less_equal", "greater", "greater_equal"]
