@@ -8,7 +8,7 @@ ASAN_BUILD := build/asan
 JOBS ?= 2
 SITE := $(shell [ -x $(PY) ] && $(PY) -c 'import sysconfig; print(sysconfig.get_paths()["purelib"])')
 
-.PHONY: all demo test test-cpp test-python test-asan build deps bench clean
+.PHONY: all demo test test-cpp test-python test-asan build deps bench docs clean
 
 all: build
 
@@ -52,6 +52,9 @@ test-asan: $(VENV)/.deps-stamp
 
 demo: build
 	$(PY) examples/demo.py
+
+docs: build
+	$(PY) scripts/gen_ops_doc.py
 
 bench: build
 	$(PY) benchmarks/run.py
