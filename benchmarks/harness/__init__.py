@@ -9,6 +9,7 @@ Layout (one purpose per module):
   workers.py     the parent's handle on a worker process
   runner.py      warm-up, interleaved rounds (A B A B ...), statistics
   stats.py       median and spread
+  load.py        CPU taken by other processes meanwhile; wait for quiet, flag noise
   report.py      RESULTS.md and the console table
 
 Everything the parent imports uses only the standard library, so run.py can
