@@ -2,11 +2,13 @@
 # Debian packages, the .venv, the build. Re-running them only rebuilds what changed.
 SHELL := /bin/bash
 VENV := .venv
-PY := $(VENV)/bin/python
+VPY := $(VENV)/bin/python
+# Project code runs with this checkout's package first on the path, whatever the venv's .pth says
+# (git worktrees may share one venv).
+PY := PYTHONPATH=$(CURDIR)/python $(VPY)
 BUILD := build/dev
 ASAN_BUILD := build/asan
 JOBS ?= 2
-SITE := $(shell [ -x $(PY) ] && $(PY) -c 'import sysconfig; print(sysconfig.get_paths()["purelib"])')
 
 .PHONY: all demo test test-cpp test-python test-asan build deps bench docs clean
 
@@ -20,15 +22,15 @@ $(VENV)/.sysdeps-stamp: scripts/install_system_deps.sh
 	@touch $@
 
 $(VENV)/.deps-stamp: $(VENV)/.sysdeps-stamp requirements-dev.txt
-	$(PY) -m pip install -q --upgrade pip
-	$(PY) -m pip install -q -r requirements-dev.txt
+	$(VPY) -m pip install -q --upgrade pip
+	$(VPY) -m pip install -q -r requirements-dev.txt
 	# Developer install: the venv imports python/ directly (the build drops _C*.so there).
-	$(PY) -c 'import sysconfig, os; open(os.path.join(sysconfig.get_paths()["purelib"], "sprout-dev.pth"), "w").write(os.path.abspath("python") + "\n")'
+	$(VPY) -c 'import sysconfig, os; open(os.path.join(sysconfig.get_paths()["purelib"], "sprout-dev.pth"), "w").write(os.path.abspath("python") + "\n")'
 	@touch $@
 
 $(BUILD)/build.ninja: $(VENV)/.deps-stamp CMakeLists.txt
 	$(VENV)/bin/cmake -S . -B $(BUILD) -G Ninja -DCMAKE_BUILD_TYPE=Release \
-	  -DCMAKE_MAKE_PROGRAM=$(abspath $(VENV)/bin/ninja) -DPython_EXECUTABLE=$(abspath $(PY))
+	  -DCMAKE_MAKE_PROGRAM=$(abspath $(VENV)/bin/ninja) -DPython_EXECUTABLE=$(abspath $(VPY))
 
 build: $(BUILD)/build.ninja
 	$(VENV)/bin/cmake --build $(BUILD) -j $(JOBS)
@@ -40,8 +42,8 @@ test-cpp: build
 	cd $(BUILD) && ../../$(VENV)/bin/ctest --output-on-failure -j $(JOBS)
 
 test-python: build
-	$(PY) -m pytest tests/python -n $(JOBS) -p no:cacheprovider
 	$(PY) benchmarks/run.py --smoke
+	$(PY) -m pytest tests/python -n $(JOBS) -p no:cacheprovider
 
 # C++ tests under AddressSanitizer + UndefinedBehaviorSanitizer (a separate build tree).
 test-asan: $(VENV)/.deps-stamp

@@ -2,6 +2,7 @@
 
 #include "ops/array.h"
 #include "ops/infer_util.h"
+#include "runtime/autograd/graph.h"
 
 namespace sprout {
 
@@ -16,6 +17,10 @@ std::optional<DType> policy_dtype(const OpDef& def, std::span<const DType> dtype
 Tensor cast(const Tensor& x, DType dtype) {
   if (x.dtype() == dtype) return x;
   static const OpDef& cast_def = OpRegistry::instance().get("Cast");
+  if (x.autograd() && is_recording()) {  // a gradient flows through: record the Cast like any op
+    Tensor in[1] = {x};
+    return run_eager(Primitive::make("Cast").with_attr("dst_type", dtype), in)[0];
+  }
   CastAttrs attrs{dtype};
   Tensor out = Tensor::empty(x.shape(), dtype);
   Tensor outs[1] = {out};
@@ -47,7 +52,11 @@ std::vector<Tensor> run_eager(const Primitive& prim, std::span<const Tensor> giv
   for (const Tensor& t : inputs) in_specs.push_back(TensorSpec{t.dtype(), t.shape()});
   std::vector<TensorSpec> out_specs = def.infer(def, prim.attrs(), in_specs);
 
-  if (def.view) return def.view(prim.attrs(), inputs);
+  if (def.view) {
+    std::vector<Tensor> views = def.view(prim.attrs(), inputs);
+    record_op(prim, inputs, views);
+    return views;
+  }
 
   const KernelFn& kernel = def.kernel(Device::CPU);
   SPROUT_CHECK(kernel, RuntimeError, def.name, ": no CPU kernel is registered for this op");
@@ -55,6 +64,7 @@ std::vector<Tensor> run_eager(const Primitive& prim, std::span<const Tensor> giv
   outputs.reserve(out_specs.size());
   for (const TensorSpec& s : out_specs) outputs.push_back(Tensor::empty(s.shape, s.dtype));
   kernel(prim.attrs(), inputs, outputs);
+  record_op(prim, inputs, outputs);
   return outputs;
 }
 

@@ -19,6 +19,11 @@
 
 namespace sprout {
 
+// Autodiff bookkeeping of a tensor that a gradient is being taken through; defined by the runtime
+// (runtime/autograd/graph.h). The tensor layer only carries the pointer: null for almost every
+// tensor, so plain eager code pays one null pointer per tensor (Note [Eager autodiff]).
+struct AutogradMeta;
+
 class Tensor {
  public:
   Tensor() = default;  // an undefined tensor: defined() is false
@@ -76,6 +81,15 @@ class Tensor {
   // Reinterprets the metadata in place (used by Tensor.set_dtype after a cast, and by in-place ops).
   void assign_view(const Tensor& other) { *this = other; }
 
+  // Autodiff: where this tensor's gradient flows (null when no gradient is being taken through it).
+  const std::shared_ptr<AutogradMeta>& autograd() const { return autograd_; }
+  void set_autograd(std::shared_ptr<AutogradMeta> meta) { autograd_ = std::move(meta); }
+  Tensor detached() const {  // the same view, without autodiff bookkeeping
+    Tensor t = *this;
+    t.autograd_.reset();
+    return t;
+  }
+
   // Element at a flat (row-major logical) index, as double: for printing and item().
   double element_as_double(int64_t flat_index) const;
   int64_t element_as_int(int64_t flat_index) const;
@@ -86,6 +100,7 @@ class Tensor {
   Shape shape_;
   Strides strides_;
   int64_t offset_ = 0;
+  std::shared_ptr<AutogradMeta> autograd_;
 };
 
 // Resolves a requested shape with at most one -1 against numel; a ValueError names `op`.

@@ -3,4 +3,5 @@ from sprout.ops.primitive import (Custom, Primitive, PrimitiveWithCheck, Primiti
                                   prim_attr_register)
 from sprout.ops.operations import *  # noqa: F401,F403
 from sprout.ops.function import *  # noqa: F401,F403
-from sprout.ops import operations, function
+from sprout.ops import composite, operations, function
+from sprout.ops.composite import GradOperation, grad, jvp, value_and_grad, vjp

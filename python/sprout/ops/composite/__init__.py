@@ -1,0 +1,4 @@
+"""Composite operations (``mindspore.ops.composite``): automatic differentiation."""
+from sprout.ops.composite.grad import GradOperation, grad, jvp, value_and_grad, vjp
+
+__all__ = ["GradOperation", "grad", "value_and_grad", "vjp", "jvp"]

@@ -1,0 +1,58 @@
+// Eager autodiff from Python: grad scopes, tracking, backward (Note [Eager autodiff]).
+// The user-facing APIs (ms.grad, value_and_grad, GradOperation, vjp, jvp) are built on these in
+// python/sprout/ops/composite/grad.py.
+#include <nanobind/stl/vector.h>
+
+#include <memory>
+
+#include "python/bindings.h"
+#include "runtime/autograd/backward.h"
+#include "runtime/autograd/graph.h"
+
+namespace sprout::py {
+namespace {
+
+// A context manager around an RAII guard (enter creates it, exit destroys it).
+template <class Guard>
+struct PyGuard {
+  std::unique_ptr<Guard> guard;
+};
+
+template <class Guard>
+void bind_guard(nb::module_& m, const char* name, const char* doc) {
+  nb::class_<PyGuard<Guard>>(m, name, doc)
+      .def(nb::init<>())
+      .def("__enter__", [](PyGuard<Guard>& g) { g.guard = std::make_unique<Guard>(); })
+      .def("__exit__", [](PyGuard<Guard>& g, nb::args) { g.guard.reset(); });
+}
+
+struct SavedAutograd {
+  std::shared_ptr<AutogradMeta> meta;
+};
+
+}  // namespace
+
+void bind_autograd(nb::module_& m) {
+  bind_guard<GradScope>(m, "GradScope", "Records eager ops on tracked tensors while open.");
+  bind_guard<NoGradGuard>(m, "NoGrad", "Pauses recording while open.");
+  nb::class_<SavedAutograd>(m, "SavedAutograd");
+  m.def("is_recording", &is_recording);
+  m.def("track", &track, "A tracked alias of the tensor (same memory) to take a gradient with respect to.");
+  m.def("track_inplace", [](nb::handle obj) {
+    // Parameters are read by the function through their Python object: track that object itself.
+    Tensor& t = nb::cast<Tensor&>(obj);
+    SavedAutograd saved{t.autograd()};
+    t.assign_view(track(t));
+    return saved;
+  });
+  m.def("restore_autograd", [](nb::handle obj, const SavedAutograd& saved) {
+    nb::cast<Tensor&>(obj).set_autograd(saved.meta);
+  });
+  m.def("detach", &Tensor::detached, "The same tensor without autodiff bookkeeping (stop_gradient).");
+  m.def("is_tracked", [](const Tensor& t) { return static_cast<bool>(t.autograd()); });
+  m.def("backward", [](std::vector<Tensor> roots, std::vector<Tensor> sens, std::vector<Tensor> targets) {
+    return backward(roots, sens, targets);
+  });
+}
+
+}  // namespace sprout::py

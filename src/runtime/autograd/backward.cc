@@ -1,0 +1,120 @@
+#include "runtime/autograd/backward.h"
+
+#include <algorithm>
+#include <unordered_map>
+#include <unordered_set>
+
+#include "runtime/autograd/graph.h"
+#include "runtime/eager.h"
+#include "runtime/eager_emitter.h"
+
+namespace sprout {
+namespace {
+
+Tensor accumulate(const Tensor& a, const Tensor& b) {
+  if (!a.defined()) return b;
+  Tensor in[2] = {a, b};
+  static const Primitive add = Primitive::make("Add");
+  return run_eager(add, in)[0];
+}
+
+// Input gradients of one node given its output gradients (undefined = zero).
+std::vector<Tensor> node_backward(const std::shared_ptr<GradNode>& node, std::vector<Tensor> douts) {
+  for (size_t i = 0; i < douts.size(); ++i)
+    if (!douts[i].defined()) douts[i] = Tensor::zeros(node->outputs[i].shape(), node->outputs[i].dtype());
+  if (node->custom) return node->custom(douts);
+  EagerEmitter e;
+  std::vector<Emitter::Value> in, out, dout;
+  for (const Tensor& t : node->inputs) in.push_back(e.add(t));
+  for (uint32_t i = 0; i < node->outputs.size(); ++i) {
+    Tensor o = node->outputs[i];  // re-attach the meta dropped at record time (see the note)
+    o.set_autograd(std::make_shared<AutogradMeta>(AutogradMeta{GradEdge{node, i}}));
+    out.push_back(e.add(o));
+  }
+  for (const Tensor& d : douts) dout.push_back(e.add(d));
+  const OpDef& def = node->prim.def();
+  SPROUT_CHECK(def.bprop, RuntimeError, "grad: the op ", def.name, " has no gradient rule");
+  std::vector<Emitter::Value> grads = def.bprop(e, BpropArgs{node->prim, in, out, dout});
+  std::vector<Tensor> result;
+  for (Emitter::Value g : grads) result.push_back(g.valid() ? e.tensor(g) : Tensor());
+  return result;
+}
+
+}  // namespace
+
+std::vector<Tensor> backward(std::span<const Tensor> roots, std::span<const Tensor> sens,
+                             std::span<const Tensor> targets) {
+  SPROUT_ASSERT(roots.size() == sens.size(), "backward: ", roots.size(), " roots but ", sens.size(), " sens");
+  // 1. The nodes reachable from the roots.
+  std::vector<std::shared_ptr<GradNode>> nodes;
+  std::unordered_set<GradNode*> seen;
+  std::vector<GradNode*> stack;
+  auto visit = [&](const std::shared_ptr<GradNode>& n) {
+    if (n && seen.insert(n.get()).second) {
+      nodes.push_back(n);
+      stack.push_back(n.get());
+    }
+  };
+  for (const Tensor& r : roots)
+    if (r.autograd()) visit(r.autograd()->edge.node);
+  while (!stack.empty()) {
+    GradNode* n = stack.back();
+    stack.pop_back();
+    for (const GradEdge& e : n->next) visit(e.node);
+  }
+  // 2. Keep those on a path to a target. A node is created after the nodes of its inputs, so in
+  //    creation order every input's node comes first.
+  std::sort(nodes.begin(), nodes.end(), [](auto& a, auto& b) { return a->sequence < b->sequence; });
+  std::unordered_set<GradNode*> target_nodes, needed;
+  for (const Tensor& t : targets)
+    if (t.autograd()) target_nodes.insert(t.autograd()->edge.node.get());
+  for (auto& n : nodes) {
+    bool need = target_nodes.count(n.get()) > 0;
+    for (const GradEdge& e : n->next) need = need || (e.node && needed.count(e.node.get()));
+    if (need) needed.insert(n.get());
+  }
+  // 3. Run the needed nodes latest first, accumulating gradients per (node, output).
+  std::unordered_map<GradNode*, std::vector<Tensor>> grads;
+  auto slot = [&](const GradEdge& e) -> Tensor& {
+    auto& v = grads[e.node.get()];
+    if (v.size() < e.node->outputs.size()) v.resize(e.node->outputs.size());
+    return v[e.output];
+  };
+  for (size_t i = 0; i < roots.size(); ++i)
+    if (roots[i].autograd() && needed.count(roots[i].autograd()->edge.node.get())) {
+      Tensor& g = slot(roots[i].autograd()->edge);
+      g = accumulate(g, sens[i]);
+    }
+  std::unordered_map<GradNode*, std::vector<Tensor>> target_grads;
+  for (auto it = nodes.rbegin(); it != nodes.rend(); ++it) {
+    const std::shared_ptr<GradNode>& n = *it;
+    if (!needed.count(n.get())) continue;
+    auto found = grads.find(n.get());
+    if (found == grads.end()) continue;  // nothing flows into this node
+    std::vector<Tensor> douts = std::move(found->second);
+    douts.resize(n->outputs.size());
+    grads.erase(found);
+    if (target_nodes.count(n.get())) target_grads[n.get()] = douts;
+    std::vector<Tensor> in_grads = node_backward(n, douts);
+    for (size_t i = 0; i < n->next.size() && i < in_grads.size(); ++i) {
+      const GradEdge& e = n->next[i];
+      if (!e.node || !needed.count(e.node.get()) || !in_grads[i].defined()) continue;
+      Tensor& g = slot(e);
+      g = accumulate(g, in_grads[i]);
+    }
+  }
+  // 4. One gradient per target, zeros where nothing flowed.
+  std::vector<Tensor> result;
+  for (const Tensor& t : targets) {
+    Tensor g;
+    if (t.autograd()) {
+      auto found = target_grads.find(t.autograd()->edge.node.get());
+      if (found != target_grads.end() && t.autograd()->edge.output < found->second.size())
+        g = found->second[t.autograd()->edge.output];
+    }
+    result.push_back(g.defined() ? g : Tensor::zeros(t.shape(), t.dtype()));
+  }
+  return result;
+}
+
+}  // namespace sprout

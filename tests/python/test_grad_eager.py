@@ -1,0 +1,174 @@
+"""Eager (PYNATIVE) autodiff: the MindSpore 2.x grad APIs, higher orders, control flow, bad use."""
+import numpy as np
+import pytest
+
+import sprout as ms
+from sprout import ops
+
+
+def numeric_grad(f, x, eps=1e-6):
+    x = np.array(x, dtype=np.float64)
+    g = np.zeros_like(x)
+    for i in range(x.size):
+        d = np.zeros_like(x)
+        d.reshape(-1)[i] = eps
+        g.reshape(-1)[i] = (f(x + d) - f(x - d)) / (2 * eps)
+    return g
+
+
+def test_seed_second_derivative_prints_12(capsys):
+    grad_all = ops.composite.GradOperation()
+
+    def func(x):
+        return x * x * x
+
+    def df_func(x):
+        return grad_all(func)(x)
+
+    def df2_func(x):
+        return grad_all(df_func)(x)
+
+    print(df2_func(ms.Tensor(2, ms.float32)))
+    assert capsys.readouterr().out.strip() == "12.0"
+
+
+def test_third_derivative_of_cube_is_6():
+    g = ops.GradOperation()
+    d1 = lambda x: g(lambda y: y ** 3)(x)  # noqa: E731
+    d2 = lambda x: g(d1)(x)  # noqa: E731
+    d3 = lambda x: g(d2)(x)  # noqa: E731
+    assert d3(ms.Tensor(2.0)).item() == pytest.approx(6.0)
+    assert d2(ms.Tensor(2.0)).item() == pytest.approx(12.0)
+
+
+def test_grad_positions_and_values():
+    a, b = ms.Tensor([1.0, 2.0]), ms.Tensor([3.0, 4.0])
+    f = lambda x, y: (x * y + ops.exp(x)).sum()  # noqa: E731
+    ga = ms.grad(f)(a, b)
+    np.testing.assert_allclose(ga.asnumpy(), [3 + np.e, 4 + np.e ** 2], rtol=1e-6)
+    ga2, gb = ms.grad(f, grad_position=(0, 1))(a, b)
+    np.testing.assert_allclose(gb.asnumpy(), [1, 2])
+    value, grads = ms.value_and_grad(f, grad_position=1)(a, b)
+    assert value.item() == pytest.approx(11 + np.e + np.e ** 2, rel=1e-6)
+    np.testing.assert_allclose(grads.asnumpy(), [1, 2])
+
+
+def test_grad_through_python_control_flow_matches_finite_differences():
+    def f(x):
+        y = x
+        for i in range(3):
+            if (y.sum() > 0).item():
+                y = y * y + x
+            else:
+                y = ops.sqrt(y * y + 1.0)
+        return ops.log(y.sum())
+
+    x = np.array([0.3, -0.2, 0.5])
+    g = ms.grad(f)(ms.Tensor(x))
+    expect = numeric_grad(lambda v: f(ms.Tensor(v)).item(), x)
+    np.testing.assert_allclose(g.asnumpy(), expect, rtol=1e-6)
+
+
+def test_broadcasting_reductions_matmul_grads():
+    rng = np.random.default_rng(0)
+    w0, x0, b0 = rng.standard_normal((3, 4)), rng.standard_normal((5, 3)), rng.standard_normal(4)
+
+    def loss(w, x, b):
+        h = ops.matmul(x, w) + b
+        return (ops.maximum(h, 0.0) * h).mean() + h.max()
+
+    gw, gx, gb = ms.grad(loss, (0, 1, 2))(ms.Tensor(w0), ms.Tensor(x0), ms.Tensor(b0))
+    for got, idx, base in ((gw, 0, w0), (gx, 1, x0), (gb, 2, b0)):
+        def f(v, idx=idx):
+            args = [ms.Tensor(w0), ms.Tensor(x0), ms.Tensor(b0)]
+            args[idx] = ms.Tensor(v)
+            return loss(*args).item()
+        np.testing.assert_allclose(got.asnumpy(), numeric_grad(f, base), rtol=1e-5, atol=1e-8)
+
+
+def test_weights_and_return_ids_and_has_aux():
+    w = ms.Parameter(ms.Tensor([2.0, 3.0]), name="w")
+    b = ms.Parameter(ms.Tensor(1.0), name="b")
+
+    def f(x):
+        out = (w * x).sum() + b
+        return out, out * 10
+
+    (gx, (gw, gb)), aux = ms.grad(f, 0, weights=[w, b], has_aux=True)(ms.Tensor([1.0, 1.0]))
+    np.testing.assert_allclose(gx.asnumpy(), [2, 3])
+    np.testing.assert_allclose(gw.asnumpy(), [1, 1])
+    assert gb.item() == 1.0 and aux.item() == 60.0
+    weights_only = ms.grad(lambda x: (w * x).sum(), None, weights=ms.ParameterTuple([w]))(ms.Tensor([4.0, 5.0]))
+    np.testing.assert_allclose(weights_only[0].asnumpy(), [4, 5])
+    ids = ms.grad(lambda x: (w * x).sum(), 0, weights=[w], return_ids=True)(ms.Tensor([1.0, 2.0]))
+    assert ids[0][0] == 0 and ids[1][0][0] == "w"
+    assert not ms._C.is_tracked(w)  # tracking is undone after the call
+
+
+def test_grad_operation_variants():
+    w = ms.Parameter(ms.Tensor([1.0, 2.0]), name="w")
+    f = lambda x, y: (x * y * w).sum()  # noqa: E731
+    x, y = ms.Tensor([3.0, 4.0]), ms.Tensor([5.0, 6.0])
+    gx, gy = ops.GradOperation(get_all=True)(f)(x, y)
+    np.testing.assert_allclose(gy.asnumpy(), [3, 8])
+    (gw,) = ops.GradOperation(get_by_list=True)(f, ms.ParameterTuple([w]))(x, y)
+    np.testing.assert_allclose(gw.asnumpy(), [15, 24])
+    (inputs, params) = ops.GradOperation(get_all=True, get_by_list=True)(f, [w])(x, y)
+    assert len(inputs) == 2 and len(params) == 1
+    sens = ms.Tensor([2.0, 0.5])
+    g = ops.GradOperation(sens_param=True)(lambda x: x * x)(x, sens)
+    np.testing.assert_allclose(g.asnumpy(), [12, 4])
+
+
+def test_integer_inputs_get_zero_gradients():
+    g = ms.grad(lambda x, n: (x * n).sum(), (0, 1))(ms.Tensor([1.0, 2.0]), ms.Tensor([3, 4]))
+    np.testing.assert_allclose(g[0].asnumpy(), [3, 4])
+    assert g[1].dtype == ms.int64 and g[1].tolist() == [0, 0]
+
+
+def test_mixed_dtype_gradient_flows_back_through_the_implicit_cast():
+    g = ms.grad(lambda h, f: (h * f).sum(), (0, 1))(ms.Tensor([1.0, 2.0], ms.float16), ms.Tensor([3.0, 4.0]))
+    assert g[0].dtype == ms.float16 and g[0].tolist() == [3.0, 4.0]
+
+
+def test_unused_input_gets_zeros_and_plain_calls_record_nothing():
+    g = ms.grad(lambda x, y: (x * 2).sum(), 1)(ms.Tensor([1.0]), ms.Tensor([5.0, 6.0]))
+    assert g.tolist() == [0.0, 0.0]
+    x = ms.Tensor([1.0])
+    assert not ms._C.is_tracked(x * 2) and not ms._C.is_recording()
+
+
+def test_no_grad_blocks_gradient():
+    def f(x):
+        with ms._no_grad():
+            c = x * 3
+        return (c * x).sum()
+
+    assert ms.grad(f)(ms.Tensor([2.0])).tolist() == [6.0]
+
+
+def test_vjp_and_jvp():
+    x = ms.Tensor([1.0, 2.0])
+    out, vjp_fn = ops.vjp(lambda v: v * v * v, x)
+    np.testing.assert_allclose(out.asnumpy(), [1, 8])
+    np.testing.assert_allclose(vjp_fn(ms.Tensor([1.0, 0.5])).asnumpy(), [3, 6])
+    out, tangent = ops.jvp(lambda v: ops.exp(v) * 2, x, ms.Tensor([1.0, 0.0]))
+    np.testing.assert_allclose(tangent.asnumpy(), [2 * np.e, 0], rtol=1e-6)
+
+
+def test_bad_use_fails_clearly():
+    x = ms.Tensor([1.0])
+    with pytest.raises(TypeError, match="position 0: expected a Tensor, but got float"):
+        ms.grad(lambda a: a * 2)(1.0)
+    with pytest.raises(ValueError, match="'grad_position' 2 is out of range"):
+        ms.grad(lambda a: a, 2)(x)
+    with pytest.raises(ValueError, match="sensitivity has shape"):
+        ops.GradOperation(sens_param=True)(lambda a: a * 2)(x, ms.Tensor([1.0, 2.0]))
+    with pytest.raises(ValueError, match="has_aux=True"):
+        ms.grad(lambda a: a * 2, has_aux=True)(x)
+    with pytest.raises(TypeError, match="must return a Tensor"):
+        ms.grad(lambda a: 3)(x)
+    with pytest.raises(TypeError, match="weights"):
+        ms.grad(lambda a: a, weights=[x])(x)
+    with pytest.raises(ValueError, match="both be None"):
+        ms.grad(lambda a: a, None)(x)
