@@ -11,6 +11,7 @@ from sprout.common.tensor import Tensor, from_dlpack, from_numpy
 from sprout import context
 from sprout.context import GRAPH_MODE, PYNATIVE_MODE, get_context, set_context
 from sprout import ops
+from sprout import nn
 from sprout.ops.composite import grad, value_and_grad
 from sprout.ops.composite.grad import _no_grad
 from sprout.common.tensor import _attach_functional_methods

@@ -50,6 +50,23 @@ void bind_autograd(nb::module_& m) {
   });
   m.def("detach", &Tensor::detached, "The same tensor without autodiff bookkeeping (stop_gradient).");
   m.def("is_tracked", [](const Tensor& t) { return static_cast<bool>(t.autograd()); });
+  m.def("record_custom", [](nb::callable backward_fn, std::vector<Tensor> inputs, std::vector<Tensor> outputs) {
+    // A node whose backward is a Python callable: douts (tuple of Tensors) -> input gradients
+    // (a tuple with one Tensor or None per input). Used for Cell.bprop overrides.
+    size_t n_inputs = inputs.size();
+    CustomBackward fn = [backward_fn, n_inputs](std::span<const Tensor> douts) {
+      nb::list py_douts;
+      for (const Tensor& d : douts) py_douts.append(wrap(d));
+      nb::object result = backward_fn(nb::tuple(py_douts));
+      std::vector<Tensor> grads;
+      for (nb::handle g : result) grads.push_back(g.is_none() ? Tensor() : nb::cast<Tensor>(g));
+      SPROUT_CHECK(grads.size() == n_inputs, ValueError, "bprop: must return one gradient per input (", n_inputs,
+                   "), but returned ", grads.size());
+      return grads;
+    };
+    record_custom(std::move(fn), inputs, outputs);
+    return outputs;
+  }, "Records a node with a Python backward; returns the outputs, now tracked.");
   m.def("backward", [](std::vector<Tensor> roots, std::vector<Tensor> sens, std::vector<Tensor> targets) {
     return backward(roots, sens, targets);
   });

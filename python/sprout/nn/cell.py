@@ -1,0 +1,244 @@
+"""nn.Cell: the base class of networks (``mindspore.nn.Cell``).
+
+A Cell owns Parameters and sub-Cells, registered when assigned as attributes; its ``construct``
+computes the forward pass. Parameter names follow MindSpore: a parameter takes its attribute name,
+and a sub-cell's parameters are prefixed with the sub-cell's attribute name ("fc1.weight").
+A subclass may define ``bprop(self, *inputs, out, dout)`` to replace autodiff for the cell.
+"""
+from collections import OrderedDict
+
+from sprout import _C
+from sprout.common import dtype as mstype
+from sprout.common.parameter import Parameter
+from sprout.common.tensor import Tensor
+
+
+class Cell:
+    def __init__(self, auto_prefix=True, flags=None):
+        object.__setattr__(self, "_params", OrderedDict())
+        object.__setattr__(self, "_cells", OrderedDict())
+        object.__setattr__(self, "_forward_pre_hooks", OrderedDict())
+        object.__setattr__(self, "_forward_hooks", OrderedDict())
+        object.__setattr__(self, "_hook_id", 0)
+        self._auto_prefix = auto_prefix
+        self.training = False
+        self._float_dtype = None
+        self.cls_name = type(self).__name__
+        self._flags = dict(flags or {})
+
+    # --- registration -------------------------------------------------------------------------
+    def __setattr__(self, name, value):
+        cells = self.__dict__.get("_cells")
+        if cells is None and isinstance(value, (Cell, Parameter)):
+            raise RuntimeError(f"{type(self).__name__}: call super().__init__() before assigning '{name}'")
+        if isinstance(value, Parameter):
+            self.insert_param_to_cell(name, value)
+        elif isinstance(value, Cell):
+            self.insert_child_to_cell(name, value)
+        else:
+            params = self.__dict__.get("_params")
+            if params is not None and name in params and value is not None:
+                raise TypeError(f"{type(self).__name__}: '{name}' is a Parameter; assign a Parameter, not "
+                                f"{type(value).__name__}")
+            object.__setattr__(self, name, value)
+
+    def __getattr__(self, name):
+        d = self.__dict__
+        if "_params" in d and name in d["_params"]:
+            return d["_params"][name]
+        if "_cells" in d and name in d["_cells"]:
+            return d["_cells"][name]
+        raise AttributeError(f"'{type(self).__name__}' object has no attribute '{name}'")
+
+    def __delattr__(self, name):
+        if name in self._params:
+            del self._params[name]
+        elif name in self._cells:
+            del self._cells[name]
+        else:
+            object.__delattr__(self, name)
+
+    def insert_param_to_cell(self, param_name, param, check_name_contain_dot=True):
+        """Registers `param` under `param_name`; it takes that name unless it was named explicitly."""
+        if not isinstance(param_name, str) or not param_name:
+            raise KeyError(f"insert_param_to_cell: 'param_name' must be a non-empty str, but got {param_name!r}")
+        if check_name_contain_dot and "." in param_name:
+            raise KeyError(f"insert_param_to_cell: 'param_name' must not contain '.', but got {param_name!r}")
+        if param is not None and not isinstance(param, Parameter):
+            raise TypeError(f"insert_param_to_cell: 'param' must be a Parameter, but got {type(param).__name__}")
+        if param is not None and param.name == "Parameter":
+            param.name = param_name
+        self.__dict__.pop(param_name, None)
+        self._params[param_name] = param
+
+    def insert_child_to_cell(self, child_name, child_cell):
+        """Registers `child_cell` under `child_name`, prefixing its parameter names with it."""
+        if not isinstance(child_name, str) or not child_name or "." in child_name:
+            raise KeyError(f"insert_child_to_cell: 'child_name' must be a non-empty str without '.', "
+                           f"but got {child_name!r}")
+        if child_cell is not None and not isinstance(child_cell, Cell):
+            raise TypeError(f"insert_child_to_cell: 'child_cell' must be a Cell, but got {type(child_cell).__name__}")
+        if child_cell is not None and self._auto_prefix and child_cell._auto_prefix:
+            for _, p in child_cell.parameters_and_names():
+                p.name = f"{child_name}.{p.name}"
+        self.__dict__.pop(child_name, None)
+        self._cells[child_name] = child_cell
+
+    def update_parameters_name(self, prefix="", recurse=True):
+        """Prefixes every parameter name with `prefix` (MindSpore's update_parameters_name)."""
+        if not isinstance(prefix, str):
+            raise TypeError(f"update_parameters_name: 'prefix' must be a str, but got {type(prefix).__name__}")
+        for _, p in self.parameters_and_names(expand=recurse):
+            p.name = prefix + p.name
+
+    # --- traversal ----------------------------------------------------------------------------
+    def cells_and_names(self, cells=None, name_prefix=""):
+        """(name, cell) for this cell and every sub-cell, each once, depth first."""
+        seen = cells if cells is not None else set()
+        if id(self) not in seen:
+            seen.add(id(self))
+            yield name_prefix, self
+        for name, cell in self._cells.items():
+            if cell is not None and id(cell) not in seen:
+                yield from cell.cells_and_names(seen, f"{name_prefix}.{name}" if name_prefix else name)
+
+    def name_cells(self):
+        return OrderedDict((name, cell) for name, cell in self._cells.items() if cell is not None)
+
+    def cells(self):
+        return self.name_cells().values()
+
+    def parameters_and_names(self, name_prefix="", expand=True):
+        """(name, Parameter) for this cell's parameters (and its sub-cells' with expand), each once."""
+        seen = set()
+        cells = self.cells_and_names() if expand else [("", self)]
+        for _, cell in cells:
+            for p in cell._params.values():
+                if p is not None and id(p) not in seen:
+                    seen.add(id(p))
+                    yield (f"{name_prefix}.{p.name}" if name_prefix else p.name), p
+
+    def get_parameters(self, expand=True):
+        for _, p in self.parameters_and_names(expand=expand):
+            yield p
+
+    def trainable_params(self, recurse=True):
+        return [p for p in self.get_parameters(expand=recurse) if p.requires_grad]
+
+    def untrainable_params(self, recurse=True):
+        return [p for p in self.get_parameters(expand=recurse) if not p.requires_grad]
+
+    def parameters_dict(self, recurse=True):
+        return OrderedDict((p.name, p) for p in self.get_parameters(expand=recurse))
+
+    def apply(self, fn):
+        for _, cell in self.cells_and_names():
+            fn(cell)
+        return self
+
+    # --- modes --------------------------------------------------------------------------------
+    def set_train(self, mode=True):
+        for _, cell in self.cells_and_names():
+            object.__setattr__(cell, "training", bool(mode))
+        return self
+
+    @property
+    def phase(self):
+        return "train" if self.training else "predict"
+
+    def to_float(self, dst_type):
+        """Runs this cell (and its sub-cells) with floating-point inputs cast to `dst_type`."""
+        if dst_type not in (mstype.float16, mstype.bfloat16, mstype.float32):
+            raise ValueError(f"to_float: 'dst_type' must be float16, bfloat16 or float32, but got {dst_type!r}")
+        for _, cell in self.cells_and_names():
+            object.__setattr__(cell, "_float_dtype", dst_type)
+        return self
+
+    # --- calling ------------------------------------------------------------------------------
+    def construct(self, *inputs, **kwargs):
+        raise NotImplementedError(f"{type(self).__name__} must define construct()")
+
+    def register_forward_pre_hook(self, hook_fn):
+        """hook_fn(cell, inputs) runs before construct; it may return replacement inputs."""
+        return self._add_hook(self._forward_pre_hooks, hook_fn)
+
+    def register_forward_hook(self, hook_fn):
+        """hook_fn(cell, inputs, output) runs after construct; it may return a replacement output."""
+        return self._add_hook(self._forward_hooks, hook_fn)
+
+    def _add_hook(self, hooks, fn):
+        if not callable(fn):
+            raise TypeError(f"register hook: 'hook_fn' must be callable, but got {type(fn).__name__}")
+        hook_id = self._hook_id
+        object.__setattr__(self, "_hook_id", hook_id + 1)
+        hooks[hook_id] = fn
+        return _HookHandle(hooks, hook_id)
+
+    def _cast_inputs(self, inputs):
+        if self._float_dtype is None:
+            return inputs
+        return tuple(x.astype(self._float_dtype, copy=False)
+                     if isinstance(x, Tensor) and mstype.is_floating_type(x.dtype) else x for x in inputs)
+
+    def __call__(self, *inputs, **kwargs):
+        inputs = self._cast_inputs(inputs)
+        for hook in list(self._forward_pre_hooks.values()):
+            replaced = hook(self, inputs)
+            if replaced is not None:
+                inputs = replaced if isinstance(replaced, tuple) else (replaced,)
+        if type(self).bprop is not Cell.bprop and _C.is_recording():
+            output = self._call_with_custom_bprop(inputs, kwargs)
+        else:
+            output = self.construct(*inputs, **kwargs)
+        for hook in list(self._forward_hooks.values()):
+            replaced = hook(self, inputs, output)
+            if replaced is not None:
+                output = replaced
+        return output
+
+    def bprop(self, *args):
+        """Override as ``bprop(self, *inputs, out, dout)`` returning one gradient per input."""
+        raise NotImplementedError
+
+    def _call_with_custom_bprop(self, inputs, kwargs):
+        tensor_inputs = [x for x in inputs if isinstance(x, Tensor)]
+        with _C.NoGrad():  # the forward pass is opaque to autodiff: bprop gives its gradients
+            output = self.construct(*inputs, **kwargs)
+        outputs = list(output) if isinstance(output, tuple) else [output]
+
+        def backward(douts):
+            dout = douts if isinstance(output, tuple) else douts[0]
+            grads = self.bprop(*inputs, output, dout)
+            grads = grads if isinstance(grads, tuple) else (grads,)
+            tensor_grads = [g for x, g in zip(inputs, grads) if isinstance(x, Tensor)]
+            if len(grads) != len(inputs):
+                raise ValueError(f"{type(self).__name__}.bprop must return {len(inputs)} gradient(s), one per input, "
+                                 f"but returned {len(grads)}")
+            return tuple(tensor_grads)
+
+        tracked = _C.record_custom(backward, tensor_inputs, outputs)
+        return tuple(tracked) if isinstance(output, tuple) else tracked[0]
+
+    # --- printing -----------------------------------------------------------------------------
+    def extend_repr(self):
+        """Extra text inside the <> of this cell's repr (layers override it)."""
+        return ""
+
+    def __repr__(self):
+        extra = self.extend_repr()
+        if not self._cells:
+            return f"{type(self).__name__}<{extra}>"
+        lines = [f"{type(self).__name__}<{extra}"]
+        for name, cell in self._cells.items():
+            child = repr(cell).replace("\n", "\n  ")
+            lines.append(f"  ({name}): {child}")
+        lines.append("  >")
+        return "\n".join(lines)
+
+
+class _HookHandle:
+    def __init__(self, hooks, hook_id):
+        self._hooks, self._id = hooks, hook_id
+
+    def remove(self):
+        self._hooks.pop(self._id, None)

@@ -1,0 +1,6 @@
+"""Optimizers (``mindspore.nn.optim``)."""
+from sprout.nn.optim.adam import Adam, AdamW, AdamWeightDecay
+from sprout.nn.optim.optimizer import Optimizer
+from sprout.nn.optim.sgd import SGD, Momentum
+
+__all__ = ["Optimizer", "SGD", "Momentum", "Adam", "AdamWeightDecay", "AdamW"]

@@ -1,0 +1,76 @@
+"""Adam, AdamWeightDecay (AdamW)."""
+import math
+
+from sprout import ops
+from sprout.nn.optim.optimizer import Optimizer
+from sprout.nn.optim.sgd import _check_range
+
+
+class Adam(Optimizer):
+    """Adam with bias correction; weight decay is added to the gradient (L2), as MindSpore's nn.Adam."""
+
+    def __init__(self, params, learning_rate=1e-3, beta1=0.9, beta2=0.999, eps=1e-8, use_locking=False,
+                 use_nesterov=False, weight_decay=0.0, loss_scale=1.0):
+        super().__init__(learning_rate, params, weight_decay, loss_scale)
+        self.beta1 = _check_range("Adam", "beta1", beta1, 0.0, 1.0, low_inclusive=False)
+        self.beta2 = _check_range("Adam", "beta2", beta2, 0.0, 1.0, low_inclusive=False)
+        self.eps = _check_range("Adam", "eps", eps, 0.0, low_inclusive=False)
+        self.use_nesterov = bool(use_nesterov)
+        self.moment1 = self._make_state("moment1")
+        self.moment2 = self._make_state("moment2")
+
+    def _update(self, i, p, g, lr, wd, step):
+        if wd:
+            g = g + wd * p
+        m, v = self.moment1[i], self.moment2[i]
+        new_m = m * self.beta1 + g * (1 - self.beta1)
+        new_v = v * self.beta2 + g * g * (1 - self.beta2)
+        m._copy_from(new_m)
+        v._copy_from(new_v)
+        t = step + 1
+        lr_t = lr * math.sqrt(1 - self.beta2 ** t) / (1 - self.beta1 ** t)
+        direction = new_m * self.beta1 + g * (1 - self.beta1) if self.use_nesterov else new_m
+        p._copy_from(p - lr_t * direction / (ops.sqrt(new_v) + self.eps))
+
+
+class AdamWeightDecay(Optimizer):
+    """Adam with decoupled weight decay (MindSpore's AdamWeightDecay; no bias correction, as there)."""
+
+    def __init__(self, params, learning_rate=1e-3, beta1=0.9, beta2=0.999, eps=1e-6, weight_decay=0.0):
+        super().__init__(learning_rate, params, weight_decay)
+        self.beta1 = _check_range("AdamWeightDecay", "beta1", beta1, 0.0, 1.0, low_inclusive=False)
+        self.beta2 = _check_range("AdamWeightDecay", "beta2", beta2, 0.0, 1.0, low_inclusive=False)
+        self.eps = _check_range("AdamWeightDecay", "eps", eps, 0.0, low_inclusive=False)
+        self.moments1 = self._make_state("adam_m")
+        self.moments2 = self._make_state("adam_v")
+
+    def _update(self, i, p, g, lr, wd, step):
+        m, v = self.moments1[i], self.moments2[i]
+        new_m = m * self.beta1 + g * (1 - self.beta1)
+        new_v = v * self.beta2 + g * g * (1 - self.beta2)
+        m._copy_from(new_m)
+        v._copy_from(new_v)
+        update = new_m / (ops.sqrt(new_v) + self.eps)
+        if wd:
+            update = update + wd * p
+        p._copy_from(p - lr * update)
+
+
+class AdamW(AdamWeightDecay):
+    """MindSpore 2.x's AdamW name for decoupled weight decay Adam (with bias correction)."""
+
+    def __init__(self, params, learning_rate=1e-3, beta1=0.9, beta2=0.999, eps=1e-8, weight_decay=1e-2):
+        super().__init__(params, learning_rate, beta1, beta2, eps, weight_decay)
+
+    def _update(self, i, p, g, lr, wd, step):
+        if wd:
+            p._copy_from(p * (1 - lr * wd))
+        m, v = self.moments1[i], self.moments2[i]
+        new_m = m * self.beta1 + g * (1 - self.beta1)
+        new_v = v * self.beta2 + g * g * (1 - self.beta2)
+        m._copy_from(new_m)
+        v._copy_from(new_v)
+        t = step + 1
+        m_hat = new_m / (1 - self.beta1 ** t)
+        v_hat = new_v / (1 - self.beta2 ** t)
+        p._copy_from(p - lr * m_hat / (ops.sqrt(v_hat) + self.eps))

@@ -1,0 +1,152 @@
+"""Optimizer: the base of SGD, Momentum, Adam ... (``mindspore.nn.Optimizer``).
+
+Holds the parameters (optionally in groups with their own lr / weight_decay), the learning rate
+(a number, a per-step list or Tensor, or a LearningRateSchedule cell), weight decay and loss scale.
+``optimizer(grads)`` applies one step: every update writes into the Parameter's memory in place,
+so the network sees the new values without rebinding anything.
+"""
+import numbers
+
+import numpy as np
+
+from sprout.common import dtype as mstype
+from sprout.common.parameter import Parameter, ParameterTuple
+from sprout.common.tensor import Tensor
+from sprout.nn.cell import Cell
+
+
+def _default_decay_filter(param):
+    return "beta" not in param.name and "gamma" not in param.name
+
+
+class _LearningRate:
+    """A learning rate as a function of the step: constant, per-step values, or a schedule cell."""
+
+    def __init__(self, value, api):
+        from sprout.nn.learning_rate_schedule import LearningRateSchedule
+        self.schedule = None
+        self.values = None
+        if isinstance(value, bool):
+            raise TypeError(f"{api}: 'learning_rate' must be a number, list, Tensor or LearningRateSchedule, got bool")
+        if isinstance(value, numbers.Real):
+            if value < 0:
+                raise ValueError(f"{api}: 'learning_rate' must be >= 0, but got {value}")
+            self.values = np.array([float(value)])
+        elif isinstance(value, (list, tuple)) or isinstance(value, Tensor):
+            arr = np.asarray(value.asnumpy() if isinstance(value, Tensor) else value, dtype=np.float64).reshape(-1)
+            if arr.size == 0:
+                raise ValueError(f"{api}: 'learning_rate' must not be empty")
+            self.values = arr
+        elif isinstance(value, LearningRateSchedule):
+            self.schedule = value
+        else:
+            raise TypeError(f"{api}: 'learning_rate' must be a number, list, Tensor or LearningRateSchedule, "
+                            f"but got {type(value).__name__}")
+
+    @property
+    def is_dynamic(self):
+        return self.schedule is not None or self.values.size > 1
+
+    def at(self, step):
+        if self.schedule is not None:
+            return float(self.schedule(Tensor(step, mstype.int32)).item())
+        return float(self.values[min(step, self.values.size - 1)])
+
+
+class Optimizer(Cell):
+    def __init__(self, learning_rate, parameters, weight_decay=0.0, loss_scale=1.0):
+        super().__init__(auto_prefix=False)
+        api = type(self).__name__
+        if isinstance(parameters, Parameter):
+            parameters = [parameters]
+        parameters = list(parameters) if parameters is not None else []
+        if not parameters:
+            raise ValueError(f"{api}: 'params' must not be empty")
+        if not isinstance(loss_scale, numbers.Real) or isinstance(loss_scale, bool) or loss_scale <= 0:
+            raise ValueError(f"{api}: 'loss_scale' must be a positive number, but got {loss_scale!r}")
+        self.loss_scale = float(loss_scale)
+        self._groups = []
+        if isinstance(parameters[0], dict):
+            for group in parameters:
+                self._add_group(api, group, learning_rate, weight_decay)
+        else:
+            self._add_group(api, {"params": parameters}, learning_rate, weight_decay)
+        params = [p for g in self._groups for p in g["params"]]
+        names = [p.name for p in params]
+        if len(set(map(id, params))) != len(params):
+            raise ValueError(f"{api}: a Parameter appears in more than one group")
+        if len(set(names)) != len(names):
+            dup = sorted({n for n in names if names.count(n) > 1})
+            raise ValueError(f"{api}: parameter names must be unique, but {dup} repeat; name the Parameters")
+        self._parameters = ParameterTuple(params)
+        self.global_step = Parameter(Tensor([0], mstype.int32), name="global_step", requires_grad=False)
+        self.learning_rate = self._groups[0]["lr"]
+
+    def _add_group(self, api, group, default_lr, default_wd):
+        if "params" not in group:
+            raise ValueError(f"{api}: each parameter group must have a 'params' entry")
+        params = list(group["params"])
+        for p in params:
+            if not isinstance(p, Parameter):
+                raise TypeError(f"{api}: 'params' must hold Parameters, but got {type(p).__name__}")
+        wd = group.get("weight_decay", default_wd)
+        if not isinstance(wd, numbers.Real) or isinstance(wd, bool) or wd < 0:
+            raise ValueError(f"{api}: 'weight_decay' must be a number >= 0, but got {wd!r}")
+        explicit_wd = "weight_decay" in group
+        self._groups.append({
+            "params": params,
+            "lr": _LearningRate(group.get("lr", default_lr), api),
+            "weight_decay": float(wd),
+            "decay": [explicit_wd or _default_decay_filter(p) for p in params],
+        })
+
+    @property
+    def parameters(self):
+        return self._parameters
+
+    @property
+    def is_group(self):
+        return len(self._groups) > 1
+
+    def get_lr(self):
+        """The learning rate of this step (of the first group)."""
+        return Tensor(self._groups[0]["lr"].at(self._step()), mstype.float32)
+
+    def get_lr_parameter(self, param):
+        for g in self._groups:
+            if any(p is param for p in g["params"]):
+                return Tensor(g["lr"].at(self._step()), mstype.float32)
+        raise ValueError(f"get_lr_parameter: {param.name} is not optimized by this optimizer")
+
+    def _step(self):
+        return int(self.global_step.asnumpy()[0])
+
+    def _make_state(self, prefix, init=0.0):
+        """One zero (or `init`) state Parameter per optimized parameter, named prefix.<param name>."""
+        return ParameterTuple(Parameter(Tensor(np.full(p.shape, init, dtype=np.float32), p.dtype),
+                                        name=f"{prefix}.{p.name}", requires_grad=False) for p in self._parameters)
+
+    def construct(self, gradients):
+        grads = tuple(gradients)
+        if len(grads) != len(self._parameters):
+            raise ValueError(f"{type(self).__name__}: got {len(grads)} gradients for {len(self._parameters)} "
+                             f"parameters")
+        step = self._step()
+        i = 0
+        for group in self._groups:
+            lr = group["lr"].at(step)
+            for p, decay in zip(group["params"], group["decay"]):
+                g = grads[i]
+                if tuple(g.shape) != tuple(p.shape):
+                    raise ValueError(f"{type(self).__name__}: the gradient of {p.name} has shape {g.shape}, "
+                                     f"expected {p.shape}")
+                if self.loss_scale != 1.0:
+                    g = g / self.loss_scale
+                self._update(i, p, g.astype(p.dtype, copy=False), lr, group["weight_decay"] if decay else 0.0, step)
+                i += 1
+        self.global_step._copy_from(self.global_step + 1)
+        return True
+
+    def _update(self, index, param, grad, lr, weight_decay, step):
+        """Updates `param` in place from `grad` (subclasses)."""
+        raise NotImplementedError

@@ -1,0 +1,58 @@
+"""SGD and Momentum."""
+import numbers
+
+from sprout.nn.optim.optimizer import Optimizer
+
+
+def _check_range(api, name, value, low, high=None, low_inclusive=True):
+    ok = isinstance(value, numbers.Real) and not isinstance(value, bool)
+    ok = ok and (value >= low if low_inclusive else value > low) and (high is None or value <= high)
+    if not ok:
+        bound = f"{'>=' if low_inclusive else '>'} {low}" + (f" and <= {high}" if high is not None else "")
+        raise ValueError(f"{api}: '{name}' must be a number {bound}, but got {value!r}")
+    return float(value)
+
+
+class SGD(Optimizer):
+    """Stochastic gradient descent with optional momentum, dampening and Nesterov (MindSpore nn.SGD)."""
+
+    def __init__(self, params, learning_rate=0.1, momentum=0.0, dampening=0.0, weight_decay=0.0, nesterov=False,
+                 loss_scale=1.0):
+        super().__init__(learning_rate, params, weight_decay, loss_scale)
+        self.momentum = _check_range("SGD", "momentum", momentum, 0.0)
+        self.dampening = _check_range("SGD", "dampening", dampening, 0.0)
+        if nesterov and (self.momentum <= 0 or self.dampening != 0):
+            raise ValueError("SGD: nesterov=True needs momentum > 0 and dampening == 0")
+        self.nesterov = bool(nesterov)
+        self.accum = self._make_state("accum")
+        self.stat = self._make_state("stat", 1.0)
+
+    def _update(self, i, p, g, lr, wd, step):
+        if wd:
+            g = g + wd * p
+        if self.momentum > 0:
+            a = self.accum[i]
+            first = bool(self.stat[i].reshape(-1)[0].item()) if self.stat[i].size else False
+            new_a = g if first else a * self.momentum + g * (1.0 - self.dampening)
+            a._copy_from(new_a)
+            self.stat[i]._copy_from(self.stat[i] * 0.0)
+            g = g + new_a * self.momentum if self.nesterov else new_a
+        p._copy_from(p - g * lr)
+
+
+class Momentum(Optimizer):
+    """Momentum SGD: v = momentum * v + grad; p -= lr * v (or the Nesterov form)."""
+
+    def __init__(self, params, learning_rate, momentum, weight_decay=0.0, loss_scale=1.0, use_nesterov=False):
+        super().__init__(learning_rate, params, weight_decay, loss_scale)
+        self.momentum = _check_range("Momentum", "momentum", momentum, 0.0)
+        self.use_nesterov = bool(use_nesterov)
+        self.moments = self._make_state("moments")
+
+    def _update(self, i, p, g, lr, wd, step):
+        if wd:
+            g = g + wd * p
+        v = self.moments[i]
+        new_v = v * self.momentum + g
+        v._copy_from(new_v)
+        p._copy_from(p - (g + new_v * self.momentum) * lr if self.use_nesterov else p - new_v * lr)

@@ -1,0 +1,84 @@
+"""Wrappers that turn a network into a training or evaluation step: WithLossCell, WithGradCell,
+TrainOneStepCell, WithEvalCell (``mindspore.nn.wrap``)."""
+from sprout import _C
+from sprout.common import dtype as mstype
+from sprout.common.tensor import Tensor
+from sprout.nn.cell import Cell
+from sprout.ops.composite.grad import _gradients, _taped_call
+
+
+class WithLossCell(Cell):
+    """loss_fn(backbone(data), label)."""
+
+    def __init__(self, backbone, loss_fn):
+        super().__init__(auto_prefix=False)
+        if not isinstance(backbone, Cell) or not callable(loss_fn):
+            raise TypeError("WithLossCell: 'backbone' must be a Cell and 'loss_fn' callable")
+        self._backbone = backbone
+        self._loss_fn = loss_fn
+
+    def construct(self, data, label):
+        return self._loss_fn(self._backbone(data), label)
+
+    @property
+    def backbone_network(self):
+        return self._backbone
+
+
+def _loss_and_grads(network, weights, inputs, sens, api):
+    """The network's output and the gradients of output * sens with respect to `weights`, in one pass."""
+    out, targets, restore = _taped_call(network, inputs, (), list(weights), api)
+    try:
+        if sens is not None and not isinstance(sens, Tensor):
+            sens = Tensor(float(sens), out.dtype) if out.ndim == 0 else Tensor(shape=out.shape, dtype=out.dtype,
+                                                                              init=float(sens))
+        grads = _gradients(out, sens, targets, api)
+    finally:
+        restore()
+    return out, tuple(grads)
+
+
+class WithGradCell(Cell):
+    """The gradients of `network` (with `loss_fn`, if given) with respect to its trainable parameters."""
+
+    def __init__(self, network, loss_fn=None, sens=None):
+        super().__init__(auto_prefix=False)
+        self.network = WithLossCell(network, loss_fn) if loss_fn is not None else network
+        self.weights = self.network.trainable_params()
+        self.sens = sens
+
+    def construct(self, *inputs):
+        return _loss_and_grads(self.network, self.weights, inputs, self.sens, "WithGradCell")[1]
+
+
+class TrainOneStepCell(Cell):
+    """One training step: loss = network(*inputs); grads of loss * sens; optimizer(grads); returns loss."""
+
+    def __init__(self, network, optimizer, sens=None, return_grad=False):
+        super().__init__(auto_prefix=False)
+        self.network = network
+        self.optimizer = optimizer
+        self.weights = optimizer.parameters
+        self.sens = 1.0 if sens is None else sens
+        self.return_grad = return_grad
+
+    def construct(self, *inputs):
+        loss, grads = _loss_and_grads(self.network, self.weights, inputs, self.sens, "TrainOneStepCell")
+        loss = _C.detach(loss)
+        self.optimizer(grads)
+        return (loss, grads) if self.return_grad else loss
+
+
+class WithEvalCell(Cell):
+    """(loss, outputs, label) for evaluation; outputs cast to float32 when add_cast_fp32."""
+
+    def __init__(self, network, loss_fn, add_cast_fp32=False):
+        super().__init__(auto_prefix=False)
+        self._network, self._loss_fn, self.add_cast_fp32 = network, loss_fn, add_cast_fp32
+
+    def construct(self, data, label):
+        outputs = self._network(data)
+        if self.add_cast_fp32:
+            outputs = outputs.astype(mstype.float32, copy=False)
+            label = label.astype(mstype.float32, copy=False)
+        return self._loss_fn(outputs, label), outputs, label

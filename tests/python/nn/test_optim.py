@@ -1,0 +1,111 @@
+"""Optimizers against NumPy reimplementations of their update rules; schedules; wrappers."""
+import numpy as np
+import pytest
+
+import sprout as ms
+from sprout import nn
+
+
+def params(*arrays):
+    return [ms.Parameter(ms.Tensor(np.array(a, np.float32)), name=f"p{i}") for i, a in enumerate(arrays)]
+
+
+def run(opt_cls, steps=3, **kw):
+    ps = params([1.0, -2.0, 3.0], [[0.5, 0.25]])
+    opt = opt_cls(ps, **kw)
+    grads = [np.array([0.1, -0.2, 0.3], np.float32), np.array([[1.0, -1.0]], np.float32)]
+    for _ in range(steps):
+        opt(tuple(ms.Tensor(g) for g in grads))
+    return [p.asnumpy() for p in ps], grads
+
+
+def test_sgd_momentum_nesterov_weight_decay():
+    got, grads = run(nn.SGD, learning_rate=0.1, momentum=0.9, nesterov=True, weight_decay=0.01)
+    p = np.array([1.0, -2.0, 3.0])
+    buf = None
+    for _ in range(3):
+        g = grads[0] + 0.01 * p
+        buf = g if buf is None else 0.9 * buf + g
+        p = p - 0.1 * (g + 0.9 * buf)
+    np.testing.assert_allclose(got[0], p, rtol=1e-5)
+
+
+def test_momentum():
+    got, grads = run(nn.Momentum, learning_rate=0.1, momentum=0.9)
+    p, v = np.array([1.0, -2.0, 3.0]), 0
+    for _ in range(3):
+        v = 0.9 * v + grads[0]
+        p = p - 0.1 * v
+    np.testing.assert_allclose(got[0], p, rtol=1e-5)
+
+
+def test_adam_matches_reference():
+    got, grads = run(nn.Adam, learning_rate=0.01)
+    p, m, v = np.array([[0.5, 0.25]]), 0, 0
+    for t in range(1, 4):
+        g = grads[1]
+        m = 0.9 * m + 0.1 * g
+        v = 0.999 * v + 0.001 * g * g
+        p = p - 0.01 * np.sqrt(1 - 0.999 ** t) / (1 - 0.9 ** t) * m / (np.sqrt(v) + 1e-8)
+    np.testing.assert_allclose(got[1], p, rtol=1e-5)
+
+
+def test_adamw_decoupled_decay():
+    got, grads = run(nn.AdamWeightDecay, learning_rate=0.01, weight_decay=0.1)
+    p, m, v = np.array([1.0, -2.0, 3.0]), 0, 0
+    for _ in range(3):
+        g = grads[0]
+        m = 0.9 * m + 0.1 * g
+        v = 0.999 * v + 0.001 * g * g
+        p = p - 0.01 * (m / (np.sqrt(v) + 1e-6) + 0.1 * p)
+    np.testing.assert_allclose(got[0], p, rtol=1e-5)
+
+
+def test_groups_dynamic_lr_and_loss_scale():
+    a, b = params([1.0], [1.0])
+    opt = nn.SGD([{"params": [a], "lr": 0.5}, {"params": [b]}], learning_rate=[0.1, 0.2], loss_scale=2.0)
+    for _ in range(2):
+        opt((ms.Tensor([2.0]), ms.Tensor([2.0])))
+    assert a.item() == pytest.approx(1.0 - 0.5 - 0.5)
+    assert b.item() == pytest.approx(1.0 - 0.1 - 0.2)
+    assert opt.global_step.tolist() == [2]
+    assert opt.get_lr().item() == pytest.approx(0.5) and opt.get_lr_parameter(b).item() == pytest.approx(0.2)
+
+
+def test_schedules():
+    assert nn.piecewise_constant_lr([2, 5], [0.1, 0.05]) == [0.1, 0.1, 0.05, 0.05, 0.05]
+    lr = nn.cosine_decay_lr(0.0, 1.0, total_step=4, step_per_epoch=2, decay_epoch=2)
+    assert lr == pytest.approx([1.0, 1.0, 0.5, 0.5])
+    assert nn.ExponentialDecayLR(0.1, 0.5, 2, is_stair=True)(ms.Tensor(3)).item() == pytest.approx(0.05)
+    assert nn.WarmUpLR(0.1, 10)(ms.Tensor(5)).item() == pytest.approx(0.05)
+    sched_opt = nn.Momentum(params([0.0]), nn.CosineDecayLR(0.0, 0.1, 10), 0.9)
+    assert sched_opt.get_lr().item() == pytest.approx(0.1)
+
+
+def test_bad_arguments():
+    with pytest.raises(ValueError, match="must not be empty"):
+        nn.SGD([])
+    with pytest.raises(ValueError, match="momentum"):
+        nn.Momentum(params([1.0]), 0.1, -1)
+    with pytest.raises(ValueError, match="names must be unique"):
+        nn.Adam([ms.Parameter(ms.Tensor([1.0]), name="w"), ms.Parameter(ms.Tensor([1.0]), name="w")])
+    with pytest.raises(ValueError, match="gradient of p0 has shape"):
+        nn.SGD(params([1.0, 2.0]))((ms.Tensor([1.0]),))
+    with pytest.raises(TypeError, match="learning_rate"):
+        nn.SGD(params([1.0]), learning_rate="fast")
+
+
+def test_train_one_step_cell_reduces_loss():
+    ms.set_seed(0)
+    net = nn.Dense(3, 1)
+    x = np.random.default_rng(1).standard_normal((32, 3)).astype(np.float32)
+    y = x @ np.array([[1.0], [-1.0], [2.0]], np.float32)
+    step = nn.TrainOneStepCell(nn.WithLossCell(net, nn.MSELoss()), nn.SGD(net.trainable_params(), 0.1))
+    first = step(ms.Tensor(x), ms.Tensor(y)).item()
+    for _ in range(50):
+        last = step(ms.Tensor(x), ms.Tensor(y)).item()
+    assert last < first * 0.05
+    grads = nn.WithGradCell(net, nn.MSELoss())(ms.Tensor(x), ms.Tensor(y))
+    assert [g.shape for g in grads] == [(1, 3), (1,)]
+    loss, out, label = nn.WithEvalCell(net, nn.MSELoss())(ms.Tensor(x), ms.Tensor(y))
+    assert out.shape == (32, 1) and loss.item() == pytest.approx(last, rel=0.5)
