@@ -10,4 +10,5 @@ NB_MODULE(_C, m) {
   bind_ops(m);
   bind_runtime(m);
   bind_autograd(m);
+  bind_io(m);
 }
