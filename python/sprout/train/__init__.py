@@ -1,4 +1,6 @@
-"""Training utilities (``mindspore.train``): checkpoints now; Model, callbacks and metrics next."""
+"""Training utilities (``mindspore.train``): Model, callbacks, metrics, checkpoints."""
+from sprout.train.callback import *  # noqa: F401,F403
+from sprout.train.metrics import *  # noqa: F401,F403
+from sprout.train.model import Model
 from sprout.train.serialization import load_checkpoint, load_param_into_net, save_checkpoint
-
-__all__ = ["save_checkpoint", "load_checkpoint", "load_param_into_net"]
+from sprout.train import callback, metrics
