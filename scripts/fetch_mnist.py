@@ -26,6 +26,7 @@ def _atomic_write(path, data):
     fd, tmp = tempfile.mkstemp(dir=os.path.dirname(path), suffix=".tmp")
     with os.fdopen(fd, "wb") as f:
         f.write(data)
+    os.chmod(tmp, 0o644)  # mkstemp makes files private; these are plain data
     os.replace(tmp, path)
 
 
