@@ -1,0 +1,70 @@
+// FuncGraph (one function of the program) and Module (owner of the graphs of one compilation).
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "ir/node.h"
+
+namespace sprout::ir {
+
+class Module;
+
+class FuncGraph {
+ public:
+  FuncGraph(Module* module, std::string name, FuncGraph* parent);
+  FuncGraph(const FuncGraph&) = delete;
+  FuncGraph& operator=(const FuncGraph&) = delete;
+
+  const std::string& name() const { return name_; }
+  Module* module() const { return module_; }
+  // The lexically enclosing graph (a closure's definer), or null for a top-level function.
+  FuncGraph* parent() const { return parent_; }
+  const std::vector<ParameterNode*>& parameters() const { return parameters_; }
+  CNode* return_node() const { return return_; }
+  AnfNode* output() const { return return_ ? return_->input(1) : nullptr; }
+
+  ParameterNode* add_parameter(std::string name);
+  ValueNode* add_value(IrValue value);
+  CNode* add_cnode(std::vector<AnfNode*> inputs, DebugInfo debug = {});
+  // Emits Return(value) as this graph's return node.
+  CNode* set_output(AnfNode* value, DebugInfo debug = {});
+
+  // Edits that keep the use lists right.
+  void set_input(CNode* node, size_t index, AnfNode* value);
+  void replace_all_uses(AnfNode* old_node, AnfNode* new_node);
+
+  // CNodes reachable from the return node, each after its inputs (a topological order).
+  std::vector<CNode*> topological_order() const;
+  // Every node this graph owns, in creation order.
+  const std::vector<std::unique_ptr<AnfNode>>& nodes() const { return nodes_; }
+  // True if `g` is this graph or encloses it.
+  bool is_inside(const FuncGraph* g) const;
+
+ private:
+  template <class N, class... Args>
+  N* own(Args&&... args);
+  static void add_use(AnfNode* value, CNode* user, uint32_t index);
+  static void remove_use(AnfNode* value, CNode* user, uint32_t index);
+
+  Module* module_;
+  std::string name_;
+  FuncGraph* parent_;
+  std::vector<ParameterNode*> parameters_;
+  CNode* return_ = nullptr;
+  std::vector<std::unique_ptr<AnfNode>> nodes_;
+};
+
+class Module {
+ public:
+  FuncGraph* new_graph(std::string name, FuncGraph* parent = nullptr);
+  const std::vector<std::unique_ptr<FuncGraph>>& graphs() const { return graphs_; }
+  uint32_t next_node_id() { return next_id_++; }
+
+ private:
+  std::vector<std::unique_ptr<FuncGraph>> graphs_;
+  uint32_t next_id_ = 1;
+};
+
+}  // namespace sprout::ir
