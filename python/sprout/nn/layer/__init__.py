@@ -1,4 +1,13 @@
+from sprout.nn.layer.activation import (ELU, GELU, HSigmoid, HSwish, LeakyReLU, LogSoftmax, Mish, ReLU, ReLU6,
+                                       SiLU, Sigmoid, Softmax, Softplus, Tanh, get_activation)
 from sprout.nn.layer.basic import Dense, Flatten, Identity
 from sprout.nn.layer.container import CellDict, CellList, SequentialCell
+from sprout.nn.layer.conv import Conv2d
+from sprout.nn.layer.dropout import Dropout
+from sprout.nn.layer.normalization import BatchNorm1d, BatchNorm2d, LayerNorm
+from sprout.nn.layer.pooling import AdaptiveAvgPool2d, AvgPool2d, MaxPool2d
 
-__all__ = ["Dense", "Flatten", "Identity", "SequentialCell", "CellList", "CellDict"]
+__all__ = ["Dense", "Flatten", "Identity", "SequentialCell", "CellList", "CellDict", "ReLU", "ReLU6", "LeakyReLU",
+           "ELU", "GELU", "SiLU", "Mish", "HSwish", "HSigmoid", "Sigmoid", "Tanh", "Softplus", "Softmax",
+           "LogSoftmax", "get_activation", "Conv2d", "Dropout", "BatchNorm1d", "BatchNorm2d", "LayerNorm",
+           "MaxPool2d", "AvgPool2d", "AdaptiveAvgPool2d"]

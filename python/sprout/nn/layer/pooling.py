@@ -1,0 +1,46 @@
+"""Pooling layers (``mindspore.nn.MaxPool2d`` ...), NCHW."""
+from sprout import ops
+from sprout.nn.cell import Cell
+
+
+class _Pool2d(Cell):
+    def __init__(self, kernel_size=1, stride=1, pad_mode="valid", padding=0, data_format="NCHW"):
+        super().__init__()
+        if pad_mode not in ("valid", "same", "pad"):
+            raise ValueError(f"{type(self).__name__}: 'pad_mode' must be 'valid', 'same' or 'pad', got {pad_mode!r}")
+        if data_format != "NCHW":
+            raise ValueError(f"{type(self).__name__}: only data_format='NCHW' is supported, got {data_format!r}")
+        self.kernel_size, self.stride, self.pad_mode, self.padding = kernel_size, stride, pad_mode, padding
+        self._prim = None
+
+    def extend_repr(self):
+        return f"kernel_size={self.kernel_size}, stride={self.stride}, pad_mode={self.pad_mode}"
+
+    def _primitive(self, cls):
+        if self._prim is None:
+            object.__setattr__(self, "_prim", cls(kernel_size=self.kernel_size, strides=self.stride,
+                                                  pad_mode="same" if self.pad_mode == "same" else "valid"))
+        return self._prim
+
+
+class MaxPool2d(_Pool2d):
+    def construct(self, x):
+        if self.pad_mode == "pad":
+            return ops.max_pool2d(x, self.kernel_size, self.stride, self.padding)
+        return self._primitive(ops.MaxPool)(x)
+
+
+class AvgPool2d(_Pool2d):
+    def construct(self, x):
+        if self.pad_mode == "pad":
+            return ops.avg_pool2d(x, self.kernel_size, self.stride, self.padding)
+        return self._primitive(ops.AvgPool)(x)
+
+
+class AdaptiveAvgPool2d(Cell):
+    def __init__(self, output_size):
+        super().__init__()
+        self.output_size = output_size
+
+    def construct(self, x):
+        return ops.adaptive_avg_pool2d(x, self.output_size)
