@@ -109,3 +109,60 @@ def test_train_one_step_cell_reduces_loss():
     assert [g.shape for g in grads] == [(1, 3), (1,)]
     loss, out, label = nn.WithEvalCell(net, nn.MSELoss())(ms.Tensor(x), ms.Tensor(y))
     assert out.shape == (32, 1) and loss.item() == pytest.approx(last, rel=0.5)
+
+
+def test_rmsprop_centered_and_adagrad_and_lamb():
+    got, grads = run(nn.RMSProp, learning_rate=0.01, decay=0.9, momentum=0.5, centered=True)
+    p, ms_, mg, mom = np.array([1.0, -2.0, 3.0]), np.ones(3), np.zeros(3), np.zeros(3)
+    for _ in range(3):
+        g = grads[0]
+        ms_ = 0.9 * ms_ + 0.1 * g * g
+        mg = 0.9 * mg + 0.1 * g
+        mom = 0.5 * mom + 0.01 * g / np.sqrt(ms_ - mg * mg + 1e-10)
+        p = p - mom
+    np.testing.assert_allclose(got[0], p, rtol=1e-5)
+    got, grads = run(nn.Adagrad, learning_rate=0.1, accum=0.1)
+    p, acc = np.array([1.0, -2.0, 3.0]), np.full(3, 0.1)
+    for _ in range(3):
+        acc = acc + grads[0] ** 2
+        p = p - 0.1 * grads[0] / np.sqrt(acc)
+    np.testing.assert_allclose(got[0], p, rtol=1e-5)
+    got, grads = run(nn.Lamb, learning_rate=0.01)
+    p, m, v = np.array([[0.5, 0.25]]), 0, 0
+    for t in range(1, 4):
+        g = grads[1]
+        m, v = 0.9 * m + 0.1 * g, 0.999 * v + 0.001 * g * g
+        u = (m / (1 - 0.9 ** t)) / (np.sqrt(v / (1 - 0.999 ** t)) + 1e-6)
+        p = p - 0.01 * np.linalg.norm(p) / np.linalg.norm(u) * u
+    np.testing.assert_allclose(got[1], p, rtol=1e-5)
+
+
+def test_loss_scaling_skips_overflow_and_adapts():
+    net = nn.Dense(2, 1, weight_init="ones", bias_init="zeros")
+    opt = nn.SGD(net.trainable_params(), 0.1)
+    update = nn.DynamicLossScaleUpdateCell(loss_scale_value=1024.0, scale_factor=2, scale_window=2)
+    step = nn.TrainOneStepWithLossScaleCell(nn.WithLossCell(net, nn.MSELoss()), opt, update)
+    x, y = ms.Tensor(np.ones((4, 2), np.float32)), ms.Tensor(np.zeros((4, 1), np.float32))
+    loss, overflow, scale = step(x, y)
+    assert not overflow.item() and scale.item() == 1024.0
+    np.testing.assert_allclose(net.weight.asnumpy(), [[1 - 0.1 * 4, 1 - 0.1 * 4]], rtol=1e-5)  # unscaled update
+    before = net.weight.asnumpy().copy()
+    _, overflow, _ = step(ms.Tensor(np.full((4, 2), np.inf, np.float32)), y)
+    assert overflow.item() and step.scale_sense.item() == 512.0
+    np.testing.assert_array_equal(net.weight.asnumpy(), before)  # the overflowing step was skipped
+    step(x, y)
+    step(x, y)
+    assert step.scale_sense.item() == 1024.0  # raised again after scale_window clean steps
+
+
+def test_clip_by_global_norm_and_build_train_network():
+    from sprout import ops
+    a, b = ms.Tensor([3.0, 0.0]), ms.Tensor([0.0, 4.0])
+    ca, cb = ops.clip_by_global_norm((a, b), 1.0)
+    np.testing.assert_allclose(ca.asnumpy(), [0.6, 0.0], rtol=1e-6)
+    np.testing.assert_allclose(cb.asnumpy(), [0.0, 0.8], rtol=1e-6)
+    net = nn.Dense(2, 1)
+    step = ms.amp.build_train_network(net, nn.SGD(net.trainable_params(), 0.01), nn.MSELoss(), level="O2",
+                                      loss_scale_manager=ms.amp.FixedLossScaleManager(64.0))
+    loss, overflow, scale = step(ms.Tensor(np.ones((2, 2), np.float32)), ms.Tensor(np.zeros((2, 1), np.float32)))
+    assert loss.dtype == ms.float32 and scale.item() == 64.0

@@ -1,0 +1,71 @@
+"""Mixed precision (``mindspore.amp``): loss-scale managers and build_train_network.
+
+Levels (MindSpore's): O0 keeps float32; O2 runs the network in float16 with the loss in float32
+and dynamic loss scaling; O3 runs everything in float16 without loss scaling.
+"""
+from sprout.common import dtype as mstype
+from sprout.common.tensor import Tensor
+from sprout.nn.cell import Cell
+from sprout.nn.wrap.cell_wrapper import TrainOneStepCell, WithLossCell
+from sprout.nn.wrap.loss_scale import (DynamicLossScaleUpdateCell, FixedLossScaleUpdateCell,
+                                       TrainOneStepWithLossScaleCell)
+
+
+class LossScaleManager:
+    def get_update_cell(self):
+        raise NotImplementedError
+
+
+class FixedLossScaleManager(LossScaleManager):
+    def __init__(self, loss_scale=128.0, drop_overflow_update=True):
+        self.loss_scale, self.drop_overflow_update = loss_scale, drop_overflow_update
+
+    def get_loss_scale(self):
+        return self.loss_scale
+
+    def get_update_cell(self):
+        return FixedLossScaleUpdateCell(self.loss_scale) if self.drop_overflow_update else None
+
+
+class DynamicLossScaleManager(LossScaleManager):
+    def __init__(self, init_loss_scale=2 ** 24, scale_factor=2, scale_window=2000):
+        self.loss_scale, self.scale_factor, self.scale_window = init_loss_scale, scale_factor, scale_window
+
+    def get_loss_scale(self):
+        return self.loss_scale
+
+    def get_update_cell(self):
+        return DynamicLossScaleUpdateCell(self.loss_scale, self.scale_factor, self.scale_window)
+
+
+class _OutputToFloat32(Cell):
+    def __init__(self, network):
+        super().__init__(auto_prefix=False)
+        self._network = network
+
+    def construct(self, *inputs):
+        out = self._network(*inputs)
+        return out.astype(mstype.float32, copy=False)
+
+
+def build_train_network(network, optimizer, loss_fn=None, level="O0", boost_level="O0", **kwargs):
+    """The training step for `network` at an amp level; loss_scale_manager in kwargs picks the scaling."""
+    if level not in ("O0", "O2", "O3", "auto"):
+        raise ValueError(f"build_train_network: 'level' must be 'O0', 'O2', 'O3' or 'auto', but got {level!r}")
+    level = "O2" if level == "auto" else level
+    if level in ("O2", "O3"):
+        network.to_float(mstype.float16)
+        network = _OutputToFloat32(network)
+    if loss_fn is not None:
+        network = WithLossCell(network, loss_fn)
+    manager = kwargs.get("loss_scale_manager")
+    if manager is None and level == "O2":
+        manager = DynamicLossScaleManager()
+    if manager is None or level == "O3":
+        return TrainOneStepCell(network, optimizer)
+    cell = manager.get_update_cell()
+    scale = cell if cell is not None else Tensor([manager.get_loss_scale()], mstype.float32)
+    return TrainOneStepWithLossScaleCell(network, optimizer, scale)
+
+
+__all__ = ["LossScaleManager", "FixedLossScaleManager", "DynamicLossScaleManager", "build_train_network"]

@@ -1,0 +1,79 @@
+"""RMSProp, Adagrad and Lamb."""
+import math
+
+from sprout import ops
+from sprout.nn.optim.optimizer import Optimizer
+from sprout.nn.optim.sgd import _check_range
+
+
+class RMSProp(Optimizer):
+    """ms = decay*ms + (1-decay)*g^2; mom = momentum*mom + lr*g/sqrt(ms + eps); p -= mom.
+    centered=True subtracts the squared mean gradient (mg) inside the root, as MindSpore's RMSProp."""
+
+    def __init__(self, params, learning_rate=0.1, decay=0.9, momentum=0.0, epsilon=1e-10, use_locking=False,
+                 centered=False, loss_scale=1.0, weight_decay=0.0):
+        super().__init__(learning_rate, params, weight_decay, loss_scale)
+        self.decay = _check_range("RMSProp", "decay", decay, 0.0)
+        self.momentum = _check_range("RMSProp", "momentum", momentum, 0.0)
+        self.epsilon = _check_range("RMSProp", "epsilon", epsilon, 0.0, low_inclusive=False)
+        self.centered = bool(centered)
+        self.ms = self._make_state("mean_square", 1.0)
+        self.moment = self._make_state("moment")
+        self.mg = self._make_state("mean_grad") if centered else None
+
+    def _update(self, i, p, g, lr, wd, step):
+        if wd:
+            g = g + wd * p
+        ms = self.ms[i] * self.decay + g * g * (1 - self.decay)
+        self.ms[i]._copy_from(ms)
+        denom = ms
+        if self.centered:
+            mg = self.mg[i] * self.decay + g * (1 - self.decay)
+            self.mg[i]._copy_from(mg)
+            denom = ms - mg * mg
+        mom = self.moment[i] * self.momentum + lr * g / ops.sqrt(denom + self.epsilon)
+        self.moment[i]._copy_from(mom)
+        p._copy_from(p - mom)
+
+
+class Adagrad(Optimizer):
+    """accum += g^2; p -= lr * g / sqrt(accum)."""
+
+    def __init__(self, params, accum=0.1, learning_rate=0.001, update_slots=True, loss_scale=1.0, weight_decay=0.0):
+        super().__init__(learning_rate, params, weight_decay, loss_scale)
+        self.initial_accum = _check_range("Adagrad", "accum", accum, 0.0)
+        self.update_slots = update_slots
+        self.accum = self._make_state("accum", self.initial_accum)
+
+    def _update(self, i, p, g, lr, wd, step):
+        if wd:
+            g = g + wd * p
+        accum = self.accum[i] + g * g if self.update_slots else self.accum[i]
+        self.accum[i]._copy_from(accum)
+        p._copy_from(p - lr * g / ops.sqrt(accum))
+
+
+class Lamb(Optimizer):
+    """Adam moments with a layer-wise trust ratio ||p|| / ||update|| (You et al. 2019)."""
+
+    def __init__(self, params, learning_rate, beta1=0.9, beta2=0.999, eps=1e-6, weight_decay=0.0):
+        super().__init__(learning_rate, params, weight_decay)
+        self.beta1 = _check_range("Lamb", "beta1", beta1, 0.0, 1.0, low_inclusive=False)
+        self.beta2 = _check_range("Lamb", "beta2", beta2, 0.0, 1.0, low_inclusive=False)
+        self.eps = _check_range("Lamb", "eps", eps, 0.0, low_inclusive=False)
+        self.moments1 = self._make_state("lamb_m")
+        self.moments2 = self._make_state("lamb_v")
+
+    def _update(self, i, p, g, lr, wd, step):
+        m = self.moments1[i] * self.beta1 + g * (1 - self.beta1)
+        v = self.moments2[i] * self.beta2 + g * g * (1 - self.beta2)
+        self.moments1[i]._copy_from(m)
+        self.moments2[i]._copy_from(v)
+        t = step + 1
+        update = (m / (1 - self.beta1 ** t)) / (ops.sqrt(v / (1 - self.beta2 ** t)) + self.eps)
+        if wd:
+            update = update + wd * p
+        w_norm = math.sqrt(float((p * p).sum().item()))
+        u_norm = math.sqrt(float((update * update).sum().item()))
+        trust = w_norm / u_norm if w_norm > 0 and u_norm > 0 else 1.0
+        p._copy_from(p - lr * trust * update)
