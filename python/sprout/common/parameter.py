@@ -25,6 +25,9 @@ class Parameter(Tensor):
 
     __str__ = __repr__
 
+    def __deepcopy__(self, memo):
+        return Parameter(self.copy(), name=self.name, requires_grad=self.requires_grad)
+
     def clone(self, init="same"):
         if init != "same":
             raise ValueError(f"Parameter.clone: only init='same' is supported, got {init!r}")

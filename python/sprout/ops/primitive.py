@@ -61,6 +61,10 @@ class Primitive:
     def __repr__(self):
         return f"Prim[{self.name}]"
 
+    def __deepcopy__(self, memo):
+        # Primitives are descriptions of an op, shared safely between copies of a network.
+        return self
+
 
 def prim_attr_register(fn):
     """Decorator for a primitive's ``__init__``: records every argument as an attribute."""

@@ -1,0 +1,126 @@
+"""Recurrent layers: LSTM and GRU, multi-layer and bidirectional (``mindspore.nn.LSTM``/``GRU``).
+
+Each layer runs the single-step cell op over time. Parameters follow the usual names per layer
+and direction: weight_ih_l{k}, weight_hh_l{k}, bias_ih_l{k}, bias_hh_l{k}, with a _reverse suffix for
+the backward direction; initialized uniformly in +-1/sqrt(hidden_size).
+"""
+import math
+
+from sprout import ops
+from sprout.common import dtype as mstype
+from sprout.common.initializer import Uniform, initializer
+from sprout.common.parameter import Parameter
+from sprout.common.tensor import Tensor
+from sprout.nn.cell import Cell
+
+
+class _RNNBase(Cell):
+    _gates = 1
+
+    def __init__(self, input_size, hidden_size, num_layers=1, has_bias=True, batch_first=False, dropout=0.0,
+                 bidirectional=False, dtype=mstype.float32):
+        super().__init__()
+        api = type(self).__name__
+        for name, value in (("input_size", input_size), ("hidden_size", hidden_size), ("num_layers", num_layers)):
+            if not isinstance(value, int) or isinstance(value, bool) or value < 1:
+                raise ValueError(f"{api}: '{name}' must be a positive int, but got {value!r}")
+        if not 0 <= dropout < 1:
+            raise ValueError(f"{api}: 'dropout' must be in [0, 1), but got {dropout!r}")
+        self.input_size, self.hidden_size, self.num_layers = input_size, hidden_size, num_layers
+        self.has_bias, self.batch_first, self.dropout = has_bias, batch_first, dropout
+        self.bidirectional = bidirectional
+        self.num_directions = 2 if bidirectional else 1
+        init = Uniform(1 / math.sqrt(hidden_size))
+        gate_size = self._gates * hidden_size
+        for layer in range(num_layers):
+            layer_input = input_size if layer == 0 else hidden_size * self.num_directions
+            for suffix in ("", "_reverse")[:self.num_directions]:
+                self.insert_param_to_cell(f"weight_ih_l{layer}{suffix}", Parameter(
+                    initializer(init, (gate_size, layer_input), dtype), name=f"weight_ih_l{layer}{suffix}"))
+                self.insert_param_to_cell(f"weight_hh_l{layer}{suffix}", Parameter(
+                    initializer(init, (gate_size, hidden_size), dtype), name=f"weight_hh_l{layer}{suffix}"))
+                if has_bias:
+                    self.insert_param_to_cell(f"bias_ih_l{layer}{suffix}", Parameter(
+                        initializer(init, (gate_size,), dtype), name=f"bias_ih_l{layer}{suffix}"))
+                    self.insert_param_to_cell(f"bias_hh_l{layer}{suffix}", Parameter(
+                        initializer(init, (gate_size,), dtype), name=f"bias_hh_l{layer}{suffix}"))
+
+    def _weights(self, layer, suffix):
+        get = self._params.get
+        return (get(f"weight_ih_l{layer}{suffix}"), get(f"weight_hh_l{layer}{suffix}"),
+                get(f"bias_ih_l{layer}{suffix}"), get(f"bias_hh_l{layer}{suffix}"))
+
+    def _initial_state(self, x, hx, batch):
+        shape = (self.num_layers * self.num_directions, batch, self.hidden_size)
+        if hx is None:
+            zeros = Tensor(shape=shape, dtype=x.dtype, init="zeros")
+            return zeros, zeros
+        return hx
+
+    def construct(self, x, hx=None, seq_length=None):
+        api = type(self).__name__
+        if x.ndim != 3 or x.shape[2] != self.input_size:
+            raise ValueError(f"{api}: expects input of shape (seq, batch, {self.input_size}) "
+                             f"({'batch first' if self.batch_first else 'sequence first'}), but got {x.shape}")
+        if seq_length is not None:
+            raise ValueError(f"{api}: 'seq_length' (ragged batches) is not supported; pad the batch instead")
+        if self.batch_first:
+            x = ops.transpose(x, (1, 0, 2))
+        steps, batch = x.shape[0], x.shape[1]
+        h0, c0 = self._initial_state(x, hx if not isinstance(hx, Tensor) else (hx, hx), batch)
+        h_n, c_n, layer_input = [], [], [x[t] for t in range(steps)]
+        for layer in range(self.num_layers):
+            outputs = []
+            for d, suffix in enumerate(("", "_reverse")[:self.num_directions]):
+                k = layer * self.num_directions + d
+                h, c = h0[k], c0[k]
+                order = range(steps - 1, -1, -1) if d else range(steps)
+                seq = [None] * steps
+                for t in order:
+                    h, c = self._step(layer_input[t], h, c, self._weights(layer, suffix))
+                    seq[t] = h
+                outputs.append(seq)
+                h_n.append(h)
+                c_n.append(c)
+            layer_input = [ops.concat((outputs[0][t], outputs[1][t]), axis=-1) if self.num_directions == 2
+                           else outputs[0][t] for t in range(steps)]
+            if self.dropout and self.training and layer < self.num_layers - 1:
+                layer_input = [ops.dropout(v, p=self.dropout) for v in layer_input]
+        output = ops.stack(layer_input, axis=0)
+        if self.batch_first:
+            output = ops.transpose(output, (1, 0, 2))
+        return output, self._final_state(ops.stack(h_n, axis=0), ops.stack(c_n, axis=0))
+
+    def extend_repr(self):
+        return (f"input_size={self.input_size}, hidden_size={self.hidden_size}, num_layers={self.num_layers}, "
+                f"batch_first={self.batch_first}, bidirectional={self.bidirectional}")
+
+
+class LSTM(_RNNBase):
+    """Returns (output, (h_n, c_n))."""
+
+    _gates = 4
+
+    def _step(self, x, h, c, weights):
+        return ops.lstm_cell(x, h, c, *weights)
+
+    def _final_state(self, h_n, c_n):
+        return h_n, c_n
+
+
+class GRU(_RNNBase):
+    """Returns (output, h_n)."""
+
+    _gates = 3
+
+    def _initial_state(self, x, hx, batch):
+        if hx is None or isinstance(hx, tuple):
+            return super()._initial_state(x, hx, batch)
+        return hx, hx
+
+    def _step(self, x, h, c, weights):
+        h = ops.gru_cell(x, h, *weights)
+        return h, h
+
+    def _final_state(self, h_n, c_n):
+        return h_n
