@@ -92,8 +92,17 @@ PyPrimitive make_primitive(const std::string& name, nb::dict attrs) {
   return p;
 }
 
-nb::object call_primitive(PyPrimitive& p, nb::args args) {
+nb::object call_primitive(PyPrimitive& p, nb::args call_args) {
   const OpDef& def = p.prim.def();
+  // A variadic op takes its tensors as one tuple or list, as MindSpore does: Concat()((x, y)).
+  nb::tuple args = call_args;
+  if (def.variadic && call_args.size() >= 1 &&
+      (nb::isinstance<nb::tuple>(call_args[0]) || nb::isinstance<nb::list>(call_args[0]))) {
+    nb::list flat;
+    for (nb::handle t : call_args[0]) flat.append(t);
+    for (size_t i = 1; i < call_args.size(); ++i) flat.append(call_args[i]);
+    args = nb::tuple(flat);
+  }
   size_t n_inputs = def.variadic ? args.size() - p.call_fields.size() : def.inputs.size();
   SPROUT_CHECK(args.size() >= n_inputs && args.size() <= n_inputs + p.call_fields.size(), TypeError, def.name,
                ": expects ", n_inputs, " tensor input", n_inputs == 1 ? "" : "s",
