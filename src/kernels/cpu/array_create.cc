@@ -72,8 +72,8 @@ template <bool LOWER>
 void triangle_kernel(const DiagonalAttrs& a, std::span<const Tensor> in, std::span<Tensor> out) {
   const Tensor x = in[0].contiguous();
   const int64_t rows = x.shape()[x.ndim() - 2], cols = x.shape()[x.ndim() - 1];
-  const int64_t total_rows = rows == 0 ? 0 : x.numel() / cols;
-  if (cols == 0) return;
+  if (rows == 0 || cols == 0) return;
+  const int64_t total_rows = x.numel() / cols;
   visit_dtype(x.dtype(), [&](auto zero) {
     using T = decltype(zero);
     const T* src = x.template data<T>();

@@ -149,7 +149,7 @@ def split(tensor, split_size_or_sections, axis=0):
         sizes = list(_ints(split_size_or_sections, "split", "split_size_or_sections"))
     if not sizes:
         return (x,)
-    if len(sizes) > 1 and all(s == sizes[0] for s in sizes):
+    if len(sizes) > 1 and all(s == sizes[0] for s in sizes) and sizes[0] * len(sizes) == size:
         return prim("Split", axis=axis, output_num=len(sizes))(x)
     parts = prim("SplitV", size_splits=tuple(sizes), split_dim=axis, num_split=len(sizes))(x)
     return parts if isinstance(parts, tuple) else (parts,)
