@@ -110,7 +110,12 @@ std::vector<V> gather_bprop(BpropBuilder& b) {
   for (int64_t d = 0; d < axis; ++d) front.push_back(d);
   for (int64_t d = axis + r; d < ndim - 1 + r; ++d) front.push_back(d);
   V moved = b.transpose(b.dout(), front);
-  V summed = emit_op(b, "UnsortedSegmentSum", {moved, b.input(1)}, {{"num_segments", x[axis]}});
+  // Gather accepts negative indices (from the end); UnsortedSegmentSum would drop them: wrap them first.
+  V ids = b.input(1);
+  const DType id_type = b.spec(ids).dtype;
+  V negative = b.mask(emit_op(b, "Less", {ids, b.scalar(0, id_type)}), ids);
+  ids = b.add(ids, b.mul(negative, b.scalar(static_cast<double>(x[axis]), id_type)));
+  V summed = emit_op(b, "UnsortedSegmentSum", {moved, ids}, {{"num_segments", x[axis]}});
   std::vector<int64_t> back;  // summed is [x[axis], x[:axis], x[axis+1:]]
   for (int64_t d = 1; d <= axis; ++d) back.push_back(d);
   back.push_back(0);

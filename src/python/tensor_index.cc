@@ -60,8 +60,9 @@ std::vector<Item> parse(nb::handle index) {
       seen_ellipsis = true;
       out.push_back(Item{Kind::Ellipsis, item});
     } else {
-      throw TypeError(str("Tensor index: an index must be an int, slice, None, Ellipsis, bool or integer Tensor, "
-                          "list or array, but got ", py_text(nb::str(item.type().attr("__name__")))));
+      throw TypeError(str("Tensor index: an index must be an int, slice, None or Ellipsis (basic indexing) or an ",
+                          "integer or bool Tensor, list or array (advanced indexing), but got ",
+                          py_text(nb::str(item.type().attr("__name__")))));
     }
   }
   return out;
