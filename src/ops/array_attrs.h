@@ -3,6 +3,7 @@
 // call inputs (axis of ExpandDims, multiples of Tile, shape of Fill ...) are `call()` attributes.
 #pragma once
 
+#include <string>
 #include <tuple>
 #include <vector>
 
@@ -175,6 +176,73 @@ struct CumAttrs {
     return std::tuple{attr("exclusive", &CumAttrs::exclusive, "Each output leaves out its own element."),
                       attr("reverse", &CumAttrs::reverse, "Accumulate from the end."),
                       attr("axis", &CumAttrs::axis, "The axis to accumulate along.").call()};
+  }
+};
+
+struct SortAttrs {
+  int64_t axis = -1;
+  bool descending = false;
+  static constexpr auto fields() {
+    return std::tuple{attr("axis", &SortAttrs::axis, "The axis to sort along."),
+                      attr("descending", &SortAttrs::descending, "Largest first.")};
+  }
+};
+
+struct TopKAttrs {
+  bool sorted = true;
+  int64_t k = 1;
+  static constexpr auto fields() {
+    return std::tuple{attr("sorted", &TopKAttrs::sorted, "Return the k values in descending order."),
+                      attr("k", &TopKAttrs::k, "How many of the largest values to return.").call()};
+  }
+};
+
+struct GatherElementsAttrs {
+  int64_t dim = 0;
+  static constexpr auto fields() {
+    return std::tuple{attr("dim", &GatherElementsAttrs::dim, "The axis the indices index.").call()};
+  }
+};
+
+struct ScatterElementsAttrs {
+  int64_t axis = 0;
+  std::string reduction = "none";
+  static constexpr auto fields() {
+    return std::tuple{attr("axis", &ScatterElementsAttrs::axis, "The axis the indices index."),
+                      attr("reduction", &ScatterElementsAttrs::reduction, "'none' replaces, 'add' accumulates.")};
+  }
+};
+
+struct RollAttrs {
+  std::vector<int64_t> shift;
+  std::vector<int64_t> axis;
+  static constexpr auto fields() {
+    return std::tuple{attr("shift", &RollAttrs::shift, "Positions to shift by, per axis."),
+                      attr("axis", &RollAttrs::axis, "Axes to roll; empty rolls the flattened tensor.")};
+  }
+};
+
+struct MeshgridAttrs {
+  std::string indexing = "xy";
+  static constexpr auto fields() {
+    return std::tuple{attr("indexing", &MeshgridAttrs::indexing, "'xy' (Cartesian) or 'ij' (matrix) indexing.")};
+  }
+};
+
+// paddings: (before, after) per axis, flattened: [b0, a0, b1, a1, ...].
+struct PadAttrs {
+  std::vector<int64_t> paddings;
+  static constexpr auto fields() {
+    return std::tuple{attr("paddings", &PadAttrs::paddings, "(before, after) zero padding per axis.")};
+  }
+};
+
+struct SliceAttrs {
+  std::vector<int64_t> begin;
+  std::vector<int64_t> size;
+  static constexpr auto fields() {
+    return std::tuple{attr("begin", &SliceAttrs::begin, "Start of the slice per axis.").call(),
+                      attr("size", &SliceAttrs::size, "Length per axis; -1 takes the rest.").call()};
   }
 };
 

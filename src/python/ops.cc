@@ -22,7 +22,16 @@ AttrValue to_attr_value(nb::handle v, std::string_view op, std::string_view attr
     std::vector<double> floats;
     bool all_int = true;
     for (nb::handle item : v) {
-      if (PyFloat_Check(item.ptr())) {
+      if (nb::isinstance<nb::tuple>(item) || nb::isinstance<nb::list>(item)) {
+        // Nested pairs flatten row-major: Pad(((1, 1), (2, 2))) has paddings (1, 1, 2, 2).
+        AttrValue inner = to_attr_value(item, op, attr);
+        SPROUT_CHECK(std::holds_alternative<std::vector<int64_t>>(inner), TypeError, op, ": attribute '", attr,
+                     "' must be a tuple of ints or of tuples of ints, but it contains ", py_text(nb::repr(item)));
+        for (int64_t i : std::get<std::vector<int64_t>>(inner)) {
+          ints.push_back(i);
+          floats.push_back(static_cast<double>(i));
+        }
+      } else if (PyFloat_Check(item.ptr())) {
         all_int = false;
         floats.push_back(nb::cast<double>(item));
       } else if (PyLong_Check(item.ptr()) || nb::hasattr(item, "__index__")) {

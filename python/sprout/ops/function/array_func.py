@@ -381,6 +381,98 @@ def cumprod(input, dim, dtype=None):
     return prim("CumProd")(x, _int(dim, "cumprod", "dim"))
 
 
+# ---- ordering -------------------------------------------------------------------------------------
+
+def sort(input_x, axis=-1, descending=False):
+    """(values, indices) of `input_x` sorted along `axis`; indices are Int32."""
+    return prim("Sort", axis=_int(axis, "sort", "axis"), descending=bool(descending))(input_x)
+
+
+def argsort(input, axis=-1, descending=False):
+    """The Int32 indices that sort `input` along `axis`."""
+    return sort(input, axis, descending)[1]
+
+
+def topk(input, k, dim=None, largest=True, sorted=True):
+    """(values, indices) of the k largest (or smallest) elements along `dim` (the last axis by default)."""
+    x = _tensor(input, "topk", "input")
+    k = _int(k, "topk", "k")
+    if x.ndim == 0:
+        raise ValueError("topk: 'input' must have rank >= 1, but got a 0-d tensor")
+    dim = x.ndim - 1 if dim is None else _int(dim, "topk", "dim") % x.ndim
+    if not largest:
+        values, indices = sort(x, dim, False)
+        if not 0 <= k <= x.shape[dim]:
+            raise ValueError(f"topk: 'k' must be in [0, {x.shape[dim]}], but got {k}")
+        begin, size = [0] * x.ndim, list(x.shape)
+        size[dim] = k
+        return prim("Slice")(values, tuple(begin), tuple(size)), prim("Slice")(indices, tuple(begin), tuple(size))
+    if dim == x.ndim - 1:
+        return prim("TopK", sorted=bool(sorted))(x, k)
+    perm = list(builtins.range(x.ndim))
+    perm[dim], perm[-1] = perm[-1], perm[dim]
+    values, indices = prim("TopK", sorted=bool(sorted))(transpose(x, perm), k)
+    return transpose(values, perm), transpose(indices, perm)
+
+
+def unique(input):
+    """(sorted distinct values, position of each element's value among them); any shape, flattened."""
+    x = _tensor(input, "unique", "input")
+    output, idx = prim("Unique")(reshape(x, (-1,)))
+    return output, reshape(idx, x.shape)
+
+
+# ---- element indexing, roll, grids, padding, slicing ----------------------------------------------
+
+def gather_elements(input, dim, index):
+    """out[i][j] = input[index[i][j]][j] for dim 0, and likewise for other dims."""
+    return prim("GatherElements")(input, _tensor(index, "gather_elements", "index"), _int(dim, "gather_elements", "dim"))
+
+
+def tensor_scatter_elements(input_x, indices, updates, axis=0, reduction="none"):
+    """A copy of `input_x` with each update written ('none') or added ('add') at its index along `axis`."""
+    return prim("TensorScatterElements", axis=_int(axis, "tensor_scatter_elements", "axis"), reduction=reduction)(
+        input_x, _tensor(indices, "tensor_scatter_elements", "indices"), updates)
+
+
+def roll(input, shifts, dims=None):
+    """Shifts elements along `dims`, wrapping around (over the flattened tensor when `dims` is None)."""
+    shifts = _ints(shifts, "roll", "shifts")
+    dims = () if dims is None else _ints(dims, "roll", "dims")
+    return prim("Roll", shift=shifts, axis=dims)(input)
+
+
+def meshgrid(*inputs, indexing='xy'):
+    """Coordinate grids from 1-d tensors ('xy': Cartesian, 'ij': matrix indexing)."""
+    if len(inputs) == 1 and isinstance(inputs[0], (tuple, list)):
+        inputs = tuple(inputs[0])
+    return prim("Meshgrid", indexing=indexing)(_tensors(inputs, "meshgrid", "inputs"))
+
+
+def pad(input_x, padding, mode='constant', value=None):
+    """Pads with `value` (0 by default); `padding` pairs start from the last axis: (left, right, top, bottom ...)."""
+    if mode != 'constant':
+        raise ValueError(f"pad: only mode='constant' is supported, but got {mode!r}")
+    x = _tensor(input_x, "pad", "input_x")
+    padding = _ints(padding, "pad", "padding")
+    if len(padding) % 2 or len(padding) // 2 > x.ndim:
+        raise ValueError(f"pad: 'padding' must hold (before, after) pairs for at most {x.ndim} axes, "
+                         f"but got {padding}")
+    pairs = [(0, 0)] * (x.ndim - len(padding) // 2) + [
+        (padding[2 * i], padding[2 * i + 1]) for i in reversed(builtins.range(len(padding) // 2))]
+    flat = tuple(v for pair in pairs for v in pair)
+    padded = prim("Pad", paddings=flat)(x)
+    if value is None or value == 0:
+        return padded
+    inside = prim("Pad", paddings=flat)(prim("OnesLike")(cast(x, mstype.bool_)))
+    return prim("Select")(inside, padded, full_like(padded, value))
+
+
+def slice(input_x, begin, size):
+    """The block of `input_x` starting at `begin` of extent `size` (-1: to the end); a view."""
+    return prim("Slice")(input_x, _ints(begin, "slice", "begin"), _ints(size, "slice", "size"))
+
+
 # ---- graph plumbing -------------------------------------------------------------------------------
 
 def depend(value, expr):
@@ -400,9 +492,11 @@ __all__ = ["cast", "reshape", "transpose", "permute",
            "linspace", "tril", "triu",
            "select", "where", "gather", "index_select", "gather_nd", "scatter_nd", "tensor_scatter_update",
            "unsorted_segment_sum", "masked_fill", "masked_select", "one_hot",
-           "argmax", "argmin", "cumsum", "cumprod", "depend", "stop_gradient"]
+           "argmax", "argmin", "cumsum", "cumprod", "depend", "stop_gradient",
+           "sort", "argsort", "topk", "unique", "gather_elements", "tensor_scatter_elements", "roll", "meshgrid",
+           "pad", "slice"]
 
 # Also Tensor methods (x.squeeze(), x.argmax() ...): same name, the tensor as first argument.
 TENSOR_METHODS = ["expand_dims", "unsqueeze", "squeeze", "tile", "flip", "split", "chunk",
                   "tril", "triu", "gather", "index_select", "masked_fill", "masked_select", "argmax", "argmin",
-                  "cumsum", "cumprod"]
+                  "cumsum", "cumprod", "sort", "argsort", "topk", "gather_elements", "roll"]
