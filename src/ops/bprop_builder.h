@@ -57,6 +57,8 @@ class BpropBuilder {
 
   // Mask (in the dtype of `like`) of where `cond` holds: 1 or 0.
   V mask(V cond, V like) { return cast(cond, spec(like).dtype); }
+  std::span<const V> inputs() const { return args_.inputs; }
+  std::span<const V> outputs() const { return args_.outputs; }
 
  private:
   Emitter& e_;

@@ -22,7 +22,16 @@ AttrValue to_attr_value(nb::handle v, std::string_view op, std::string_view attr
     std::vector<double> floats;
     bool all_int = true;
     for (nb::handle item : v) {
-      if (PyFloat_Check(item.ptr())) {
+      if (nb::isinstance<nb::tuple>(item) || nb::isinstance<nb::list>(item)) {
+        // Nested pairs flatten row-major: Pad(((1, 1), (2, 2))) has paddings (1, 1, 2, 2).
+        AttrValue inner = to_attr_value(item, op, attr);
+        SPROUT_CHECK(std::holds_alternative<std::vector<int64_t>>(inner), TypeError, op, ": attribute '", attr,
+                     "' must be a tuple of ints or of tuples of ints, but it contains ", py_text(nb::repr(item)));
+        for (int64_t i : std::get<std::vector<int64_t>>(inner)) {
+          ints.push_back(i);
+          floats.push_back(static_cast<double>(i));
+        }
+      } else if (PyFloat_Check(item.ptr())) {
         all_int = false;
         floats.push_back(nb::cast<double>(item));
       } else if (PyLong_Check(item.ptr()) || nb::hasattr(item, "__index__")) {
@@ -92,8 +101,17 @@ PyPrimitive make_primitive(const std::string& name, nb::dict attrs) {
   return p;
 }
 
-nb::object call_primitive(PyPrimitive& p, nb::args args) {
+nb::object call_primitive(PyPrimitive& p, nb::args call_args) {
   const OpDef& def = p.prim.def();
+  // A variadic op takes its tensors as one tuple or list, as MindSpore does: Concat()((x, y)).
+  nb::tuple args = call_args;
+  if (def.variadic && call_args.size() >= 1 &&
+      (nb::isinstance<nb::tuple>(call_args[0]) || nb::isinstance<nb::list>(call_args[0]))) {
+    nb::list flat;
+    for (nb::handle t : call_args[0]) flat.append(t);
+    for (size_t i = 1; i < call_args.size(); ++i) flat.append(call_args[i]);
+    args = nb::tuple(flat);
+  }
   size_t n_inputs = def.variadic ? args.size() - p.call_fields.size() : def.inputs.size();
   SPROUT_CHECK(args.size() >= n_inputs && args.size() <= n_inputs + p.call_fields.size(), TypeError, def.name,
                ": expects ", n_inputs, " tensor input", n_inputs == 1 ? "" : "s",

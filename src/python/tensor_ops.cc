@@ -1,8 +1,9 @@
-// Tensor operators (+, -, *, /, **, comparisons, unary -) and basic indexing, bound in C++ so an
+// Tensor operators (+, -, *, /, **, comparisons, unary -) and indexing (tensor_index.cc), bound in C++ so an
 // eager `x + y` is one Python->C++ call (Note [Eager dispatch] in runtime/eager.h).
 #include <nanobind/stl/string.h>
 
 #include "python/bindings.h"
+#include "python/tensor_index.h"
 #include "runtime/eager.h"
 
 namespace sprout::py {
@@ -37,49 +38,6 @@ constexpr char kAdd[] = "Add", kSub[] = "Sub", kMul[] = "Mul", kDiv[] = "RealDiv
 constexpr char kEq[] = "Equal", kNe[] = "NotEqual", kLt[] = "Less", kLe[] = "LessEqual", kGt[] = "Greater",
                kGe[] = "GreaterEqual";
 
-[[noreturn]] void index_error(const std::string& msg) { throw nb::index_error(msg.c_str()); }
-
-// Basic indexing: ints, slices, None and Ellipsis (and tuples of them) give views.
-Tensor basic_index(const Tensor& t, nb::handle index) {
-  nb::tuple items = nb::isinstance<nb::tuple>(index) ? nb::borrow<nb::tuple>(index) : nb::make_tuple(index);
-  int64_t consumed = 0;
-  bool seen_ellipsis = false;
-  for (nb::handle item : items) {
-    if (PyLong_Check(item.ptr()) && !PyBool_Check(item.ptr())) ++consumed;
-    else if (PySlice_Check(item.ptr())) ++consumed;
-    else if (item.is_none()) continue;
-    else if (item.ptr() == Py_Ellipsis) {
-      if (seen_ellipsis) index_error("Tensor index: an index can only have a single ellipsis ('...')");
-      seen_ellipsis = true;
-    } else {
-      throw TypeError(str("Tensor index: basic indexing takes int, slice, None and Ellipsis; got ",
-                          py_text(nb::str(item.type().attr("__name__"))),
-                          ". Index with tensors, lists or boolean masks through ops.gather / ops.masked_select"));
-    }
-  }
-  if (consumed > t.ndim())
-    index_error(str("Tensor index: too many indices for a tensor of rank ", t.ndim(), ": ", consumed, " given"));
-  Tensor out = t;
-  int64_t dim = 0;
-  for (nb::handle item : items) {
-    if (item.is_none()) {
-      out = out.unsqueeze(dim++);
-    } else if (item.ptr() == Py_Ellipsis) {
-      dim += t.ndim() - consumed;
-    } else if (PySlice_Check(item.ptr())) {
-      Py_ssize_t start, stop, step;
-      if (PySlice_Unpack(item.ptr(), &start, &stop, &step) < 0) throw nb::python_error();
-      out = out.slice(dim++, start, stop, step);
-    } else {
-      int64_t i = nb::cast<int64_t>(item), size = out.shape()[dim];
-      if (i < -size || i >= size)
-        index_error(str("Tensor index: index ", i, " is out of bounds for axis ", dim, " with size ", size));
-      out = out.select(dim, i);
-    }
-  }
-  return out;
-}
-
 }  // namespace
 
 void bind_tensor_ops(nb::class_<Tensor>& cls) {
@@ -96,12 +54,8 @@ void bind_tensor_ops(nb::class_<Tensor>& cls) {
   def_binary<kGe>(cls, "__ge__", nullptr);
   cls.def("__neg__", [](const Tensor& t) { return run_eager(prim("Neg"), std::span<const Tensor>(&t, 1))[0]; });
   cls.def("__hash__", [](nb::handle self) { return reinterpret_cast<intptr_t>(self.ptr()) >> 4; });
-  cls.def("__getitem__", [](const Tensor& t, nb::handle index) { return basic_index(t, index); });
-  cls.def("__setitem__", [](const Tensor& t, nb::handle index, nb::handle value) {
-    Tensor target = basic_index(t, index);
-    Tensor v = to_tensor(value);
-    target.copy_from(cast(v, target.dtype()).expand(target.shape()));
-  });
+  cls.def("__getitem__", &tensor_getitem);
+  cls.def("__setitem__", &tensor_setitem);
 }
 
 }  // namespace sprout::py

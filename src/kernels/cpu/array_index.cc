@@ -1,0 +1,237 @@
+// CPU kernels of the index and mask ops. Gathers copy whole slices (memcpy of the trailing
+// contiguous block) and split across threads by output slice; scatters that may hit one slice twice
+// (ScatterNd, UnsortedSegmentSum) run serially over slices with a vectorizable inner add.
+// Every index is checked before any memory is touched, so a bad index is a ValueError, never a crash.
+#include <cstring>
+
+#include "kernels/cpu/index_util.h"
+#include "kernels/cpu/parallel.h"
+#include "ops/array_attrs.h"
+#include "ops/op_def.h"
+#include "tensor/nd_loop.h"
+
+namespace sprout {
+namespace {
+
+// Calls fn(elements...) elementwise over `out` and `ins` broadcast to its shape (at most 3 inputs).
+template <class T, class Fn, size_t K>
+void elementwise(const Tensor& out, const std::array<Tensor, K>& ins, Fn fn) {
+  std::array<Tensor, K> views;
+  std::array<std::span<const int64_t>, K + 1> strides;
+  strides[0] = out.strides();
+  for (size_t k = 0; k < K; ++k) {
+    views[k] = ins[k].expand(out.shape());
+    strides[k + 1] = views[k].strides();
+  }
+  NdLoop<K + 1> loop(out.shape(), strides);
+  T* po = static_cast<T*>(out.raw_data());
+  parallel_for(out.numel(), kParallelGrain, [&](int64_t begin, int64_t end) {
+    loop.run_elements(begin, end, [&](const std::array<int64_t, K + 1>& off, int64_t n) {
+      for (int64_t i = 0; i < n; ++i) {
+        std::array<const char*, K> at;
+        for (size_t k = 0; k < K; ++k)
+          at[k] = static_cast<const char*>(views[k].raw_data()) +
+                  (off[k + 1] + i * loop.inner_stride(k + 1)) * static_cast<int64_t>(views[k].itemsize());
+        po[off[0] + i * loop.inner_stride(0)] = fn(at);
+      }
+    });
+  });
+}
+
+void select_kernel(const NoAttrs&, std::span<const Tensor> in, std::span<Tensor> out) {
+  visit_dtype(out[0].dtype(), [&](auto zero) {
+    using T = decltype(zero);
+    elementwise<T>(out[0], std::array<Tensor, 3>{in[0], in[1], in[2]}, [](const std::array<const char*, 3>& p) {
+      return *reinterpret_cast<const bool*>(p[0]) ? *reinterpret_cast<const T*>(p[1]) : *reinterpret_cast<const T*>(p[2]);
+    });
+  });
+}
+
+void masked_fill_kernel(const NoAttrs&, std::span<const Tensor> in, std::span<Tensor> out) {
+  const double value = in[2].element_as_double(0);
+  visit_dtype(out[0].dtype(), [&](auto zero) {
+    using T = decltype(zero);
+    const T v = static_cast<T>(static_cast<compute_t<T>>(value));
+    elementwise<T>(out[0], std::array<Tensor, 2>{in[0], in[1]}, [v](const std::array<const char*, 2>& p) {
+      return *reinterpret_cast<const bool*>(p[1]) ? v : *reinterpret_cast<const T*>(p[0]);
+    });
+  });
+}
+
+// The output was sized by the op's dispatch (number of True elements); walk x and mask in order.
+void masked_select_kernel(const NoAttrs&, std::span<const Tensor> in, std::span<Tensor> out) {
+  Shape s = broadcast_shapes("MaskedSelect", in[0].shape(), in[1].shape());
+  Tensor x = in[0].expand(s).contiguous(), mask = in[1].expand(s).contiguous();
+  const size_t item = x.itemsize();
+  const bool* m = mask.data<bool>();
+  const char* src = static_cast<const char*>(x.raw_data());
+  char* dst = static_cast<char*>(out[0].raw_data());
+  for (int64_t i = 0, n = x.numel(); i < n; ++i)
+    if (m[i]) {
+      std::memcpy(dst, src + i * static_cast<int64_t>(item), item);
+      dst += item;
+    }
+}
+
+// out[o, j, :] = x[o, idx[j], :], one memcpy of `inner` elements per (o, j).
+void gather_kernel(const GatherAttrs& a, std::span<const Tensor> in, std::span<Tensor> out) {
+  const Tensor x = in[0].contiguous();
+  const int64_t axis = a.axis < 0 ? a.axis + x.ndim() : a.axis;
+  std::vector<int64_t> idx = read_indices(in[1]);
+  normalize_indices("Gather", "input_indices", idx, x.shape()[axis]);
+  int64_t outer = 1, inner = 1;
+  for (int64_t d = 0; d < axis; ++d) outer *= x.shape()[d];
+  for (int64_t d = axis + 1; d < x.ndim(); ++d) inner *= x.shape()[d];
+  const int64_t n = x.shape()[axis], k = static_cast<int64_t>(idx.size());
+  const int64_t bytes = inner * static_cast<int64_t>(x.itemsize());
+  const char* src = static_cast<const char*>(x.raw_data());
+  char* dst = static_cast<char*>(out[0].raw_data());
+  if (bytes == 0) return;
+  parallel_for(outer * k, std::max<int64_t>(1, kParallelGrain * 4 / bytes), [&](int64_t begin, int64_t end) {
+    for (int64_t t = begin; t < end; ++t) {
+      int64_t o = t / k, j = t % k;
+      std::memcpy(dst + t * bytes, src + (o * n + idx[static_cast<size_t>(j)]) * bytes, static_cast<size_t>(bytes));
+    }
+  });
+}
+
+// Flat element offsets (in units of `slice` elements) of the slices addressed by indices [..., k]
+// into a contiguous tensor of `shape`.
+std::vector<int64_t> nd_offsets(std::string_view op, const Tensor& indices, const Shape& shape, int64_t* slice) {
+  const int64_t k = indices.shape().back();
+  std::vector<int64_t> idx = read_indices(indices);
+  *slice = 1;
+  for (size_t d = static_cast<size_t>(k); d < shape.size(); ++d) *slice *= shape[d];
+  const Shape& is = indices.shape();
+  const int64_t count = numel(std::span<const int64_t>(is.data(), is.size() - 1));
+  std::vector<int64_t> offsets(static_cast<size_t>(count), 0);
+  for (int64_t r = 0; r < count && k > 0; ++r) {
+    int64_t off = 0;
+    for (int64_t d = 0; d < k; ++d) {
+      int64_t i = idx[static_cast<size_t>(r * k + d)], n = shape[d];
+      SPROUT_CHECK(i >= -n && i < n, ValueError, op, ": index ", i, " in 'indices' is out of range for axis ", d,
+                   " of size ", n, " (valid: [", -n, ", ", n, "))");
+      off = off * n + (i < 0 ? i + n : i);
+    }
+    offsets[static_cast<size_t>(r)] = off;
+  }
+  return offsets;
+}
+
+void gather_nd_kernel(const NoAttrs&, std::span<const Tensor> in, std::span<Tensor> out) {
+  const Tensor x = in[0].contiguous();
+  int64_t slice = 0;
+  std::vector<int64_t> offsets = nd_offsets("GatherNd", in[1], x.shape(), &slice);
+  const int64_t bytes = slice * static_cast<int64_t>(x.itemsize());
+  if (bytes == 0) return;
+  const char* src = static_cast<const char*>(x.raw_data());
+  char* dst = static_cast<char*>(out[0].raw_data());
+  parallel_for(static_cast<int64_t>(offsets.size()), std::max<int64_t>(1, kParallelGrain * 4 / bytes),
+               [&](int64_t b, int64_t e) {
+                 for (int64_t r = b; r < e; ++r)
+                   std::memcpy(dst + r * bytes, src + offsets[static_cast<size_t>(r)] * bytes, static_cast<size_t>(bytes));
+               });
+}
+
+// dst[offsets[r] * slice + i] += src[r * slice + i], serially over r (rows may repeat).
+template <class T>
+void add_slices(T* dst, const T* src, const std::vector<int64_t>& offsets, int64_t slice) {
+  using C = compute_t<T>;
+  for (size_t r = 0; r < offsets.size(); ++r) {
+    T* d = dst + offsets[r] * slice;
+    const T* s = src + static_cast<int64_t>(r) * slice;
+    for (int64_t i = 0; i < slice; ++i) d[i] = static_cast<T>(static_cast<C>(d[i]) + static_cast<C>(s[i]));
+  }
+}
+
+void zero(const Tensor& t) { std::memset(t.raw_data(), 0, t.nbytes()); }
+
+void scatter_nd_kernel(const ScatterNdAttrs&, std::span<const Tensor> in, std::span<Tensor> out) {
+  int64_t slice = 0;
+  std::vector<int64_t> offsets = nd_offsets("ScatterNd", in[0], out[0].shape(), &slice);
+  zero(out[0]);
+  const Tensor updates = in[1].contiguous();
+  visit_dtype(out[0].dtype(), [&](auto z) {
+    using T = decltype(z);
+    if constexpr (std::is_same_v<T, bool>) {  // adding booleans is "or"
+      for (size_t r = 0; r < offsets.size(); ++r)
+        for (int64_t i = 0; i < slice; ++i)
+          out[0].data<bool>()[offsets[r] * slice + i] |= updates.data<bool>()[static_cast<int64_t>(r) * slice + i];
+    } else {
+      add_slices(out[0].template data<T>(), updates.template data<T>(), offsets, slice);
+    }
+  });
+}
+
+void tensor_scatter_update_kernel(const NoAttrs&, std::span<const Tensor> in, std::span<Tensor> out) {
+  int64_t slice = 0;
+  std::vector<int64_t> offsets = nd_offsets("TensorScatterUpdate", in[1], in[0].shape(), &slice);
+  out[0].copy_from(in[0]);
+  const Tensor updates = in[2].contiguous();
+  const int64_t bytes = slice * static_cast<int64_t>(updates.itemsize());
+  char* dst = static_cast<char*>(out[0].raw_data());
+  const char* src = static_cast<const char*>(updates.raw_data());
+  for (size_t r = 0; r < offsets.size(); ++r)  // in order: the last update of a slice wins
+    std::memcpy(dst + offsets[r] * bytes, src + static_cast<int64_t>(r) * bytes, static_cast<size_t>(bytes));
+}
+
+void unsorted_segment_sum_kernel(const SegmentAttrs& a, std::span<const Tensor> in, std::span<Tensor> out) {
+  const Tensor x = in[0].contiguous();
+  std::vector<int64_t> ids = read_indices(in[1]);
+  const int64_t slice = ids.empty() ? 0 : x.numel() / static_cast<int64_t>(ids.size());
+  std::vector<int64_t> rows, offsets;  // the kept (in-range) ids and where their slices start in x
+  for (size_t r = 0; r < ids.size(); ++r)
+    if (ids[r] >= 0 && ids[r] < a.num_segments) {
+      offsets.push_back(ids[r]);
+      rows.push_back(static_cast<int64_t>(r));
+    }
+  zero(out[0]);
+  visit_dtype(out[0].dtype(), [&](auto z) {
+    using T = decltype(z);
+    using C = compute_t<T>;
+    T* dst = out[0].template data<T>();
+    const T* src = x.template data<T>();
+    for (size_t j = 0; j < rows.size(); ++j) {
+      T* d = dst + offsets[j] * slice;
+      const T* s = src + rows[j] * slice;
+      for (int64_t i = 0; i < slice; ++i) d[i] = static_cast<T>(static_cast<C>(d[i]) + static_cast<C>(s[i]));
+    }
+  });
+}
+
+// out viewed as [outer, depth, inner]: on where indices[o, i] == d, off elsewhere (out-of-range: all off).
+void one_hot_kernel(const OneHotAttrs& a, std::span<const Tensor> in, std::span<Tensor> out) {
+  std::vector<int64_t> idx = read_indices(in[0]);
+  const int64_t ndim = in[0].ndim(), axis = a.axis == -1 ? ndim : a.axis;
+  int64_t outer = 1, inner = 1;
+  for (int64_t d = 0; d < axis; ++d) outer *= in[0].shape()[d];
+  for (int64_t d = axis; d < ndim; ++d) inner *= in[0].shape()[d];
+  const double on = in[1].element_as_double(0), off = in[2].element_as_double(0);
+  visit_dtype(out[0].dtype(), [&](auto z) {
+    using T = decltype(z);
+    const T on_v = static_cast<T>(static_cast<compute_t<T>>(on)), off_v = static_cast<T>(static_cast<compute_t<T>>(off));
+    T* p = out[0].template data<T>();
+    std::fill(p, p + out[0].numel(), off_v);
+    for (int64_t o = 0; o < outer; ++o)
+      for (int64_t i = 0; i < inner; ++i) {
+        int64_t d = idx[static_cast<size_t>(o * inner + i)];
+        if (d >= 0 && d < a.depth) p[(o * a.depth + d) * inner + i] = on_v;
+      }
+  });
+}
+
+}  // namespace
+
+SPROUT_REGISTER(cpu_array_index) {
+  register_kernel<NoAttrs>("Select", Device::CPU, select_kernel);
+  register_kernel<NoAttrs>("MaskedFill", Device::CPU, masked_fill_kernel);
+  register_kernel<NoAttrs>("MaskedSelect", Device::CPU, masked_select_kernel);
+  register_kernel<GatherAttrs>("Gather", Device::CPU, gather_kernel);
+  register_kernel<NoAttrs>("GatherNd", Device::CPU, gather_nd_kernel);
+  register_kernel<ScatterNdAttrs>("ScatterNd", Device::CPU, scatter_nd_kernel);
+  register_kernel<NoAttrs>("TensorScatterUpdate", Device::CPU, tensor_scatter_update_kernel);
+  register_kernel<SegmentAttrs>("UnsortedSegmentSum", Device::CPU, unsorted_segment_sum_kernel);
+  register_kernel<OneHotAttrs>("OneHot", Device::CPU, one_hot_kernel);
+}
+
+}  // namespace sprout

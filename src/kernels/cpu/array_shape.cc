@@ -1,0 +1,95 @@
+// CPU kernels of the array ops that move elements: Concat, Stack, Tile, Identity.
+// Joining contiguous inputs is a memcpy per (outer row, input), split across threads by outer row;
+// strided inputs go through Tensor::copy_from (NdLoop), which walks them without a copy first.
+#include <cstring>
+
+#include "kernels/cpu/parallel.h"
+#include "ops/array_attrs.h"
+#include "ops/op_def.h"
+
+namespace sprout {
+namespace {
+
+// Copies each input into out's block [.., offset_i : offset_i + size_i, ..] along `axis`.
+// `in_axis_sizes[i]` is input i's extent along axis (1 for Stack's new axis).
+void join(std::span<const Tensor> in, const Tensor& out, int64_t axis, bool stacked) {
+  const Shape& shape = out.shape();
+  int64_t outer = 1, inner = 1;
+  for (int64_t d = 0; d < axis; ++d) outer *= shape[d];
+  for (size_t d = static_cast<size_t>(axis) + 1; d < shape.size(); ++d) inner *= shape[d];
+  bool all_contiguous = true;
+  for (const Tensor& t : in) all_contiguous = all_contiguous && t.is_contiguous();
+
+  if (!all_contiguous) {
+    int64_t start = 0;
+    for (const Tensor& t : in) {
+      int64_t n = stacked ? 1 : t.shape()[axis];
+      Tensor part = out.slice(axis, start, start + n, 1);
+      part.copy_from(stacked ? t.unsqueeze(axis) : t);
+      start += n;
+    }
+    return;
+  }
+  const size_t item = out.itemsize();
+  const int64_t row_bytes = shape[axis] * inner * static_cast<int64_t>(item);
+  std::vector<int64_t> chunk(in.size()), offset(in.size());
+  int64_t at = 0;
+  for (size_t i = 0; i < in.size(); ++i) {
+    chunk[i] = (stacked ? 1 : in[i].shape()[axis]) * inner * static_cast<int64_t>(item);
+    offset[i] = at;
+    at += chunk[i];
+  }
+  char* dst = static_cast<char*>(out.raw_data());
+  const int64_t grain = std::max<int64_t>(1, kParallelGrain * 4 / std::max<int64_t>(row_bytes, 1));
+  parallel_for(outer, grain, [&](int64_t begin, int64_t end) {
+    for (int64_t r = begin; r < end; ++r)
+      for (size_t i = 0; i < in.size(); ++i)
+        if (chunk[i] > 0)
+          std::memcpy(dst + r * row_bytes + offset[i], static_cast<const char*>(in[i].raw_data()) + r * chunk[i],
+                      static_cast<size_t>(chunk[i]));
+  });
+}
+
+int64_t norm(int64_t axis, int64_t ndim) { return axis < 0 ? axis + ndim : axis; }
+
+void concat_kernel(const AxisAttrs& a, std::span<const Tensor> in, std::span<Tensor> out) {
+  join(in, out[0], norm(a.axis, out[0].ndim()), false);
+}
+
+void stack_kernel(const AxisAttrs& a, std::span<const Tensor> in, std::span<Tensor> out) {
+  join(in, out[0], norm(a.axis, out[0].ndim()), true);
+}
+
+// The input seen as [1, s0, 1, s1, ...] broadcast to [m0, s0, m1, s1, ...] is exactly the tiled output
+// laid out row-major: one strided copy, no per-element index arithmetic.
+void tile_kernel(const TileAttrs& a, std::span<const Tensor> in, std::span<Tensor> out) {
+  const Tensor& x = in[0];
+  if (out[0].numel() == 0) return;
+  size_t lead = a.multiples.size() - static_cast<size_t>(x.ndim());
+  Shape src_shape, src_strides, dst_shape;
+  for (size_t d = 0; d < a.multiples.size(); ++d) {
+    int64_t size = d < lead ? 1 : x.shape()[d - lead];
+    int64_t stride = d < lead ? 0 : x.strides()[d - lead];
+    src_shape.push_back(1);
+    src_strides.push_back(0);
+    src_shape.push_back(size);
+    src_strides.push_back(stride);
+    dst_shape.push_back(a.multiples[d]);
+    dst_shape.push_back(size);
+  }
+  Tensor src = x.as_strided(src_shape, src_strides, x.offset()).expand(dst_shape);
+  out[0].view(dst_shape).copy_from(src);
+}
+
+void identity_kernel(const NoAttrs&, std::span<const Tensor> in, std::span<Tensor> out) { out[0].copy_from(in[0]); }
+
+}  // namespace
+
+SPROUT_REGISTER(cpu_array_shape) {
+  register_kernel<AxisAttrs>("Concat", Device::CPU, concat_kernel);
+  register_kernel<AxisAttrs>("Stack", Device::CPU, stack_kernel);
+  register_kernel<TileAttrs>("Tile", Device::CPU, tile_kernel);
+  register_kernel<NoAttrs>("Identity", Device::CPU, identity_kernel);
+}
+
+}  // namespace sprout

@@ -1,0 +1,75 @@
+"""Records of GatherElements, TensorScatterElements, Roll, Meshgrid, Pad and Slice."""
+import numpy as np
+
+import sprout as ms
+from sprout import _C, ops
+from op_records.record import NUMERIC_DTYPES, OpRecord
+
+ALL_DTYPES = NUMERIC_DTYPES + (ms.bool_,)
+ELEMENT_INDEX = np.array([[2, 0], [1, -1], [0, 0]])
+
+
+def _ones(*shape):
+    return ms.Tensor(np.ones(shape, np.float32))
+
+
+def _scatter_elements_ref(x, u):
+    out = x.copy()
+    for i in range(ELEMENT_INDEX.shape[0]):
+        for j in range(ELEMENT_INDEX.shape[1]):
+            out[i, ELEMENT_INDEX[i, j]] += u[i, j]
+    return out
+
+
+RECORDS = [
+    OpRecord("GatherElements", lambda x: ops.gather_elements(x, 1, ms.Tensor(ELEMENT_INDEX)),
+             lambda x: np.take_along_axis(x, ELEMENT_INDEX % x.shape[1], 1), [((3, 4),), ((3, 3),)], ALL_DTYPES,
+             exact=True,
+             bad=[(lambda: ops.gather_elements(_ones(3, 2), 1, ms.Tensor([[2]])), ValueError,
+                   "GatherElements: index 2 in 'index' is out of range"),
+                  (lambda: ops.gather_elements(_ones(3, 2), 1, ms.Tensor([0])), ValueError,
+                   "GatherElements: 'index' must have the rank of 'data'"),
+                  (lambda: ops.gather_elements(_ones(1, 2), 1, ms.Tensor([[0], [0]])), ValueError,
+                   "does not fit in 'data'")]),
+    OpRecord("TensorScatterElements",
+             lambda x, u: ops.tensor_scatter_elements(x, ms.Tensor(ELEMENT_INDEX), u, 1, "add"),
+             _scatter_elements_ref, [((3, 4), (3, 2))], NUMERIC_DTYPES,
+             bad=[(lambda: ops.tensor_scatter_elements(_ones(2), ms.Tensor([0]), _ones(2)), ValueError,
+                   "'indices' and 'updates' must have the same shape"),
+                  (lambda: ops.tensor_scatter_elements(_ones(2), ms.Tensor([0]), _ones(1), 0, "mul"), ValueError,
+                   "'reduction' must be 'none' or 'add'")]),
+    OpRecord("TensorScatterElements",
+             lambda x, u: ops.tensor_scatter_elements(x, ms.Tensor([[1, 0]]), u[:1, :2], 0),
+             lambda x, u: _replace_ref(x, u), [((3, 3), (3, 3))], (ms.float32, ms.int32), exact=True),
+    OpRecord("Roll", lambda x: ops.roll(x, (1, -2), (0, 1)), lambda x: np.roll(x, (1, -2), (0, 1)),
+             [((3, 4),), ((1, 5),), ((0, 2),)], ALL_DTYPES, exact=True,
+             prim=lambda: _C.Primitive("Roll", {"shift": (1, -2), "axis": (0, 1)}),
+             bad=[(lambda: ops.roll(_ones(2), (1, 2), (0,)), ValueError, "Roll: 'shift' .* must have the same length")]),
+    OpRecord("Roll", lambda x: ops.roll(x, 3), lambda x: np.roll(x, 3), [((2, 3),), ((),)], (ms.float64,), exact=True,
+             prim=lambda: _C.Primitive("Roll", {"shift": (3,), "axis": ()}), grad_shapes=[((2, 3),)]),
+    OpRecord("Meshgrid", lambda x, y: ops.meshgrid(x, y), lambda x, y: list(np.meshgrid(x, y)),
+             [((3,), (2,)), ((0,), (4,))], NUMERIC_DTYPES, exact=True,
+             bad=[(lambda: ops.meshgrid(_ones(2), _ones(2, 2)), ValueError, "Meshgrid: every input must be 1-d"),
+                  (lambda: ops.meshgrid(_ones(2), _ones(2), indexing="xx"), ValueError, "Meshgrid: 'indexing'")]),
+    OpRecord("Meshgrid", lambda x, y, z: ops.Meshgrid("ij")((x, y, z)),
+             lambda x, y, z: list(np.meshgrid(x, y, z, indexing="ij")), [((3,), (2,), (4,))], (ms.float32,), exact=True),
+    OpRecord("Pad", lambda x: ops.Pad(((1, 0), (2, 1)))(x), lambda x: np.pad(x, ((1, 0), (2, 1))),
+             [((2, 3),), ((0, 1),)], ALL_DTYPES, exact=True,
+             prim=lambda: _C.Primitive("Pad", {"paddings": ((1, 0), (2, 1))}),
+             bad=[(lambda: ops.Pad(((1, 1),))(_ones(2, 2)), ValueError, "Pad: 'paddings' must hold"),
+                  (lambda: ops.Pad(((-1, 1),))(_ones(2)), ValueError, "Pad: 'paddings' must be non-negative"),
+                  (lambda: ops.pad(_ones(2), (1, 1), mode="reflect"), ValueError, "pad: only mode='constant'")]),
+    OpRecord("Pad", lambda x: ops.pad(x, (1, 2), value=-1.5), lambda x: np.pad(x, ((0, 0), (1, 2)), constant_values=-1.5),
+             [((2, 3),)], (ms.float32, ms.float64), exact=True),
+    OpRecord("Slice", lambda x: ops.slice(x, (1, 0), (-1, 2)), lambda x: x[1:, 0:2], [((3, 4),), ((1, 2),)],
+             ALL_DTYPES, exact=True, prim=lambda: _C.Primitive("Slice", {"begin": (1, 0), "size": (-1, 2)}),
+             bad=[(lambda: ops.slice(_ones(3), (2,), (2,)), ValueError, "Slice: axis 0 of size 3 cannot hold"),
+                  (lambda: ops.slice(_ones(3), (0, 0), (1, 1)), ValueError, "Slice: 'begin' and 'size' must have")]),
+]
+
+
+def _replace_ref(x, u):
+    out = x.copy()
+    out[1, 0] = u[0, 0]
+    out[0, 1] = u[0, 1]
+    return out
