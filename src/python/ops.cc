@@ -92,8 +92,17 @@ PyPrimitive make_primitive(const std::string& name, nb::dict attrs) {
   return p;
 }
 
-nb::object call_primitive(PyPrimitive& p, nb::args args) {
+nb::object call_primitive(PyPrimitive& p, nb::args call_args) {
   const OpDef& def = p.prim.def();
+  // A variadic op takes its tensors as one tuple or list, as MindSpore (`ops.AddN()((x, y))`);
+  // they are spliced in front of the call-time attributes.
+  nb::tuple args = call_args;
+  if (def.variadic && args.size() > 0 && (nb::isinstance<nb::tuple>(args[0]) || nb::isinstance<nb::list>(args[0]))) {
+    nb::list spliced;
+    for (nb::handle t : args[0]) spliced.append(t);
+    for (size_t i = 1; i < args.size(); ++i) spliced.append(args[i]);
+    args = nb::tuple(spliced);
+  }
   size_t n_inputs = def.variadic ? args.size() - p.call_fields.size() : def.inputs.size();
   SPROUT_CHECK(args.size() >= n_inputs && args.size() <= n_inputs + p.call_fields.size(), TypeError, def.name,
                ": expects ", n_inputs, " tensor input", n_inputs == 1 ? "" : "s",
