@@ -10,8 +10,7 @@ TERNARY_GRAD = [((2, 3), (2, 3), (2, 3)), ((4, 1, 3), (3,), ()), ((2, 1), (1, 3)
 
 
 def _mismatch(op, call, n):
-    args = [ms.Tensor(np.ones((2, 3)))] * (n - 1) + [ms.Tensor(np.ones(4))]
-    return [(lambda: call(*args), ValueError, rf"{op}: shapes \(2, 3\) and \(4,\) cannot broadcast")]
+    return [(lambda: call(*([ms.Tensor(np.ones((2, 3)))] * (n - 1) + [ms.Tensor(np.ones(4))])), ValueError, rf"{op}: shapes \(2, 3\) and \(4,\) cannot broadcast")]
 
 
 def _add_n(*xs):
