@@ -62,25 +62,6 @@ void math_kernel(const NoAttrs&, std::span<const Tensor> in, std::span<Tensor> o
   });
 }
 
-// erf and erfc have no vector form in Highway's contrib math: libm per element, in parallel.
-template <bool COMPLEMENT>
-void erf_kernel(const NoAttrs&, std::span<const Tensor> in, std::span<Tensor> out) {
-  visit_dtype(out[0].dtype(), [&](auto zero) {
-    using T = decltype(zero);
-    if constexpr (std::is_floating_point_v<compute_t<T>>) {
-      for_each_broadcast_row<2>(in, out[0], kParallelGrain / 8, [](auto ptrs, auto strides, int64_t n) {
-        using C = compute_t<T>;
-        staged<T, C>(reinterpret_cast<const T*>(ptrs[1]), strides[1], reinterpret_cast<T*>(ptrs[0]), strides[0], n,
-                     [](C* buf, int64_t m) {
-                       for (int64_t j = 0; j < m; ++j) buf[j] = COMPLEMENT ? std::erfc(buf[j]) : std::erf(buf[j]);
-                     });
-      });
-    } else {
-      SPROUT_ASSERT(false, "erf kernel on a non-floating dtype");
-    }
-  });
-}
-
 enum class Predicate { IsNan, IsInf, IsFinite };
 
 template <Predicate P>
@@ -135,8 +116,8 @@ SPROUT_REGISTER(cpu_math_unary) {
   register_kernel<NoAttrs>("Sinh", Device::CPU, math_kernel<MathOp::Sinh>);
   register_kernel<NoAttrs>("Cosh", Device::CPU, math_kernel<MathOp::Cosh>);
   register_kernel<NoAttrs>("Tanh", Device::CPU, math_kernel<MathOp::Tanh>);
-  register_kernel<NoAttrs>("Erf", Device::CPU, erf_kernel<false>);
-  register_kernel<NoAttrs>("Erfc", Device::CPU, erf_kernel<true>);
+  register_kernel<NoAttrs>("Erf", Device::CPU, math_kernel<MathOp::Erf>);
+  register_kernel<NoAttrs>("Erfc", Device::CPU, math_kernel<MathOp::Erfc>);
   register_kernel<NoAttrs>("IsNan", Device::CPU, predicate_kernel<Predicate::IsNan>);
   register_kernel<NoAttrs>("IsInf", Device::CPU, predicate_kernel<Predicate::IsInf>);
   register_kernel<NoAttrs>("IsFinite", Device::CPU, predicate_kernel<Predicate::IsFinite>);

@@ -9,8 +9,10 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <iterator>
 #include <limits>
 
+#include "kernels/cpu/simd_erf_coefficients.h"
 #include "kernels/cpu/simd_math.h"
 
 #if HWY_ONCE
@@ -37,6 +39,8 @@ T math_scalar_impl(MathOp op, T x) {
     case MathOp::Sinh: return std::sinh(x);
     case MathOp::Cosh: return std::cosh(x);
     case MathOp::Tanh: return std::tanh(x);
+    case MathOp::Erf: return std::erf(x);
+    case MathOp::Erfc: return std::erfc(x);
   }
   return x;
 }
@@ -53,9 +57,84 @@ namespace hn = hwy::HWY_NAMESPACE;
 // Largest |x| for which exp(|x|) stays finite, with margin: the range of sinh, cosh and expm1.
 template <class T>
 constexpr T kExpLimit = sizeof(T) == 4 ? T(88.0) : T(709.0);
+// Beyond this |x|, erfc's result is subnormal (float) or about to be (double): libm takes over.
+template <class T>
+constexpr T kErfLimit = sizeof(T) == 4 ? T(9) : T(26);
 // Highway's sin/cos reduce the argument accurately up to here.
 template <class T>
 constexpr T kTrigLimit = T(39000);
+
+// Clenshaw's recurrence: the sum of the first N Chebyshev coefficients c at t in [-1, 1].
+template <int N, class D, class V>
+HWY_INLINE V chebyshev(D d, const double* c, V t) {
+  using T = hn::TFromD<D>;
+  const V t2 = hn::Add(t, t);
+  V b1 = hn::Zero(d), b2 = hn::Zero(d);
+  for (int k = N - 1; k >= 1; --k) {
+    V b0 = hn::MulAdd(t2, b1, hn::Sub(hn::Set(d, static_cast<T>(c[k])), b2));
+    b2 = b1;
+    b1 = b0;
+  }
+  return hn::MulAdd(t, b1, hn::Sub(hn::Set(d, static_cast<T>(c[0])), b2));
+}
+
+// exp(-x^2) without the rounding error of x^2 (which exp would magnify by x^2): x = hi + lo with hi
+// short enough that hi^2 is exact, and x^2 = hi^2 + (x - hi)(x + hi).
+template <class D, class V>
+HWY_INLINE V exp_neg_square(D d, V x) {
+  using T = hn::TFromD<D>;
+  const hn::RebindToUnsigned<D> du;
+  using U = hn::TFromD<decltype(du)>;
+  const U keep = sizeof(T) == 4 ? U(0xFFFFF000u) : U(0xFFFFFFFFF8000000ull);
+  const V hi = hn::BitCast(d, hn::And(hn::BitCast(du, x), hn::Set(du, keep)));
+  const V lo = hn::Mul(hn::Sub(x, hi), hn::Add(x, hi));
+  return hn::Mul(hn::Exp(d, hn::Neg(hn::Mul(hi, hi))), hn::Exp(d, hn::Neg(lo)));
+}
+
+// erf and erfc from three Chebyshev pieces (scripts/gen_erf_coefficients.py):
+//   |x| < 1: erf(x) = x g(x^2);  1 <= |x| < 3: erfc(|x|) = exp(-x^2) h(|x|);
+//   |x| >= 3: erfc(|x|) = exp(-x^2) u k(u) with u = 1/|x|.
+// erf(-x) = -erf(x) and erfc(-x) = 2 - erfc(x) give the rest. Only the pieces some lane needs are
+// evaluated. Float32 uses the leading coefficients, double all of them.
+template <bool COMPLEMENT, class D, class V>
+HWY_INLINE V erf_vec(D d, V x) {
+  namespace ec = erf_coefficients;
+  using T = hn::TFromD<D>;
+  constexpr bool f32 = sizeof(T) == 4;
+  const V one = hn::Set(d, T(1)), three = hn::Set(d, T(3));
+  const V ax = hn::Abs(x);
+  const auto small = hn::Lt(ax, one), large = hn::Ge(ax, three);
+  V small_erf = hn::Zero(d), tail = hn::Zero(d);
+  if (!hn::AllFalse(d, small)) {
+    const V t = hn::MulSub(hn::Set(d, T(2)), hn::Mul(x, x), one);  // x^2 in [0, 1] -> [-1, 1]
+    small_erf = hn::Mul(x, f32 ? chebyshev<ec::kErfSmallTerms32>(d, ec::kErfSmall, t)
+                               : chebyshev<std::size(ec::kErfSmall)>(d, ec::kErfSmall, t));
+  }
+  if (!hn::AllTrue(d, small)) {
+    V poly = hn::Zero(d);
+    if (!hn::AllTrue(d, hn::Or(small, large))) {
+      const V t = hn::Sub(ax, hn::Set(d, T(2)));  // [1, 3] -> [-1, 1]
+      poly = f32 ? chebyshev<ec::kErfcMiddleTerms32>(d, ec::kErfcMiddle, t)
+                 : chebyshev<std::size(ec::kErfcMiddle)>(d, ec::kErfcMiddle, t);
+    }
+    if (!hn::AllFalse(d, large)) {
+      const V u = hn::Div(one, ax);
+      const V t = hn::MulSub(hn::Set(d, T(6)), u, one);  // [0, 1/3] -> [-1, 1]
+      const V k = f32 ? chebyshev<ec::kErfcLargeTerms32>(d, ec::kErfcLarge, t)
+                      : chebyshev<std::size(ec::kErfcLarge)>(d, ec::kErfcLarge, t);
+      poly = hn::IfThenElse(large, hn::Mul(u, k), poly);
+    }
+    tail = hn::Mul(exp_neg_square(d, ax), poly);  // erfc(|x|) where |x| >= 1
+  }
+  const auto negative = hn::Lt(x, hn::Zero(d));
+  if constexpr (COMPLEMENT) {
+    const V reflected = hn::IfThenElse(negative, hn::Sub(hn::Set(d, T(2)), tail), tail);
+    return hn::IfThenElse(small, hn::Sub(one, small_erf), reflected);
+  } else {
+    const V big = hn::Sub(one, tail);
+    return hn::IfThenElse(small, small_erf, hn::IfThenElse(negative, hn::Neg(big), big));
+  }
+}
 
 template <MathOp OP, class D, class V>
 HWY_INLINE V apply(D d, V x) {
@@ -87,6 +166,8 @@ HWY_INLINE V apply(D d, V x) {
     return hn::MulAdd(half, e, hn::Div(half, e));
   }
   if constexpr (OP == MathOp::Tanh) return hn::Tanh(d, x);
+  if constexpr (OP == MathOp::Erf) return erf_vec<false>(d, x);
+  if constexpr (OP == MathOp::Erfc) return erf_vec<true>(d, x);
 }
 
 // Where apply<OP> is exact (Note [Vector math domains]); false for NaN wherever NaN needs libm.
@@ -104,6 +185,7 @@ HWY_INLINE auto in_domain(D d, V x) {
   if constexpr (OP == MathOp::Asin || OP == MathOp::Acos) return hn::Le(ax, hn::Set(d, T(1)));
   if constexpr (OP == MathOp::Atan || OP == MathOp::Tanh) return hn::Le(ax, hn::Set(d, std::numeric_limits<T>::max()));
   if constexpr (OP == MathOp::Sinh || OP == MathOp::Cosh) return hn::Le(ax, hn::Set(d, kExpLimit<T>));
+  if constexpr (OP == MathOp::Erf || OP == MathOp::Erfc) return hn::Le(ax, hn::Set(d, kErfLimit<T>));
   return hn::Eq(x, x);
 }
 
@@ -117,6 +199,7 @@ HWY_INLINE void fix_lanes(const T* x, T* out, int64_t n) {
     else if constexpr (OP == MathOp::Sin || OP == MathOp::Cos || OP == MathOp::Tan) ok = std::fabs(v) <= kTrigLimit<T>;
     else if constexpr (OP == MathOp::Asin || OP == MathOp::Acos) ok = std::fabs(v) <= T(1);
     else if constexpr (OP == MathOp::Sinh || OP == MathOp::Cosh) ok = std::fabs(v) <= kExpLimit<T>;
+    else if constexpr (OP == MathOp::Erf || OP == MathOp::Erfc) ok = std::fabs(v) <= kErfLimit<T>;
     else ok = std::fabs(v) <= std::numeric_limits<T>::max();
     if (!ok) out[j] = math_scalar(OP, v);
   }
@@ -155,7 +238,8 @@ void math_impl(MathOp op, const T* x, T* out, int64_t n) {
     SPROUT_MATH_CASE(Rsqrt) SPROUT_MATH_CASE(Floor) SPROUT_MATH_CASE(Ceil) SPROUT_MATH_CASE(Round)
     SPROUT_MATH_CASE(Expm1) SPROUT_MATH_CASE(Log1p) SPROUT_MATH_CASE(Sin) SPROUT_MATH_CASE(Cos)
     SPROUT_MATH_CASE(Tan) SPROUT_MATH_CASE(Asin) SPROUT_MATH_CASE(Acos) SPROUT_MATH_CASE(Atan)
-    SPROUT_MATH_CASE(Sinh) SPROUT_MATH_CASE(Cosh) SPROUT_MATH_CASE(Tanh)
+    SPROUT_MATH_CASE(Sinh) SPROUT_MATH_CASE(Cosh) SPROUT_MATH_CASE(Tanh) SPROUT_MATH_CASE(Erf)
+    SPROUT_MATH_CASE(Erfc)
 #undef SPROUT_MATH_CASE
   }
 }

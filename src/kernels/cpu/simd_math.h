@@ -14,7 +14,7 @@ namespace sprout {
 
 enum class MathOp : uint8_t {
   Abs, Sign, Square, Reciprocal, Rsqrt, Floor, Ceil, Round,
-  Expm1, Log1p, Sin, Cos, Tan, Asin, Acos, Atan, Sinh, Cosh, Tanh,
+  Expm1, Log1p, Sin, Cos, Tan, Asin, Acos, Atan, Sinh, Cosh, Tanh, Erf, Erfc,
 };
 
 // out[i] = op(x[i]); out may alias x.
