@@ -223,7 +223,11 @@ HWY_INLINE void math_loop(const T* x, T* out, int64_t n) {
     const auto v = hn::LoadU(d, src);
     hn::StoreU(apply<OP>(d, v), d, dst);
     if constexpr (kHasDomain<OP>) {
-      if (!hn::AllTrue(d, in_domain<OP>(d, v))) fix_lanes<OP>(src, dst, m);
+      if (!hn::AllTrue(d, in_domain<OP>(d, v))) {  // rare: fix from a copy, as dst may alias src
+        HWY_ALIGN T saved[hn::MaxLanes(d)];
+        hn::Store(v, d, saved);
+        fix_lanes<OP>(saved, dst, m);
+      }
     }
     if (m < lanes) std::memcpy(out + i, to, static_cast<size_t>(m) * sizeof(T));
   }
@@ -246,33 +250,55 @@ void math_impl(MathOp op, const T* x, T* out, int64_t n) {
 void MathF32(MathOp op, const float* x, float* out, int64_t n) { math_impl(op, x, out, n); }
 void MathF64(MathOp op, const double* x, double* out, int64_t n) { math_impl(op, x, out, n); }
 
+template <class D, class V>
+HWY_INLINE V atan2_vec(D d, V vy, V vx) {
+  using T = hn::TFromD<D>;
+  const V r = hn::Atan(d, hn::Div(vy, vx));
+  const V half_turn = hn::Or(hn::Set(d, T(3.14159265358979323846)), hn::And(hn::SignBit(d), vy));  // +-pi by y
+  return hn::IfThenElse(hn::Lt(vx, hn::Zero(d)), hn::Add(r, half_turn), r);
+}
+
+template <class D, class V>
+HWY_INLINE auto atan2_exact(D d, V vy, V vx) {
+  using T = hn::TFromD<D>;
+  const V big = hn::Set(d, std::numeric_limits<T>::max());
+  return hn::And(hn::And(hn::Le(hn::Abs(vy), big), hn::Le(hn::Abs(vx), big)), hn::Ne(vx, hn::Zero(d)));
+}
+
 // atan2 as atan(y / x) moved to the right quadrant: exact wherever x is finite and nonzero and y is
 // finite; the other lanes (axes, infinities, NaN) take libm's IEEE answer.
 template <class T>
 HWY_INLINE void atan2_loop(const T* y, int64_t sy, const T* x, int64_t sx, T* out, int64_t n) {
   const hn::ScalableTag<T> d;
   const int64_t lanes = static_cast<int64_t>(hn::Lanes(d));
-  const auto pi = hn::Set(d, T(3.14159265358979323846));
-  const auto big = hn::Set(d, std::numeric_limits<T>::max());
-  HWY_ALIGN T ty[hn::MaxLanes(d)], tx[hn::MaxLanes(d)], to[hn::MaxLanes(d)];
-  for (int64_t i = 0; i < n; i += lanes) {
-    const int64_t m = std::min(lanes, n - i);
+  // Lanes outside atan2_exact take libm's answer; computed from copies, as out may alias y or x.
+  auto fix = [&](decltype(hn::Zero(d)) vy, decltype(hn::Zero(d)) vx, T* o, int64_t m) {
+    if (hn::AllTrue(d, atan2_exact(d, vy, vx))) return;
+    HWY_ALIGN T ty[hn::MaxLanes(d)], tx[hn::MaxLanes(d)];
+    hn::Store(vy, d, ty);
+    hn::Store(vx, d, tx);
+    for (int64_t j = 0; j < m; ++j)
+      if (!(std::fabs(ty[j]) <= std::numeric_limits<T>::max() && std::fabs(tx[j]) <= std::numeric_limits<T>::max() &&
+            tx[j] != T(0)))
+        o[j] = std::atan2(ty[j], tx[j]);
+  };
+  int64_t i = 0;
+  for (; i + lanes <= n; i += lanes) {
+    const auto vy = sy ? hn::LoadU(d, y + i) : hn::Set(d, y[0]);
+    const auto vx = sx ? hn::LoadU(d, x + i) : hn::Set(d, x[0]);
+    hn::StoreU(atan2_vec(d, vy, vx), d, out + i);
+    fix(vy, vx, out + i, lanes);
+  }
+  if (i < n) {  // tail: padded copies through the same vector code
+    HWY_ALIGN T ty[hn::MaxLanes(d)], tx[hn::MaxLanes(d)], to[hn::MaxLanes(d)];
     for (int64_t j = 0; j < lanes; ++j) {
-      ty[j] = j < m ? y[(i + j) * sy] : T(1);
-      tx[j] = j < m ? x[(i + j) * sx] : T(1);
+      ty[j] = i + j < n ? y[(i + j) * sy] : T(1);
+      tx[j] = i + j < n ? x[(i + j) * sx] : T(1);
     }
     const auto vy = hn::Load(d, ty), vx = hn::Load(d, tx);
-    auto r = hn::Atan(d, hn::Div(vy, vx));
-    const auto y_sign = hn::And(hn::SignBit(d), vy);
-    r = hn::IfThenElse(hn::Lt(vx, hn::Zero(d)), hn::Add(r, hn::Or(pi, y_sign)), r);
-    hn::Store(r, d, to);
-    const auto ok = hn::And(hn::And(hn::Le(hn::Abs(vy), big), hn::Le(hn::Abs(vx), big)), hn::Ne(vx, hn::Zero(d)));
-    if (!hn::AllTrue(d, ok))
-      for (int64_t j = 0; j < m; ++j)
-        if (!(std::fabs(ty[j]) <= std::numeric_limits<T>::max() && std::fabs(tx[j]) <= std::numeric_limits<T>::max() &&
-              tx[j] != T(0)))
-          to[j] = std::atan2(ty[j], tx[j]);
-    std::memcpy(out + i, to, static_cast<size_t>(m) * sizeof(T));
+    hn::Store(atan2_vec(d, vy, vx), d, to);
+    fix(vy, vx, to, n - i);
+    std::memcpy(out + i, to, static_cast<size_t>(n - i) * sizeof(T));
   }
 }
 void Atan2F32(const float* y, int64_t sy, const float* x, int64_t sx, float* out, int64_t n) {

@@ -21,7 +21,7 @@ enum class MathOp : uint8_t {
 void simd_math(MathOp op, const float* x, float* out, int64_t n);
 void simd_math(MathOp op, const double* x, double* out, int64_t n);
 
-// out[i] = atan2(y[i * sy], x[i * sx]), sy and sx each 0 (broadcast one value) or 1.
+// out[i] = atan2(y[i * sy], x[i * sx]), sy and sx each 0 (broadcast one value) or 1; out may alias y or x.
 void simd_atan2(const float* y, int64_t sy, const float* x, int64_t sx, float* out, int64_t n);
 void simd_atan2(const double* y, int64_t sy, const double* x, int64_t sx, double* out, int64_t n);
 
