@@ -35,6 +35,7 @@ void def_binary(nb::class_<Tensor>& cls, const char* name, const char* rname) {
 }
 
 constexpr char kAdd[] = "Add", kSub[] = "Sub", kMul[] = "Mul", kDiv[] = "RealDiv", kPow[] = "Pow";
+constexpr char kFloorDiv[] = "FloorDiv", kFloorMod[] = "FloorMod";
 constexpr char kEq[] = "Equal", kNe[] = "NotEqual", kLt[] = "Less", kLe[] = "LessEqual", kGt[] = "Greater",
                kGe[] = "GreaterEqual";
 
@@ -46,6 +47,8 @@ void bind_tensor_ops(nb::class_<Tensor>& cls) {
   def_binary<kMul>(cls, "__mul__", "__rmul__");
   def_binary<kDiv>(cls, "__truediv__", "__rtruediv__");
   def_binary<kPow>(cls, "__pow__", "__rpow__");
+  def_binary<kFloorDiv>(cls, "__floordiv__", "__rfloordiv__");
+  def_binary<kFloorMod>(cls, "__mod__", "__rmod__");  // Python's %: the remainder takes the sign of y
   def_binary<kEq>(cls, "__eq__", nullptr);
   def_binary<kNe>(cls, "__ne__", nullptr);
   def_binary<kLt>(cls, "__lt__", nullptr);
@@ -53,6 +56,7 @@ void bind_tensor_ops(nb::class_<Tensor>& cls) {
   def_binary<kGt>(cls, "__gt__", nullptr);
   def_binary<kGe>(cls, "__ge__", nullptr);
   cls.def("__neg__", [](const Tensor& t) { return run_eager(prim("Neg"), std::span<const Tensor>(&t, 1))[0]; });
+  cls.def("__abs__", [](const Tensor& t) { return run_eager(prim("Abs"), std::span<const Tensor>(&t, 1))[0]; });
   cls.def("__hash__", [](nb::handle self) { return reinterpret_cast<intptr_t>(self.ptr()) >> 4; });
   cls.def("__getitem__", &tensor_getitem);
   cls.def("__setitem__", &tensor_setitem);

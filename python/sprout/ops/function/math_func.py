@@ -3,6 +3,7 @@ import numbers
 
 import numpy as np
 
+from sprout.common import dtype as mstype
 from sprout.common.tensor import Tensor
 from sprout.ops.function._prims import prim
 
@@ -12,6 +13,7 @@ _neg, _exp, _log, _sqrt = prim("Neg"), prim("Exp"), prim("Log"), prim("Sqrt")
 _equal, _not_equal = prim("Equal"), prim("NotEqual")
 _less, _less_equal, _greater, _greater_equal = prim("Less"), prim("LessEqual"), prim("Greater"), prim("GreaterEqual")
 _matmul, _batch_matmul = prim("MatMul"), prim("BatchMatMul")
+_cast = prim("Cast")
 
 
 def add(input, other):
@@ -148,10 +150,184 @@ def amin(input, axis=None, keepdims=False):
     return prim("ReduceMin", keep_dims=bool(keepdims))(input, _axes(axis, "amin"))
 
 
+
+# --- unary math -----------------------------------------------------------------------------------
+
+def _unary(op, name, doc):
+    p = prim(op)
+
+    def fn(input):
+        return p(input)
+    fn.__name__ = fn.__qualname__ = name
+    fn.__doc__ = doc
+    return fn
+
+
+abs = _unary("Abs", "abs", "|input|, elementwise.")
+sign = _unary("Sign", "sign", "-1, 0 or 1 by the sign of each element; NaN stays NaN.")
+square = _unary("Square", "square", "input * input, elementwise.")
+reciprocal = _unary("Reciprocal", "reciprocal", "1 / input, elementwise; integers give Float32.")
+rsqrt = _unary("Rsqrt", "rsqrt", "1 / sqrt(input), elementwise.")
+floor = _unary("Floor", "floor", "The largest integer not greater than each element (floating-point input).")
+ceil = _unary("Ceil", "ceil", "The smallest integer not less than each element (floating-point input).")
+expm1 = _unary("Expm1", "expm1", "exp(input) - 1, accurate near 0.")
+log1p = _unary("Log1p", "log1p", "log(1 + input), accurate near 0.")
+sin = _unary("Sin", "sin", "Sine (radians), elementwise.")
+cos = _unary("Cos", "cos", "Cosine (radians), elementwise.")
+tan = _unary("Tan", "tan", "Tangent (radians), elementwise.")
+asin = _unary("Asin", "asin", "Arcsine, elementwise; NaN outside [-1, 1].")
+acos = _unary("ACos", "acos", "Arccosine, elementwise; NaN outside [-1, 1].")
+atan = _unary("Atan", "atan", "Arctangent, elementwise.")
+sinh = _unary("Sinh", "sinh", "Hyperbolic sine, elementwise.")
+cosh = _unary("Cosh", "cosh", "Hyperbolic cosine, elementwise.")
+tanh = _unary("Tanh", "tanh", "Hyperbolic tangent, elementwise.")
+erf = _unary("Erf", "erf", "The Gauss error function, elementwise.")
+erfc = _unary("Erfc", "erfc", "The complementary error function 1 - erf(input), elementwise.")
+isnan = _unary("IsNan", "isnan", "Where input is NaN; a Bool tensor.")
+isinf = _unary("IsInf", "isinf", "Where input is +inf or -inf; a Bool tensor.")
+isfinite = _unary("IsFinite", "isfinite", "Where input is neither infinite nor NaN; a Bool tensor.")
+absolute, arcsin, arccos, arctan = abs, asin, acos, atan
+
+_round = prim("Round")
+
+
+def round(input, *, decimals=0):
+    """Rounds to `decimals` decimal places, halves to even (as NumPy)."""
+    if not isinstance(decimals, int) or isinstance(decimals, bool):
+        raise TypeError(f"round: 'decimals' must be an int, but got {decimals!r}")
+    if decimals == 0:
+        return _round(input)
+    scale = 10.0 ** decimals
+    return _div(_round(_mul(input, scale)), scale)
+
+
+# --- binary math ----------------------------------------------------------------------------------
+
+_floor_div, _floor_mod, _mod, _atan2 = prim("FloorDiv"), prim("FloorMod"), prim("Mod"), prim("Atan2")
+
+
+def floor_divide(input, other):
+    """input / other rounded toward negative infinity (Python's //)."""
+    return _floor_div(input, other)
+
+
+def floor_div(x, y):
+    """Same as floor_divide (MindSpore 1.x name)."""
+    return _floor_div(x, y)
+
+
+def floor_mod(x, y):
+    """x - floor(x / y) * y: the remainder with the sign of y (Python's %)."""
+    return _floor_mod(x, y)
+
+
+def remainder(input, other):
+    """The remainder with the sign of `other` (Python's %)."""
+    return _floor_mod(input, other)
+
+
+def fmod(input, other):
+    """The remainder with the sign of `input` (C's fmod)."""
+    return _mod(input, other)
+
+
+def atan2(input, other):
+    """The angle of the point (other, input): arctan(input / other) in [-pi, pi]."""
+    return _atan2(input, other)
+
+
+arctan2 = atan2
+
+# --- logical --------------------------------------------------------------------------------------
+
+_logical_and, _logical_or, _logical_xor, _logical_not = (prim("LogicalAnd"), prim("LogicalOr"), prim("LogicalXor"),
+                                                         prim("LogicalNot"))
+
+
+def _as_bool(x):
+    """The functional forms take any dtype (nonzero is True); the primitives take Bool only."""
+    if isinstance(x, Tensor):
+        return x if x.dtype == mstype.bool_ else _cast(x, mstype.bool_)
+    return x
+
+
+def logical_and(input, other):
+    """input and other, elementwise (nonzero is True)."""
+    return _logical_and(_as_bool(input), _as_bool(other))
+
+
+def logical_or(input, other):
+    """input or other, elementwise (nonzero is True)."""
+    return _logical_or(_as_bool(input), _as_bool(other))
+
+
+def logical_xor(input, other):
+    """input xor other, elementwise (nonzero is True)."""
+    return _logical_xor(_as_bool(input), _as_bool(other))
+
+
+def logical_not(input):
+    """not input, elementwise (nonzero is True)."""
+    return _logical_not(_as_bool(input))
+
+
+# --- several inputs -------------------------------------------------------------------------------
+
+_add_n, _clip, _lerp, _addcmul = prim("AddN"), prim("ClipByValue"), prim("Lerp"), prim("Addcmul")
+
+
+def addn(x):
+    """The elementwise sum of a tuple or list of tensors of one shape and dtype."""
+    if not isinstance(x, (tuple, list)):
+        raise TypeError(f"addn: 'x' must be a tuple or list of tensors, but got {type(x).__name__}")
+    return _add_n(tuple(x))
+
+
+def clamp(input, min=None, max=None):
+    """input limited to [min, max] elementwise; either bound may be None (not both)."""
+    if min is None and max is None:
+        raise ValueError("clamp: at least one of 'min' and 'max' must be given, but both are None")
+    if min is None:
+        return _minimum(input, max)
+    if max is None:
+        return _maximum(input, min)
+    return _clip(input, min, max)
+
+
+def clip(input, min=None, max=None):
+    """Same as clamp."""
+    return clamp(input, min, max)
+
+
+def clip_by_value(x, clip_value_min=None, clip_value_max=None):
+    """x limited to [clip_value_min, clip_value_max] elementwise (MindSpore 1.x name of clamp)."""
+    return clamp(x, clip_value_min, clip_value_max)
+
+
+def lerp(input, end, weight):
+    """input + weight * (end - input), elementwise with broadcasting."""
+    return _lerp(input, end, weight)
+
+
+def addcmul(input, tensor1, tensor2, value=1):
+    """input + value * tensor1 * tensor2, elementwise with broadcasting."""
+    return _addcmul(input, tensor1, tensor2, value)
+
+
 __all__ = ["add", "sub", "mul", "div", "maximum", "minimum", "pow", "neg", "negative", "exp", "log", "sqrt",
            "equal", "not_equal", "less", "less_equal", "greater", "greater_equal", "eq", "ne", "lt", "le", "gt",
-           "ge", "true_divide", "matmul", "sum", "mean", "amax", "amin"]
+           "ge", "true_divide", "matmul", "sum", "mean", "amax", "amin",
+           "abs", "absolute", "sign", "square", "reciprocal", "rsqrt", "floor", "ceil", "round", "expm1", "log1p",
+           "sin", "cos", "tan", "asin", "acos", "atan", "arcsin", "arccos", "arctan", "sinh", "cosh", "tanh", "erf",
+           "erfc", "isnan", "isinf", "isfinite", "floor_divide", "floor_div", "floor_mod", "remainder", "fmod",
+           "atan2", "arctan2", "logical_and", "logical_or", "logical_xor", "logical_not", "addn", "clamp", "clip",
+           "clip_by_value", "lerp", "addcmul"]
 
 # Also Tensor methods (x.exp(), x.add(y) ...): same name, the tensor as first argument.
 TENSOR_METHODS = ["exp", "log", "sqrt", "neg", "add", "sub", "mul", "div", "pow", "maximum", "minimum",
-                  "matmul", "equal", "not_equal", "less", "less_equal", "greater", "greater_equal"]
+                  "matmul", "equal", "not_equal", "less", "less_equal", "greater", "greater_equal",
+                  "abs", "absolute", "sign", "square", "reciprocal", "rsqrt", "floor", "ceil", "round", "expm1",
+                  "log1p", "sin", "cos", "tan", "asin", "acos", "atan", "arcsin", "arccos", "arctan", "sinh", "cosh",
+                  "tanh", "erf", "erfc", "isnan", "isinf", "isfinite", "floor_divide", "remainder", "fmod", "atan2",
+                  "arctan2", "logical_and", "logical_or", "logical_xor", "logical_not", "clamp", "clip", "lerp",
+                  "addcmul"]

@@ -1,0 +1,175 @@
+"""Reductions beyond sum and mean: prod, all, any, and the composites logsumexp, norm, var, std.
+
+The composites are built from registry primitives, so they need no gradient rule of their own.
+"""
+import builtins
+
+import numpy as np
+
+from sprout.common import dtype as mstype
+from sprout.common.tensor import Tensor
+from sprout.ops.function._prims import prim
+from sprout.ops.function.math_func import _axes
+
+_abs, _square, _sqrt, _exp, _log = prim("Abs"), prim("Square"), prim("Sqrt"), prim("Exp"), prim("Log")
+_sub, _div, _mul, _pow, _clip = prim("Sub"), prim("Div"), prim("Mul"), prim("Pow"), prim("ClipByValue")
+_add, _cast, _not_equal, _reshape = prim("Add"), prim("Cast"), prim("NotEqual"), prim("Reshape")
+
+# The largest finite value of each float dtype: logsumexp clamps its shift into the finite range.
+_FINITE_MAX = {mstype.float16: 65504.0, mstype.bfloat16: 3.3895313892515355e38, mstype.float32: 3.4028234663852886e38,
+               mstype.float64: 1.7976931348623157e308}
+
+
+def _reduce(op, x, axes, keep):
+    return prim(op, keep_dims=bool(keep))(x, axes)
+
+
+def _check_tensor(api, arg, x):
+    if not isinstance(x, Tensor):
+        raise TypeError(f"{api}: '{arg}' must be a Tensor, but got {type(x).__name__}")
+
+
+def _check_floating(api, arg, x):
+    _check_tensor(api, arg, x)
+    if x.dtype not in _FINITE_MAX:
+        raise TypeError(f"{api}: '{arg}' must be a floating-point tensor, but got {x.dtype}")
+
+
+def prod(input, axis=None, keep_dims=False, dtype=None):
+    """Product over `axis` (all axes when None); `dtype` casts the input first."""
+    x = _cast(input, dtype) if dtype is not None else input
+    return _reduce("ReduceProd", x, _axes(axis, "prod"), keep_dims)
+
+
+def _as_bool(x):
+    return x if x.dtype == mstype.bool_ else _cast(x, mstype.bool_)
+
+
+def all(input, axis=None, keep_dims=False):
+    """Whether every element over `axis` is True (nonzero); all axes when None."""
+    _check_tensor("all", "input", input)
+    return _reduce("ReduceAll", _as_bool(input), _axes(axis, "all"), keep_dims)
+
+
+def any(input, axis=None, keep_dims=False):
+    """Whether any element over `axis` is True (nonzero); all axes when None."""
+    _check_tensor("any", "input", input)
+    return _reduce("ReduceAny", _as_bool(input), _axes(axis, "any"), keep_dims)
+
+
+def _drop_axes(x, shape, axes, keep):
+    """The result of a keep-dims reduction reshaped as a reduction without keep-dims would give."""
+    if keep:
+        return x
+    ndim = len(shape)
+    dropped = {a % ndim for a in axes} if axes else set(range(ndim))
+    return _reshape(x, tuple(d for i, d in enumerate(shape) if i not in dropped))
+
+
+def logsumexp(input, axis, keep_dims=False):
+    """log(sum(exp(input), axis)), computed without overflow (shifted by the maximum)."""
+    _check_tensor("logsumexp", "input", input)
+    x = input if input.dtype in _FINITE_MAX else _cast(input, mstype.float32)
+    axes = _axes(axis, "logsumexp")
+    top = _reduce("ReduceMax", x, axes, True)
+    # An infinite maximum would give inf - inf = NaN; shifting by the largest finite value instead
+    # keeps +inf inputs at +inf and all -inf at -inf.
+    limit = _FINITE_MAX[x.dtype]
+    shift = _clip(top, Tensor(-limit, x.dtype), Tensor(limit, x.dtype))
+    out = _add(_log(_reduce("ReduceSum", _exp(_sub(x, shift)), axes, True)), shift)
+    return _drop_axes(out, x.shape, axes, keep_dims)
+
+
+def _moments(api, input, axis, ddof, keepdims):
+    _check_floating(api, "input", input)
+    if not isinstance(ddof, int) or isinstance(ddof, bool):
+        raise TypeError(f"{api}: 'ddof' must be an int, but got {ddof!r}")
+    axes = _axes(axis, api)
+    mean = _reduce("ReduceMean", input, axes, True)
+    squares = _reduce("ReduceSum", _square(_sub(input, mean)), axes, True)
+    count = int(np.prod([input.shape[a] for a in axes])) if axes else input.size
+    var = _div(squares, Tensor(float(count - ddof), input.dtype))
+    return _drop_axes(var, input.shape, axes, keepdims), _drop_axes(mean, input.shape, axes, keepdims)
+
+
+def var(input, axis=None, ddof=0, keepdims=False):
+    """Variance over `axis` (all axes when None), dividing by N - ddof."""
+    return _moments("var", input, axis, ddof, keepdims)[0]
+
+
+def std(input, axis=None, ddof=0, keepdims=False):
+    """Standard deviation over `axis` (all axes when None), dividing by N - ddof."""
+    return _sqrt(_moments("std", input, axis, ddof, keepdims)[0])
+
+
+def var_mean(input, axis=None, ddof=0, keepdims=False):
+    """(variance, mean) over `axis`."""
+    return _moments("var_mean", input, axis, ddof, keepdims)
+
+
+def std_mean(input, axis=None, ddof=0, keepdims=False):
+    """(standard deviation, mean) over `axis`."""
+    v, m = _moments("std_mean", input, axis, ddof, keepdims)
+    return _sqrt(v), m
+
+
+def _vector_norm(x, ord, axes, keep):
+    if ord == float("inf"):
+        return _reduce("ReduceMax", _abs(x), axes, keep)
+    if ord == float("-inf"):
+        return _reduce("ReduceMin", _abs(x), axes, keep)
+    if ord == 0:
+        return _reduce("ReduceSum", _cast(_not_equal(x, Tensor(0, x.dtype)), x.dtype), axes, keep)
+    if ord == 1:
+        return _reduce("ReduceSum", _abs(x), axes, keep)
+    if ord == 2:
+        return _sqrt(_reduce("ReduceSum", _square(x), axes, keep))
+    p = Tensor(float(ord), x.dtype)
+    return _pow(_reduce("ReduceSum", _pow(_abs(x), p), axes, keep), Tensor(1.0 / float(ord), x.dtype))
+
+
+def _matrix_norm(x, ord, rows, cols, keep):
+    if ord == "fro":
+        out = _sqrt(_reduce("ReduceSum", _square(x), (rows, cols), True))
+    elif ord in (1, -1, float("inf"), float("-inf")):
+        # ord 1: the largest column sum of |x|; inf: the largest row sum. Negative: the smallest.
+        summed, across = (rows, cols) if ord in (1, -1) else (cols, rows)
+        sums = _reduce("ReduceSum", _abs(x), (summed,), True)
+        out = _reduce("ReduceMax" if ord > 0 else "ReduceMin", sums, (across,), True)
+    else:
+        raise ValueError(f"norm: matrix 'ord' must be one of 'fro', 1, -1, inf, -inf, but got {ord!r} (the "
+                         f"spectral and nuclear norms need singular values; compute them with a decomposition)")
+    return _drop_axes(out, x.shape, (rows, cols), keep)
+
+
+def norm(A, ord=None, dim=None, keepdim=False, *, dtype=None):
+    """Vector or matrix norm. `dim` an int (or None with 1-d `A`): vector norm of order `ord` (default 2);
+    a pair (or None with 2-d `A` and `ord` given): matrix norm ('fro' default, 1, -1, inf, -inf); `dim` and
+    `ord` both None: the 2-norm of all elements."""
+    x = _cast(A, dtype) if dtype is not None else A
+    _check_floating("norm", "A", x)
+    dims = _axes(dim, "norm") if dim is not None else None
+    if dims is None and ord is None:
+        return _vector_norm(x, 2, (), keepdim)
+    if dims is None:
+        if x.ndim not in (1, 2):
+            raise ValueError(f"norm: with 'dim' None and 'ord' given, 'A' must be 1-d or 2-d, but has shape {x.shape}")
+        dims = tuple(range(x.ndim))
+    for d in dims:
+        if not -x.ndim <= d < builtins.max(x.ndim, 1):
+            raise ValueError(f"norm: 'dim' {d} is out of range for 'A' of shape {x.shape}")
+    if len(dims) == 1:
+        if isinstance(ord, str):
+            raise ValueError(f"norm: 'ord' {ord!r} is a matrix norm, but 'dim' names one axis")
+        return _vector_norm(x, 2 if ord is None else ord, dims, keepdim)
+    if len(dims) == 2:
+        rows, cols = (d % x.ndim for d in dims)
+        if rows == cols:
+            raise ValueError(f"norm: 'dim' must name two different axes, but got {dim}")
+        return _matrix_norm(x, "fro" if ord is None else ord, rows, cols, keepdim)
+    raise ValueError(f"norm: 'dim' must be an int or a pair of ints, but got {dim}")
+
+
+__all__ = ["prod", "all", "any", "logsumexp", "var", "std", "var_mean", "std_mean", "norm"]
+
+TENSOR_METHODS = ["prod", "all", "any", "logsumexp", "var", "std", "norm"]

@@ -1,0 +1,126 @@
+// CPU kernels of FloorDiv, FloorMod, Mod, Atan2 and the logical ops (ops/math_binary.cc).
+// Float remainders follow NumPy's divmod exactly (fmod, then a sign fix), so x == q * y + r holds as
+// closely as floating point allows. Atan2 of float and double runs in SIMD (simd_math.h).
+#include <cmath>
+#include <type_traits>
+
+#include "kernels/cpu/math_loops.h"
+#include "kernels/cpu/simd_math.h"
+#include "ops/op_def.h"
+
+namespace sprout {
+namespace {
+
+enum class Division { FloorDiv, FloorMod, Mod };
+
+template <Division OP, class C>
+C divide(C a, C b) {
+  if constexpr (std::is_integral_v<C>) {
+    // Division by zero gives 0, and MIN / -1 (which traps on x86) wraps: defined answers, no crash.
+    if (b == 0) return C(0);
+    if constexpr (std::is_signed_v<C>) {
+      if (b == C(-1)) return OP == Division::FloorDiv ? static_cast<C>(C(0) - a) : C(0);
+    }
+    C q = static_cast<C>(a / b), r = static_cast<C>(a % b);
+    bool fix = r != 0 && ((r < 0) != (b < 0));  // truncation went the wrong way for floor semantics
+    if constexpr (OP == Division::FloorDiv) return fix ? static_cast<C>(q - 1) : q;
+    if constexpr (OP == Division::FloorMod) return fix ? static_cast<C>(r + b) : r;
+    return r;
+  } else {
+    C mod = std::fmod(a, b);
+    if constexpr (OP == Division::Mod) return mod;
+    if (b == C(0)) return OP == Division::FloorDiv ? a / b : mod;  // inf or NaN, as IEEE division gives
+    C div = (a - mod) / b;
+    if (mod != C(0)) {
+      if ((b < C(0)) != (mod < C(0))) {
+        mod += b;
+        div -= C(1);
+      }
+    } else {
+      mod = std::copysign(C(0), b);
+    }
+    if constexpr (OP == Division::FloorMod) return mod;
+    if (div == C(0)) return std::copysign(C(0), a / b);
+    C floordiv = std::floor(div);
+    if (div - floordiv > C(0.5)) floordiv += C(1);  // div is within rounding of an integer: snap to it
+    return floordiv;
+  }
+}
+
+template <Division OP>
+void division_kernel(const NoAttrs&, std::span<const Tensor> in, std::span<Tensor> out) {
+  visit_dtype(out[0].dtype(), [&](auto zero) {
+    using T = decltype(zero);
+    if constexpr (std::is_same_v<T, bool>) {
+      SPROUT_ASSERT(false, "division kernel on Bool");
+    } else {
+      using C = compute_t<T>;
+      for_each_broadcast_row<3>(in, out[0], kParallelGrain / 4, [](auto p, auto s, int64_t n) {
+        T* o = reinterpret_cast<T*>(p[0]);
+        const T* a = reinterpret_cast<const T*>(p[1]);
+        const T* b = reinterpret_cast<const T*>(p[2]);
+        for (int64_t i = 0; i < n; ++i)
+          o[i * s[0]] = static_cast<T>(divide<OP, C>(static_cast<C>(a[i * s[1]]), static_cast<C>(b[i * s[2]])));
+      });
+    }
+  });
+}
+
+void atan2_kernel(const NoAttrs&, std::span<const Tensor> in, std::span<Tensor> out) {
+  visit_dtype(out[0].dtype(), [&](auto zero) {
+    using T = decltype(zero);
+    if constexpr (std::is_floating_point_v<compute_t<T>>) {
+      using C = compute_t<T>;
+      for_each_broadcast_row<3>(in, out[0], kParallelGrain / 8, [](auto p, auto s, int64_t n) {
+        T* o = reinterpret_cast<T*>(p[0]);
+        const T* a = reinterpret_cast<const T*>(p[1]);
+        const T* b = reinterpret_cast<const T*>(p[2]);
+        if constexpr (std::is_same_v<T, C>) {
+          if (s[0] == 1 && s[1] >= 0 && s[1] <= 1 && s[2] >= 0 && s[2] <= 1) return simd_atan2(a, s[1], b, s[2], o, n);
+        }
+        constexpr int64_t kBlock = 256;
+        C ba[kBlock], bb[kBlock];
+        for (int64_t i = 0; i < n; i += kBlock) {
+          const int64_t m = std::min(kBlock, n - i);
+          for (int64_t j = 0; j < m; ++j) {
+            ba[j] = static_cast<C>(a[(i + j) * s[1]]);
+            bb[j] = static_cast<C>(b[(i + j) * s[2]]);
+          }
+          simd_atan2(ba, 1, bb, 1, ba, m);
+          for (int64_t j = 0; j < m; ++j) o[(i + j) * s[0]] = static_cast<T>(ba[j]);
+        }
+      });
+    } else {
+      SPROUT_ASSERT(false, "Atan2 kernel on a non-floating dtype");
+    }
+  });
+}
+
+enum class Logic { And, Or, Xor };
+
+template <Logic OP>
+void logical_kernel(const NoAttrs&, std::span<const Tensor> in, std::span<Tensor> out) {
+  for_each_broadcast_row<3>(in, out[0], kParallelGrain, [](auto p, auto s, int64_t n) {
+    bool* o = reinterpret_cast<bool*>(p[0]);
+    const bool* a = reinterpret_cast<const bool*>(p[1]);
+    const bool* b = reinterpret_cast<const bool*>(p[2]);
+    for (int64_t i = 0; i < n; ++i) {
+      bool x = a[i * s[1]], y = b[i * s[2]];
+      o[i * s[0]] = OP == Logic::And ? (x && y) : OP == Logic::Or ? (x || y) : (x != y);
+    }
+  });
+}
+
+}  // namespace
+
+SPROUT_REGISTER(cpu_math_binary) {
+  register_kernel<NoAttrs>("FloorDiv", Device::CPU, division_kernel<Division::FloorDiv>);
+  register_kernel<NoAttrs>("FloorMod", Device::CPU, division_kernel<Division::FloorMod>);
+  register_kernel<NoAttrs>("Mod", Device::CPU, division_kernel<Division::Mod>);
+  register_kernel<NoAttrs>("Atan2", Device::CPU, atan2_kernel);
+  register_kernel<NoAttrs>("LogicalAnd", Device::CPU, logical_kernel<Logic::And>);
+  register_kernel<NoAttrs>("LogicalOr", Device::CPU, logical_kernel<Logic::Or>);
+  register_kernel<NoAttrs>("LogicalXor", Device::CPU, logical_kernel<Logic::Xor>);
+}
+
+}  // namespace sprout

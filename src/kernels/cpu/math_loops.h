@@ -1,0 +1,42 @@
+// Loop drivers shared by the math kernels: elementwise work over broadcast operands, split across
+// threads by elements (NdLoop::run_elements), so one long row and many short rows parallelize alike.
+#pragma once
+
+#include <array>
+#include <span>
+
+#include "kernels/cpu/parallel.h"
+#include "tensor/nd_loop.h"
+#include "tensor/tensor.h"
+
+namespace sprout {
+
+// Operand 0 is `out`; operands 1..K-1 are `in` broadcast to out's shape (stride 0 where broadcast).
+// Calls row(ptrs, strides, n): ptrs[k] points at the row start of operand k, strides[k] is its inner
+// stride in elements. `grain` is the element count below which one thread does all the work.
+template <size_t K, class Row>
+void for_each_broadcast_row(std::span<const Tensor> in, const Tensor& out, int64_t grain, Row&& row) {
+  std::array<Tensor, K> ops;
+  ops[0] = out;
+  for (size_t k = 1; k < K; ++k) ops[k] = in[k - 1].expand(out.shape());
+  std::array<std::span<const int64_t>, K> strides;
+  for (size_t k = 0; k < K; ++k) strides[k] = std::span<const int64_t>(ops[k].strides());
+  NdLoop<K> loop(out.shape(), strides);
+  std::array<int64_t, K> inner;
+  std::array<char*, K> base;
+  std::array<int64_t, K> item;
+  for (size_t k = 0; k < K; ++k) {
+    inner[k] = loop.inner_stride(k);
+    base[k] = static_cast<char*>(ops[k].raw_data());
+    item[k] = static_cast<int64_t>(ops[k].itemsize());
+  }
+  parallel_for(out.numel(), grain, [&](int64_t begin, int64_t end) {
+    loop.run_elements(begin, end, [&](const std::array<int64_t, K>& off, int64_t n) {
+      std::array<char*, K> ptrs;
+      for (size_t k = 0; k < K; ++k) ptrs[k] = base[k] + off[k] * item[k];
+      row(ptrs, inner, n);
+    });
+  });
+}
+
+}  // namespace sprout

@@ -1,0 +1,127 @@
+// CPU kernels of the unary math ops (ops/math_unary.cc) and the elementwise predicates.
+// Floating-point inputs run through the vector math of simd_math.h: contiguous float and double rows
+// directly, half types and strided rows through a small stack block converted to float or double on
+// the way in and out. Integer inputs (abs, sign, square, round) use plain loops.
+#include <cmath>
+#include <cstdlib>
+#include <type_traits>
+
+#include "kernels/cpu/math_loops.h"
+#include "kernels/cpu/simd_math.h"
+#include "ops/op_def.h"
+
+namespace sprout {
+namespace {
+
+constexpr int64_t kBlock = 256;  // elements staged per block: fits in L1 with room to spare
+
+// Runs fn(block, m) over x's row in blocks of compute type C, writing fn's results to o's row.
+template <class T, class C, class Fn>
+void staged(const T* x, int64_t sx, T* o, int64_t so, int64_t n, Fn&& fn) {
+  C buf[kBlock];
+  for (int64_t i = 0; i < n; i += kBlock) {
+    const int64_t m = std::min(kBlock, n - i);
+    for (int64_t j = 0; j < m; ++j) buf[j] = static_cast<C>(x[(i + j) * sx]);
+    fn(buf, m);
+    for (int64_t j = 0; j < m; ++j) o[(i + j) * so] = static_cast<T>(buf[j]);
+  }
+}
+
+template <MathOp OP, class T>
+T integer_math(T x) {
+  if constexpr (OP == MathOp::Abs) return std::is_signed_v<T> && x < 0 ? static_cast<T>(-x) : x;
+  if constexpr (OP == MathOp::Sign) return static_cast<T>((x > 0) - (x < 0));
+  if constexpr (OP == MathOp::Square) return static_cast<T>(x * x);
+  return x;  // Round: integers are already integral
+}
+
+constexpr bool is_cheap(MathOp op) { return op <= MathOp::Round; }
+
+template <MathOp OP>
+void math_kernel(const NoAttrs&, std::span<const Tensor> in, std::span<Tensor> out) {
+  const int64_t grain = is_cheap(OP) ? kParallelGrain : kParallelGrain / 8;
+  visit_dtype(out[0].dtype(), [&](auto zero) {
+    using T = decltype(zero);
+    if constexpr (std::is_same_v<T, bool>) {
+      SPROUT_ASSERT(false, "math kernel on Bool");
+    } else {
+      for_each_broadcast_row<2>(in, out[0], grain, [](auto ptrs, auto strides, int64_t n) {
+        T* o = reinterpret_cast<T*>(ptrs[0]);
+        const T* x = reinterpret_cast<const T*>(ptrs[1]);
+        if constexpr (std::is_integral_v<T>) {
+          for (int64_t i = 0; i < n; ++i) o[i * strides[0]] = integer_math<OP>(x[i * strides[1]]);
+        } else {
+          using C = compute_t<T>;
+          if constexpr (std::is_same_v<T, C>) {
+            if (strides[0] == 1 && strides[1] == 1) return simd_math(OP, x, o, n);
+          }
+          staged<T, C>(x, strides[1], o, strides[0], n, [](C* buf, int64_t m) { simd_math(OP, buf, buf, m); });
+        }
+      });
+    }
+  });
+}
+
+enum class Predicate { IsNan, IsInf, IsFinite };
+
+template <Predicate P>
+void predicate_kernel(const NoAttrs&, std::span<const Tensor> in, std::span<Tensor> out) {
+  visit_dtype(in[0].dtype(), [&](auto zero) {
+    using T = decltype(zero);
+    using C = compute_t<T>;
+    for_each_broadcast_row<2>(in, out[0], kParallelGrain, [](auto ptrs, auto strides, int64_t n) {
+      bool* o = reinterpret_cast<bool*>(ptrs[0]);
+      const T* x = reinterpret_cast<const T*>(ptrs[1]);
+      for (int64_t i = 0; i < n; ++i) {
+        if constexpr (std::is_floating_point_v<C>) {
+          C v = static_cast<C>(x[i * strides[1]]);
+          if constexpr (P == Predicate::IsNan) o[i * strides[0]] = std::isnan(v);
+          if constexpr (P == Predicate::IsInf) o[i * strides[0]] = std::isinf(v);
+          if constexpr (P == Predicate::IsFinite) o[i * strides[0]] = std::isfinite(v);
+        } else {
+          o[i * strides[0]] = P == Predicate::IsFinite;  // integers and bools are always finite
+        }
+      }
+    });
+  });
+}
+
+void logical_not_kernel(const NoAttrs&, std::span<const Tensor> in, std::span<Tensor> out) {
+  for_each_broadcast_row<2>(in, out[0], kParallelGrain, [](auto ptrs, auto strides, int64_t n) {
+    bool* o = reinterpret_cast<bool*>(ptrs[0]);
+    const bool* x = reinterpret_cast<const bool*>(ptrs[1]);
+    for (int64_t i = 0; i < n; ++i) o[i * strides[0]] = !x[i * strides[1]];
+  });
+}
+
+}  // namespace
+
+SPROUT_REGISTER(cpu_math_unary) {
+  register_kernel<NoAttrs>("Abs", Device::CPU, math_kernel<MathOp::Abs>);
+  register_kernel<NoAttrs>("Sign", Device::CPU, math_kernel<MathOp::Sign>);
+  register_kernel<NoAttrs>("Square", Device::CPU, math_kernel<MathOp::Square>);
+  register_kernel<NoAttrs>("Reciprocal", Device::CPU, math_kernel<MathOp::Reciprocal>);
+  register_kernel<NoAttrs>("Rsqrt", Device::CPU, math_kernel<MathOp::Rsqrt>);
+  register_kernel<NoAttrs>("Floor", Device::CPU, math_kernel<MathOp::Floor>);
+  register_kernel<NoAttrs>("Ceil", Device::CPU, math_kernel<MathOp::Ceil>);
+  register_kernel<NoAttrs>("Round", Device::CPU, math_kernel<MathOp::Round>);
+  register_kernel<NoAttrs>("Expm1", Device::CPU, math_kernel<MathOp::Expm1>);
+  register_kernel<NoAttrs>("Log1p", Device::CPU, math_kernel<MathOp::Log1p>);
+  register_kernel<NoAttrs>("Sin", Device::CPU, math_kernel<MathOp::Sin>);
+  register_kernel<NoAttrs>("Cos", Device::CPU, math_kernel<MathOp::Cos>);
+  register_kernel<NoAttrs>("Tan", Device::CPU, math_kernel<MathOp::Tan>);
+  register_kernel<NoAttrs>("Asin", Device::CPU, math_kernel<MathOp::Asin>);
+  register_kernel<NoAttrs>("ACos", Device::CPU, math_kernel<MathOp::Acos>);
+  register_kernel<NoAttrs>("Atan", Device::CPU, math_kernel<MathOp::Atan>);
+  register_kernel<NoAttrs>("Sinh", Device::CPU, math_kernel<MathOp::Sinh>);
+  register_kernel<NoAttrs>("Cosh", Device::CPU, math_kernel<MathOp::Cosh>);
+  register_kernel<NoAttrs>("Tanh", Device::CPU, math_kernel<MathOp::Tanh>);
+  register_kernel<NoAttrs>("Erf", Device::CPU, math_kernel<MathOp::Erf>);
+  register_kernel<NoAttrs>("Erfc", Device::CPU, math_kernel<MathOp::Erfc>);
+  register_kernel<NoAttrs>("IsNan", Device::CPU, predicate_kernel<Predicate::IsNan>);
+  register_kernel<NoAttrs>("IsInf", Device::CPU, predicate_kernel<Predicate::IsInf>);
+  register_kernel<NoAttrs>("IsFinite", Device::CPU, predicate_kernel<Predicate::IsFinite>);
+  register_kernel<NoAttrs>("LogicalNot", Device::CPU, logical_not_kernel);
+}
+
+}  // namespace sprout

@@ -1,0 +1,33 @@
+// Vectorized elementary functions for float and double (Highway, dispatched at run time like simd.h).
+//
+// Note [Vector math domains]
+// Highway's contrib math is accurate (a few ulp) inside a documented range and undefined outside it
+// (sin of 1e6, expm1 of 200, log1p of -2, NaN ...). Every op below declares the range its vector
+// formula is exact in; a block whose lanes all lie inside it (the normal case) never leaves SIMD code,
+// and the rare lanes outside it are recomputed with libm, so edge values (inf, NaN, poles, huge
+// arguments) are exactly IEEE's.
+#pragma once
+
+#include <cstdint>
+
+namespace sprout {
+
+enum class MathOp : uint8_t {
+  Abs, Sign, Square, Reciprocal, Rsqrt, Floor, Ceil, Round,
+  Expm1, Log1p, Sin, Cos, Tan, Asin, Acos, Atan, Sinh, Cosh, Tanh, Erf, Erfc,
+};
+
+// out[i] = op(x[i]); out may alias x.
+void simd_math(MathOp op, const float* x, float* out, int64_t n);
+void simd_math(MathOp op, const double* x, double* out, int64_t n);
+
+// out[i] = atan2(y[i * sy], x[i * sx]), sy and sx each 0 (broadcast one value) or 1; out may alias y or x.
+void simd_atan2(const float* y, int64_t sy, const float* x, int64_t sx, float* out, int64_t n);
+void simd_atan2(const double* y, int64_t sy, const double* x, int64_t sx, double* out, int64_t n);
+
+// The libm definition of each op: the reference the vector code is fixed up with, and the scalar
+// path of strided or integer inputs.
+double math_scalar(MathOp op, double x);
+float math_scalar(MathOp op, float x);
+
+}  // namespace sprout

@@ -1,0 +1,240 @@
+"""Math ops beyond the op records: IEEE edge values of the vector math, strided and threaded runs,
+integer division corner cases, operators, the zero-safe product gradient, and the composite
+functions (logsumexp, var, std, norm, dense, einsum)."""
+import math
+import warnings
+
+import numpy as np
+import pytest
+
+import sprout as ms
+from sprout import _C, ops
+
+SPECIAL = [0.0, -0.0, 1.0, -1.0, 0.5, -0.5, 1e-30, -1e-30, 1e-8, 88.0, 89.0, -89.0, 100.0, -100.0, 700.0, 710.0,
+           -710.0, 1e5, -1e5, 1e30, 3e38, -3e38, 39000.0, 40000.0, -0.999999, -1.0000001, -2.0, 1.0000001, math.inf,
+           -math.inf, math.nan]
+
+UNARY = [("sin", np.sin), ("cos", np.cos), ("tan", np.tan), ("asin", np.arcsin), ("acos", np.arccos),
+         ("atan", np.arctan), ("sinh", np.sinh), ("cosh", np.cosh), ("tanh", np.tanh), ("expm1", np.expm1),
+         ("log1p", np.log1p), ("rsqrt", lambda x: 1 / np.sqrt(x)), ("reciprocal", np.reciprocal),
+         ("square", np.square), ("abs", np.abs), ("sign", np.sign), ("floor", np.floor), ("ceil", np.ceil),
+         ("round", np.round), ("erf", np.vectorize(math.erf, otypes=[float])),
+         ("erfc", np.vectorize(math.erfc, otypes=[float]))]
+
+
+@pytest.mark.parametrize("name,ref", UNARY, ids=[u[0] for u in UNARY])
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_edge_values_match_numpy(name, ref, dtype):
+    x = np.array(SPECIAL, dtype=dtype)
+    x = x[np.isfinite(x.astype(np.float64)) | ~np.isfinite(np.array(SPECIAL))]  # drop values dtype can't hold
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)
+        expected = ref(x.astype(np.float64)).astype(dtype)
+    got = getattr(ops, name)(ms.Tensor(x)).asnumpy()
+    np.testing.assert_array_equal(np.isnan(got), np.isnan(expected), err_msg=f"{name} NaN pattern on {x}")
+    np.testing.assert_array_equal(np.isinf(got), np.isinf(expected), err_msg=f"{name} inf pattern on {x}")
+    finite = np.isfinite(expected)
+    rtol = 4e-6 if dtype == np.float32 else 1e-13
+    np.testing.assert_allclose(got[finite], expected[finite], rtol=rtol, atol=1e-37, err_msg=name)
+
+
+@pytest.mark.parametrize("dtype", [ms.float16, ms.bfloat16, ms.float32, ms.float64])
+def test_strided_and_long_inputs(dtype):
+    rng = np.random.default_rng(0)
+    x = rng.uniform(-2, 2, (67, 301))
+    t = ms.Tensor(x, dtype)
+    exact = t.asnumpy().astype(np.float64)
+    rtol = {ms.float16: 2e-3, ms.bfloat16: 1.6e-2, ms.float32: 4e-6, ms.float64: 1e-13}[dtype]
+    np.testing.assert_allclose(ops.sin(t.T).asnumpy().astype(np.float64), np.sin(exact.T), rtol=rtol, atol=rtol)
+    np.testing.assert_allclose(ops.tanh(t[:, ::3]).asnumpy().astype(np.float64), np.tanh(exact[:, ::3]), rtol=rtol,
+                               atol=rtol)
+    y = ms.Tensor(rng.uniform(0.5, 2, (301,)), dtype)
+    np.testing.assert_allclose(ops.atan2(t, y).asnumpy().astype(np.float64),
+                               np.arctan2(exact, y.asnumpy().astype(np.float64)), rtol=rtol, atol=rtol)
+
+
+def test_threads_give_the_same_answer():
+    x = ms.Tensor(np.random.default_rng(1).uniform(-3, 3, 300_001).astype(np.float32))
+    one = [ops.erf(x).asnumpy(), ops.cos(x).asnumpy(), ops.prod(x[:1000]).asnumpy(), ops.clamp(x, -1.0, 1.0).asnumpy()]
+    ms.set_context(runtime_num_threads=2)
+    try:
+        two = [ops.erf(x).asnumpy(), ops.cos(x).asnumpy(), ops.prod(x[:1000]).asnumpy(),
+               ops.clamp(x, -1.0, 1.0).asnumpy()]
+    finally:
+        ms.set_context(runtime_num_threads=1)
+    for a, b in zip(one, two):
+        np.testing.assert_allclose(a, b, rtol=1e-6)
+
+
+def test_atan2_on_the_axes_and_at_infinity():
+    y = np.array([0.0, -0.0, 0.0, -0.0, 1.0, -1.0, math.inf, -math.inf, math.inf, 1.0, math.nan], np.float32)
+    x = np.array([1.0, 1.0, -1.0, -1.0, 0.0, 0.0, math.inf, -math.inf, 1.0, -math.inf, 1.0], np.float32)
+    got = ops.atan2(ms.Tensor(y), ms.Tensor(x)).asnumpy()
+    np.testing.assert_array_equal(np.signbit(got), np.signbit(np.arctan2(y, x)))
+    np.testing.assert_allclose(got, np.arctan2(y, x), rtol=1e-6)
+
+
+def test_integer_division_never_traps():
+    x = ms.Tensor(np.array([7, -7, 5, -128, 0], np.int8))
+    y = ms.Tensor(np.array([0, 0, -1, -1, 0], np.int8))
+    assert ops.floor_divide(x, y).asnumpy().tolist() == [0, 0, -5, -128, 0]
+    assert ops.floor_mod(x, y).asnumpy().tolist() == [0, 0, 0, 0, 0]
+    assert ops.fmod(x, y).asnumpy().tolist() == [0, 0, 0, 0, 0]
+
+
+def test_float_division_matches_python():
+    a = [7.5, -7.5, 7.5, -7.5, 1.0, -0.0]
+    b = [2.0, 2.0, -2.0, -2.0, 0.1, 3.0]
+    x, y = ms.Tensor(a, ms.float64), ms.Tensor(b, ms.float64)
+    assert (x // y).asnumpy().tolist() == [p // q for p, q in zip(a, b)]
+    assert (x % y).asnumpy().tolist() == [p % q for p, q in zip(a, b)]
+    assert ops.fmod(x, y).asnumpy().tolist() == [math.fmod(p, q) for p, q in zip(a, b)]
+
+
+def test_operators():
+    x = ms.Tensor([7, -7, 5])
+    assert (x // 2).asnumpy().tolist() == [3, -4, 2]
+    assert (10 // x).asnumpy().tolist() == [1, -2, 2]
+    assert (x % 3).asnumpy().tolist() == [1, 2, 2]
+    assert (10 % x).asnumpy().tolist() == [3, -4, 0]
+    assert abs(x).asnumpy().tolist() == [7, 7, 5]
+    assert (ms.Tensor([2.5]) // 1).dtype == ms.float32
+
+
+def test_transcendentals_promote_integers_to_float32():
+    out = ops.sin(ms.Tensor([0, 1, 2]))
+    assert out.dtype == ms.float32
+    np.testing.assert_allclose(out.asnumpy(), np.sin([0, 1, 2]), rtol=1e-6)
+    assert ops.abs(ms.Tensor([-3], ms.int16)).dtype == ms.int16
+
+
+def test_predicates_on_integers():
+    x = ms.Tensor([1, 2], ms.int32)
+    assert ops.isnan(x).asnumpy().tolist() == [False, False]
+    assert ops.isinf(x).asnumpy().tolist() == [False, False]
+    assert ops.isfinite(x).asnumpy().tolist() == [True, True]
+
+
+def test_logical_functions_accept_numbers():
+    assert ops.logical_and(ms.Tensor([0, 1, 2]), ms.Tensor([1.0, 1.0, 0.0])).asnumpy().tolist() == [False, True, False]
+    assert ms.Tensor([0, 3]).logical_not().asnumpy().tolist() == [True, False]
+
+
+def test_prod_gradient_with_zeros():
+    prim = _C.Primitive("ReduceProd", {"axis": (1,), "keep_dims": False})
+    x = np.array([[2.0, 0.0, 3.0], [0.0, 0.0, 5.0], [1.0, 2.0, 4.0]])
+    out = prim(ms.Tensor(x))
+    (grad,) = _C.run_bprop(prim, [ms.Tensor(x)], [out], [ms.Tensor(np.ones(3))])
+    np.testing.assert_array_equal(grad.asnumpy(), [[0.0, 6.0, 0.0], [0.0, 0.0, 0.0], [8.0, 4.0, 2.0]])
+
+
+def test_clamp_with_one_bound():
+    x = ms.Tensor([-2.0, 0.5, 2.0])
+    assert ops.clamp(x, min=0.0).asnumpy().tolist() == [0.0, 0.5, 2.0]
+    assert ops.clip_by_value(x, clip_value_max=1.0).asnumpy().tolist() == [-2.0, 0.5, 1.0]
+    assert x.clamp(-1, 1).asnumpy().tolist() == [-1.0, 0.5, 1.0]
+
+
+def test_round_decimals():
+    np.testing.assert_allclose(ops.round(ms.Tensor([1.234, -5.678]), decimals=2).asnumpy(), [1.23, -5.68], rtol=1e-6)
+
+
+def test_reduce_functions():
+    x = np.random.default_rng(2).uniform(-1, 1, (3, 4))
+    t = ms.Tensor(x)
+    np.testing.assert_allclose(ops.prod(t, 1).asnumpy(), x.prod(1))
+    np.testing.assert_allclose(t.prod(keep_dims=True).asnumpy(), x.prod(keepdims=True))
+    assert ops.all(t > -2).asnumpy() and not ops.any(t > 2).asnumpy()
+    assert ops.any(ms.Tensor([[0, 0], [0, 3]]), axis=1).asnumpy().tolist() == [False, True]
+
+
+@pytest.mark.parametrize("axis,keep", [(1, False), ((0, 2), True), (-1, True)])
+def test_logsumexp_var_std(axis, keep):
+    x = np.random.default_rng(3).standard_normal((3, 4, 5)) * 30
+    t = ms.Tensor(x)
+    m = x.max(axis=axis, keepdims=True)
+    ref = np.log(np.exp(x - m).sum(axis=axis, keepdims=True)) + m
+    ref = ref if keep else np.squeeze(ref, axis)
+    np.testing.assert_allclose(ops.logsumexp(t, axis, keep).asnumpy(), ref, rtol=1e-12)
+    np.testing.assert_allclose(ops.var(t, axis, 1, keep).asnumpy(), x.var(axis=axis, ddof=1, keepdims=keep))
+    np.testing.assert_allclose(t.std(axis, keepdims=keep).asnumpy(), x.std(axis=axis, keepdims=keep))
+    v, mean = ops.var_mean(t, axis, keepdims=keep)
+    np.testing.assert_allclose(mean.asnumpy(), x.mean(axis=axis, keepdims=keep))
+
+
+def test_logsumexp_infinities_and_floats():
+    x = ms.Tensor([[math.inf, 1.0], [-math.inf, -math.inf], [1000.0, 1000.0]], ms.float32)
+    got = ops.logsumexp(x, 1).asnumpy()
+    assert got[0] == math.inf and got[1] == -math.inf
+    np.testing.assert_allclose(got[2], 1000 + math.log(2), rtol=1e-6)
+    with pytest.raises(TypeError, match="var: 'input' must be a floating-point tensor"):
+        ops.var(ms.Tensor([1, 2]))
+
+
+@pytest.mark.parametrize("ord,dim", [(None, None), (None, 1), (1, 1), (3, 0), (0, -1), (math.inf, 1),
+                                     (-math.inf, 1), ("fro", (0, 1)), (1, (0, 1)), (-1, (1, 0)), (math.inf, (0, 1)),
+                                     (-math.inf, (0, 1))])
+def test_norm(ord, dim):
+    x = np.random.default_rng(4).standard_normal((4, 5))
+    expected = np.linalg.norm(x.ravel() if dim is None else x, ord, axis=dim)
+    np.testing.assert_allclose(ops.norm(ms.Tensor(x), ord, dim).asnumpy(), expected, rtol=1e-12)
+
+
+def test_norm_errors():
+    x = ms.Tensor(np.ones((2, 3)))
+    with pytest.raises(ValueError, match="norm: matrix 'ord' must be one of"):
+        ops.norm(x, "nuc")
+    with pytest.raises(ValueError, match="is a matrix norm"):
+        ops.norm(x, "fro", 1)
+    with pytest.raises(TypeError, match="norm: 'A' must be a floating-point tensor"):
+        ops.norm(ms.Tensor([1, 2]))
+
+
+def test_dense():
+    rng = np.random.default_rng(5)
+    x, w, b = rng.standard_normal((2, 3, 4)), rng.standard_normal((6, 4)), rng.standard_normal(6)
+    np.testing.assert_allclose(ops.dense(ms.Tensor(x), ms.Tensor(w), ms.Tensor(b)).asnumpy(), x @ w.T + b)
+    np.testing.assert_allclose(ops.dense(ms.Tensor(x[0, 0]), ms.Tensor(w)).asnumpy(), x[0, 0] @ w.T)
+    with pytest.raises(ValueError, match=r"dense: 'weight' must have shape \(out_channels, 4\)"):
+        ops.dense(ms.Tensor(x), ms.Tensor(w.T))
+
+
+EINSUM = ["bij,bjk->bik", "bij,bjk", "ii->i", "ii", "ij->ji", "ij->", "i,i->", "i,j->ij", "...ij,...jk->...ik",
+          "ij,jk,kl->il", "bij->j", "...j,j", "bij,k->bijk", "iij->j", "bi,bi->b"]
+
+
+@pytest.mark.parametrize("equation", EINSUM)
+def test_einsum_matches_numpy(equation):
+    rng = np.random.default_rng(6)
+    shapes = {"bij,bjk->bik": [(2, 3, 4), (2, 4, 5)], "bij,bjk": [(2, 3, 4), (2, 4, 5)], "ii->i": [(4, 4)],
+              "ii": [(4, 4)], "ij->ji": [(3, 4)], "ij->": [(3, 4)], "i,i->": [(4,), (4,)], "i,j->ij": [(3,), (4,)],
+              "...ij,...jk->...ik": [(2, 3, 4), (1, 4, 5)], "ij,jk,kl->il": [(2, 3), (3, 4), (4, 5)],
+              "bij->j": [(2, 3, 4)], "...j,j": [(2, 3, 4), (4,)], "bij,k->bijk": [(2, 3, 4), (2,)],
+              "iij->j": [(3, 3, 2)], "bi,bi->b": [(5, 3), (5, 3)]}[equation]
+    xs = [rng.standard_normal(s) for s in shapes]
+    np.testing.assert_allclose(ops.einsum(equation, *[ms.Tensor(x) for x in xs]).asnumpy(), np.einsum(equation, *xs),
+                               rtol=1e-12, atol=1e-12)
+
+
+def test_einsum_errors():
+    x = ms.Tensor(np.ones((2, 3)))
+    with pytest.raises(ValueError, match="names 2 operand"):
+        ops.einsum("ij,jk", x)
+    with pytest.raises(ValueError, match="label 'j' has sizes 3 and 2"):
+        ops.einsum("ij,jk", x, x)
+    with pytest.raises(ValueError, match="output label 'k'"):
+        ops.einsum("ij->k", x)
+
+
+def test_edge_values_on_staged_paths():
+    """Half types and strided rows compute in a staging block in place; the libm fix-ups must still see
+    the inputs, not the partial results."""
+    x = ms.Tensor([100.0, -100.0, 1.0, 3e4], ms.bfloat16)
+    got = ops.expm1(x).asnumpy()
+    assert got[0] == np.inf and got[1] == -1.0
+    np.testing.assert_allclose(got[2], np.expm1(1.0), rtol=1e-2)
+    strided = ms.Tensor(np.array([1e5, 0.0, -1e6, 0.0, 2.0, 0.0], np.float32))[::2]
+    np.testing.assert_allclose(ops.sin(strided).asnumpy(), np.sin(np.array([1e5, -1e6, 2.0], np.float32)), rtol=1e-6)
+    y = ms.Tensor([0.0, 1.0, -0.0, 1.0], ms.float16)[::2]
+    x2 = ms.Tensor([-1.0, 0.0, -1.0, 0.0], ms.float16)[::2]
+    np.testing.assert_allclose(ops.atan2(y, x2).asnumpy().astype(np.float64), [np.pi, -np.pi], rtol=1e-3)
