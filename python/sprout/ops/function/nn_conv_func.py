@@ -1,0 +1,45 @@
+"""Convolution and pooling, MindSpore 2.x functional forms (``ops.conv2d``, ``ops.max_pool2d`` ...)."""
+from sprout.common.tensor import Tensor
+from sprout.ops.function._prims import prim
+
+
+def _check_tensor(api, arg, value):
+    if not isinstance(value, Tensor):
+        raise TypeError(f"{api}: '{arg}' must be a Tensor, but got {type(value).__name__}")
+
+
+def _ints(api, arg, value, lengths):
+    """An int, or a tuple/list of ints of one of `lengths`, as a tuple."""
+    if isinstance(value, bool) or not isinstance(value, (int, tuple, list)):
+        raise TypeError(f"{api}: '{arg}' must be an int or a tuple of ints, but got {value!r}")
+    values = (value,) if isinstance(value, int) else tuple(value)
+    if len(values) not in lengths or not all(isinstance(v, int) and not isinstance(v, bool) for v in values):
+        raise ValueError(f"{api}: '{arg}' must be an int or a tuple of {' or '.join(map(str, lengths))} ints, "
+                         f"but got {value!r}")
+    return values
+
+
+def conv2d(input, weight, bias=None, stride=1, pad_mode="valid", padding=0, dilation=1, groups=1):
+    """2-d convolution of an NCHW `input` with an (C_out, C_in / groups, kH, kW) `weight`, plus `bias`.
+
+    `padding` (with pad_mode "pad") is an int, (pad_h, pad_w) or (top, bottom, left, right).
+    """
+    _check_tensor("conv2d", "input", input)
+    _check_tensor("conv2d", "weight", weight)
+    if weight.ndim != 4:
+        raise ValueError(f"conv2d: 'weight' must be 4-d (C_out, C_in / groups, kH, kW), but got shape {weight.shape}")
+    pad = _ints("conv2d", "padding", padding, (1, 2, 4))
+    if len(pad) == 2:
+        pad = (pad[0], pad[0], pad[1], pad[1])
+    out = prim("Conv2D", out_channel=weight.shape[0], kernel_size=tuple(weight.shape[2:]), pad_mode=pad_mode,
+               pad=pad, stride=_ints("conv2d", "stride", stride, (1, 2, 4)),
+               dilation=_ints("conv2d", "dilation", dilation, (1, 2, 4)), group=groups)(input, weight)
+    if bias is not None:
+        _check_tensor("conv2d", "bias", bias)
+        if bias.shape != (weight.shape[0],):
+            raise ValueError(f"conv2d: 'bias' must have shape ({weight.shape[0]},), but got {bias.shape}")
+        out = out + bias.reshape(1, -1, 1, 1)
+    return out
+
+
+__all__ = ["conv2d"]
