@@ -125,5 +125,16 @@ BACKPROP_INPUT_BAD = [
      r"\(1, 6, 3, 3\)"),
 ]
 
-RECORDS = ([_conv_record(c) for c in CASES] + [_backprop_input_record(c) for c in CASES]
+# The functional form: padding (h, w) means (h, h, w, w); bias broadcasts over (N, ., H, W).
+FUNCTIONAL = OpRecord(
+    "Conv2D", lambda x, w, b: ops.conv2d(x, w, b, stride=2, pad_mode="pad", padding=(1, 2), groups=1),
+    lambda x, w, b: ref.conv2d(x, w, (2, 2), (1, 1), (1, 1, 2, 2), 1) + b[None, :, None, None],
+    [((2, 3, 7, 6), (4, 3, 3, 3), (4,))], DTYPES, tol=TOL,
+    prim=lambda: _C.Primitive("Conv2D", dict(out_channel=4, kernel_size=3, pad_mode="pad", pad=(1, 1, 2, 2), stride=2)),
+    grad_shapes=[((1, 3, 5, 4), (4, 3, 3, 3))],
+    bad=[(lambda: ops.conv2d(_t(1, 3, 5, 5), _t(4, 3, 3, 3), _t(3)), ValueError, r"conv2d: 'bias' must have shape \(4,\)"),
+         (lambda: ops.conv2d(_t(1, 3, 5, 5), _t(4, 3, 3, 3), padding=(1, 2, 3)), ValueError,
+          "conv2d: 'padding' must be an int or a tuple of 1 or 2 or 4 ints")])
+
+RECORDS = ([FUNCTIONAL] + [_conv_record(c) for c in CASES] + [_backprop_input_record(c) for c in CASES]
            + [_backprop_filter_record(c) for c in CASES])

@@ -42,4 +42,37 @@ def conv2d(input, weight, bias=None, stride=1, pad_mode="valid", padding=0, dila
     return out
 
 
-__all__ = ["conv2d"]
+def _pool_window(api, kernel_size, stride):
+    kernel = _ints(api, "kernel_size", kernel_size, (1, 2))
+    return kernel, kernel if stride is None else _ints(api, "stride", stride, (1, 2))
+
+
+def _check_unpadded(api, **args):
+    """The pooling primitives (MaxPool, AvgPool) take windows without explicit padding or dilation."""
+    defaults = {"padding": 0, "dilation": 1, "ceil_mode": False, "return_indices": False, "divisor_override": None}
+    for name, value in args.items():
+        if value != defaults[name] and value not in ((defaults[name],) * 2, [defaults[name]] * 2):
+            raise ValueError(f"{api}: '{name}'={value!r} is not supported on CPU yet; Sprout's {api} pools "
+                             f"unpadded windows. Use pad_mode='same' windows (ops.MaxPool / ops.AvgPool, "
+                             f"nn.MaxPool2d(pad_mode='same')) or pad the input first")
+
+
+def max_pool2d(x, kernel_size, stride=None, padding=0, dilation=1, return_indices=False, ceil_mode=False):
+    """2-d max pooling of an NCHW `x`; `stride` defaults to `kernel_size`."""
+    _check_tensor("max_pool2d", "x", x)
+    _check_unpadded("max_pool2d", padding=padding, dilation=dilation, ceil_mode=ceil_mode,
+                    return_indices=return_indices)
+    kernel, strides = _pool_window("max_pool2d", kernel_size, stride)
+    return prim("MaxPool", kernel_size=kernel, strides=strides)(x)
+
+
+def avg_pool2d(input_x, kernel_size=1, stride=1, padding=0, ceil_mode=False, count_include_pad=True,
+               divisor_override=None):
+    """2-d average pooling of an NCHW `input_x`."""
+    _check_tensor("avg_pool2d", "input_x", input_x)
+    _check_unpadded("avg_pool2d", padding=padding, ceil_mode=ceil_mode, divisor_override=divisor_override)
+    kernel, strides = _pool_window("avg_pool2d", kernel_size, stride)
+    return prim("AvgPool", kernel_size=kernel, strides=strides)(input_x)
+
+
+__all__ = ["conv2d", "max_pool2d", "avg_pool2d"]
