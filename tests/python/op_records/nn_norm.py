@@ -1,0 +1,78 @@
+"""Records of the normalization ops (Note [BatchNorm outputs] in src/ops/nn_norm.cc)."""
+from dataclasses import dataclass
+
+import numpy as np
+
+import sprout as ms
+from sprout import _C, ops
+from op_records.record import OpRecord
+
+DTYPES = (ms.float16, ms.float32, ms.float64)
+TOL = {ms.float16: (4e-3, 4e-3), ms.float32: (1e-5, 1e-5)}
+
+
+@dataclass
+class MultiOutputRecord(OpRecord):
+    grad_outputs: tuple = (0,)  # the differentiable outputs; the gradient check gives the others zero douts
+
+
+def _batch_norm_ref(training, epsilon=1e-5, momentum=0.1):
+    def reference(x, scale, bias, mean, var):
+        axes = (0,) + tuple(range(2, x.ndim))
+        shape = (1, -1) + (1,) * (x.ndim - 2)
+        if training:
+            used_mean, used_var = x.mean(axis=axes), x.var(axis=axes)
+            running_mean, running_var = (1 - momentum) * mean + momentum * used_mean, (1 - momentum) * var + momentum * used_var
+        else:
+            used_mean, used_var, running_mean, running_var = mean, var, mean, var
+        y = (x - used_mean.reshape(shape)) / np.sqrt(used_var.reshape(shape) + epsilon) * scale.reshape(shape) + bias.reshape(shape)
+        return [y, running_mean, running_var, used_mean, used_var]
+    return reference
+
+
+def _batch_norm_record(training, shapes, grad_shapes, **attrs):
+    full = dict(is_training=training, **attrs)
+    return MultiOutputRecord(
+        "BatchNorm", lambda *t: ops.BatchNorm(**full)(*t), _batch_norm_ref(training, **attrs), shapes, DTYPES,
+        low=0.5, high=2.0, tol=TOL, prim=lambda: _C.Primitive("BatchNorm", full), grad_shapes=grad_shapes,
+        bad=BAD if training else [])
+
+
+def _stats(x_shape):
+    c = x_shape[1]
+    return (x_shape,) + ((c,),) * 4
+
+
+def _t(*shape, dtype=ms.float32):
+    return ms.Tensor(np.ones(shape), dtype)
+
+
+def _running_update_in_place():
+    """Training writes the updated running statistics into the mean/variance inputs, as MindSpore does."""
+    mean, var = _t(2), _t(2)
+    x = ms.Tensor(np.arange(8.0).reshape(2, 2, 2), ms.float32).reshape(2, 2, 2, 1)
+    out = ops.BatchNorm(is_training=True, momentum=0.5)(x, _t(2), _t(2), mean, var)
+    if not np.allclose(mean.asnumpy(), out[1].asnumpy()) or not np.allclose(var.asnumpy(), out[2].asnumpy()):
+        raise AssertionError("running statistics were not updated in place")
+    raise ValueError("updated in place")
+
+
+BAD = [
+    (lambda: ops.BatchNorm()(_t(2, 3, 4, 4), _t(4), _t(3), _t(3), _t(3)), ValueError,
+     r"BatchNorm: 'scale' must have shape \(3,\) for 'input_x' of shape \(2, 3, 4, 4\), but got \(4,\)"),
+    (lambda: ops.BatchNorm()(_t(2, 3, 4), _t(3), _t(3), _t(3), _t(3)), ValueError,
+     "BatchNorm: 'input_x' must be 2-d"),
+    (lambda: ops.BatchNorm()(_t(2, 3), _t(3), _t(3, dtype=ms.float64), _t(3), _t(3)), TypeError,
+     "BatchNorm: 'bias' must have the dtype of 'input_x'"),
+    (lambda: ops.BatchNorm(momentum=1.5)(_t(2, 3), _t(3), _t(3), _t(3), _t(3)), ValueError,
+     r"BatchNorm: 'momentum' must be in \[0, 1\]"),
+    (lambda: ops.BatchNorm(is_training=True)(_t(0, 3), _t(3), _t(3), _t(3), _t(3)), ValueError,
+     "training needs a non-empty batch"),
+    (_running_update_in_place, ValueError, "updated in place"),
+]
+
+RECORDS = [
+    _batch_norm_record(True, [_stats((4, 3, 2, 3)), _stats((5, 2)), _stats((1, 2, 3, 1))], [_stats((3, 2, 2, 2))]),
+    _batch_norm_record(False, [_stats((4, 3, 2, 3)), _stats((3, 4)), _stats((0, 2, 2, 2))], [_stats((2, 3, 2, 1))],
+                       epsilon=1e-3, momentum=0.3),
+]
