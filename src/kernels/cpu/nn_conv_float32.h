@@ -2,6 +2,8 @@
 // input is widened once on the way in and the result narrowed once on the way out.
 #pragma once
 
+#include <cstring>
+
 #include "base/dtype.h"
 #include "tensor/tensor.h"
 
@@ -27,8 +29,14 @@ inline Tensor compute_buffer(const Tensor& out) {
   return out.dtype() == DType::Float32 || out.dtype() == DType::Float64 ? out : Tensor::empty(out.shape(), DType::Float32);
 }
 
+// Copies a contiguous float32/float64 result into the contiguous `out` of the same element count,
+// narrowing float32 to out's dtype where they differ.
 inline void store_result(const Tensor& computed, const Tensor& out) {
   if (computed.shares_storage(out)) return;
+  if (computed.dtype() == out.dtype()) {
+    std::memcpy(out.raw_data(), computed.raw_data(), out.nbytes());
+    return;
+  }
   const float* src = computed.data<float>();
   visit_dtype(out.dtype(), [&](auto zero) {
     using T = decltype(zero);

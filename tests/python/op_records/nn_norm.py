@@ -76,3 +76,66 @@ RECORDS = [
     _batch_norm_record(False, [_stats((4, 3, 2, 3)), _stats((3, 4)), _stats((0, 2, 2, 2))], [_stats((2, 3, 2, 1))],
                        epsilon=1e-3, momentum=0.3),
 ]
+
+
+def _layer_norm_ref(begin_norm_axis, begin_params_axis, epsilon):
+    def reference(x, gamma, beta):
+        axes = tuple(range(begin_norm_axis % x.ndim, x.ndim))
+        mean = x.mean(axis=axes, keepdims=True)
+        rstd = 1 / np.sqrt(x.var(axis=axes, keepdims=True) + epsilon)
+        return [(x - mean) * rstd * gamma + beta, mean, rstd]
+    return reference
+
+
+def _layer_norm_record(x_shapes, begin_norm_axis=1, begin_params_axis=1, epsilon=1e-7, grad_shape=None):
+    attrs = dict(begin_norm_axis=begin_norm_axis, begin_params_axis=begin_params_axis, epsilon=epsilon)
+    params = lambda s: s[begin_params_axis % len(s):]  # noqa: E731
+    shapes = [(s, params(s), params(s)) for s in x_shapes]
+    return MultiOutputRecord(
+        "LayerNorm", lambda x, g, b: ops.LayerNorm(**attrs)(x, g, b),
+        _layer_norm_ref(begin_norm_axis, begin_params_axis, epsilon), shapes, DTYPES, tol=LAYER_NORM_TOL,
+        prim=lambda: _C.Primitive("LayerNorm", attrs), grad_shapes=[shapes[0]] if grad_shape is None else grad_shape,
+        bad=LAYER_NORM_BAD)
+
+
+# float16: the output is rounded after normalizing to unit variance (values up to ~3).
+LAYER_NORM_TOL = {ms.float16: (4e-3, 4e-3), ms.float32: (1e-5, 1e-5)}
+
+LAYER_NORM_BAD = [
+    (lambda: ops.LayerNorm()(_t(2, 3, 4), _t(4), _t(4)), ValueError,
+     r"LayerNorm: 'gamma' must have shape \(3, 4\) \(input_x.shape\[begin_params_axis:\]\), but got \(4,\)"),
+    (lambda: ops.LayerNorm(begin_norm_axis=3)(_t(2, 3, 4), _t(3, 4), _t(3, 4)), ValueError,
+     r"LayerNorm: 'begin_norm_axis' must be in \[-1, 3\)"),
+    (lambda: ops.LayerNorm()(_t(2, 0), _t(0), _t(0)), ValueError, "there is nothing to normalize"),
+    (lambda: ops.LayerNorm()(_t(2, 3, dtype=ms.int32), _t(3, dtype=ms.int32), _t(3, dtype=ms.int32)), TypeError,
+     "LayerNorm: 'input_x' must have dtype in"),
+]
+
+RECORDS += [
+    _layer_norm_record([(4, 3, 5), (1, 7, 1), (0, 3, 2)], grad_shape=[((3, 2, 3), (2, 3), (2, 3))]),
+    _layer_norm_record([(3, 4, 5), (2, 3, 1)], begin_norm_axis=-1, begin_params_axis=-1, epsilon=1e-5),
+    _layer_norm_record([(3, 4, 5)], begin_norm_axis=1, begin_params_axis=2, epsilon=1e-3),  # gamma over the last axis
+    _layer_norm_record([(3, 4, 5)], begin_norm_axis=2, begin_params_axis=1, epsilon=1e-3),  # gamma over rows too
+    _layer_norm_record([(3, 4)], begin_norm_axis=0, begin_params_axis=0, epsilon=1e-3),
+]
+
+# The functional forms, on the records' machinery (prim = the primitive they call).
+RECORDS += [
+    MultiOutputRecord(
+        "BatchNorm", lambda x, mean, var, w, b: ops.batch_norm(x, mean, var, w, b, training=True, momentum=0.2, eps=1e-3),
+        lambda x, mean, var, w, b: _batch_norm_ref(True, 1e-3, 0.2)(x, w, b, mean, var)[0],
+        [_stats((4, 3, 2, 2))], DTYPES, low=0.5, high=2.0, tol=TOL,
+        prim=lambda: _C.Primitive("BatchNorm", dict(is_training=True, epsilon=1e-3, momentum=0.2)),
+        bad=[(lambda: ops.batch_norm(_t(2, 3), _t(3), np.ones(3), _t(3), _t(3)), TypeError,
+              "batch_norm: 'running_var' must be a Tensor")]),
+    MultiOutputRecord(
+        "LayerNorm", lambda x, w, b: ops.layer_norm(x, (4, 5), w, b, eps=1e-4),
+        lambda x, w, b: _layer_norm_ref(1, 1, 1e-4)(x, w, b)[0], [((3, 4, 5), (4, 5), (4, 5))], DTYPES,
+        tol=LAYER_NORM_TOL, prim=lambda: _C.Primitive("LayerNorm", dict(epsilon=1e-4)),
+        bad=[(lambda: ops.layer_norm(_t(2, 3, 4), (3,)), ValueError,
+              r"layer_norm: 'normalized_shape' \(3,\) must be the trailing dimensions")]),
+    MultiOutputRecord(
+        "LayerNorm", lambda x: ops.layer_norm(x, 6), lambda x: _layer_norm_ref(-1, -1, 1e-5)(x, 1.0, 0.0)[0],
+        [((2, 6),)], DTYPES, tol=LAYER_NORM_TOL, prim=lambda: _C.Primitive("LayerNorm", dict(epsilon=1e-5)),
+        grad_shapes=[((2, 6), (6,), (6,))]),
+]
