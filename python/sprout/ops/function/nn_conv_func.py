@@ -75,4 +75,15 @@ def avg_pool2d(input_x, kernel_size=1, stride=1, padding=0, ceil_mode=False, cou
     return prim("AvgPool", kernel_size=kernel, strides=strides)(input_x)
 
 
-__all__ = ["conv2d", "max_pool2d", "avg_pool2d"]
+def adaptive_avg_pool2d(input, output_size):
+    """Average pooling of a (C, H, W) or (N, C, H, W) `input` to `output_size` (an int or (H, W); None keeps
+    that input dimension)."""
+    _check_tensor("adaptive_avg_pool2d", "input", input)
+    sizes = (output_size,) * 2 if output_size is None or isinstance(output_size, int) else tuple(output_size)
+    if len(sizes) != 2 or not all(v is None or (isinstance(v, int) and not isinstance(v, bool)) for v in sizes):
+        raise TypeError(f"adaptive_avg_pool2d: 'output_size' must be an int, None or a tuple of 2 ints or None, "
+                        f"but got {output_size!r}")
+    return prim("AdaptiveAvgPool2D", output_size=tuple(-1 if v is None else v for v in sizes))(input)
+
+
+__all__ = ["conv2d", "max_pool2d", "avg_pool2d", "adaptive_avg_pool2d"]
