@@ -1,4 +1,9 @@
-"""Convolution and pooling, MindSpore 2.x functional forms (``ops.conv2d``, ``ops.max_pool2d`` ...)."""
+"""Convolution, pooling, normalization and resizing: MindSpore 2.x functional forms (``ops.conv2d``,
+``ops.max_pool2d``, ``ops.batch_norm``, ``ops.layer_norm``, ``ops.interpolate`` ...)."""
+import math
+
+import numpy as np
+
 from sprout.common.tensor import Tensor
 from sprout.ops.function._prims import prim
 
@@ -86,4 +91,62 @@ def adaptive_avg_pool2d(input, output_size):
     return prim("AdaptiveAvgPool2D", output_size=tuple(-1 if v is None else v for v in sizes))(input)
 
 
-__all__ = ["conv2d", "max_pool2d", "avg_pool2d", "adaptive_avg_pool2d"]
+def batch_norm(input_x, running_mean, running_var, weight, bias, training=False, momentum=0.1, eps=1e-5):
+    """Batch normalization over the channels (axis 1) of `input_x`.
+
+    In training the batch's statistics normalize, and `running_mean`/`running_var` are updated in place:
+    new = (1 - momentum) * running + momentum * batch.
+    """
+    for arg, value in (("input_x", input_x), ("running_mean", running_mean), ("running_var", running_var),
+                       ("weight", weight), ("bias", bias)):
+        _check_tensor("batch_norm", arg, value)
+    op = prim("BatchNorm", is_training=bool(training), epsilon=float(eps), momentum=float(momentum))
+    return op(input_x, weight, bias, running_mean, running_var)[0]
+
+
+def layer_norm(input, normalized_shape, weight=None, bias=None, eps=1e-5):
+    """Layer normalization over the trailing `normalized_shape` axes of `input`; weight/bias default to 1/0."""
+    _check_tensor("layer_norm", "input", input)
+    shape = (normalized_shape,) if isinstance(normalized_shape, int) else tuple(normalized_shape)
+    if len(shape) == 0 or len(shape) > input.ndim or tuple(input.shape[input.ndim - len(shape):]) != shape:
+        raise ValueError(f"layer_norm: 'normalized_shape' {shape} must be the trailing dimensions of 'input' of "
+                         f"shape {input.shape}")
+    if weight is None:
+        weight = Tensor(np.ones(shape), input.dtype)
+    if bias is None:
+        bias = Tensor(np.zeros(shape), input.dtype)
+    axis = input.ndim - len(shape)
+    return prim("LayerNorm", begin_norm_axis=axis, begin_params_axis=axis, epsilon=float(eps))(input, weight, bias)[0]
+
+
+def interpolate(input, size=None, scale_factor=None, mode="nearest", align_corners=None, recompute_scale_factor=None):
+    """Resizes the images of an NCHW `input` to `size`, or by `scale_factor` (output = floor(in * factor)).
+
+    mode "bilinear": align_corners=True maps the corner pixels onto each other, else pixel centers are
+    aligned (half-pixel sampling). mode "nearest": the pixel at floor(o * in / out).
+    """
+    _check_tensor("interpolate", "input", input)
+    if mode not in ("nearest", "bilinear"):
+        raise ValueError(f"interpolate: 'mode' must be 'nearest' or 'bilinear' for 4-d input on CPU, but got {mode!r}")
+    if input.ndim != 4:
+        raise ValueError(f"interpolate: 'input' must be 4-d (N, C, H, W), but got shape {input.shape}")
+    if (size is None) == (scale_factor is None):
+        raise ValueError("interpolate: exactly one of 'size' and 'scale_factor' must be given")
+    if mode == "nearest" and align_corners:
+        raise ValueError("interpolate: 'align_corners' only applies to mode 'bilinear'")
+    if size is not None:
+        out_hw = _ints("interpolate", "size", size, (1, 2))
+    else:
+        factors = (scale_factor,) * 2 if isinstance(scale_factor, (int, float)) else tuple(scale_factor)
+        if len(factors) != 2 or not all(isinstance(f, (int, float)) and f > 0 for f in factors):
+            raise ValueError(f"interpolate: 'scale_factor' must be a positive number or 2 of them, but got "
+                             f"{scale_factor!r}")
+        out_hw = tuple(int(math.floor(d * f)) for d, f in zip(input.shape[2:], factors))
+    out_hw = out_hw * 2 if len(out_hw) == 1 else out_hw
+    if mode == "nearest":
+        return prim("ResizeNearestNeighbor", size=out_hw)(input)
+    corners = bool(align_corners)
+    return prim("ResizeBilinearV2", align_corners=corners, half_pixel_centers=not corners)(input, out_hw)
+
+
+__all__ = ["conv2d", "max_pool2d", "avg_pool2d", "adaptive_avg_pool2d", "batch_norm", "layer_norm", "interpolate"]
