@@ -42,12 +42,22 @@ struct LayerNormAttrs {
   }
 };
 
+struct LayerNormGradAttrs {
+  int64_t begin_norm_axis = 1;
+  int64_t begin_params_axis = 1;
+  static constexpr auto fields() {
+    return std::tuple{attr("begin_norm_axis", &LayerNormGradAttrs::begin_norm_axis, "As the forward op's."),
+                      attr("begin_params_axis", &LayerNormGradAttrs::begin_params_axis, "As the forward op's.")};
+  }
+};
+
 // LayerNorm's view of its input: `rows` independent rows of `row_size` normalized elements; gamma and
 // beta cover the last `params` elements of the flat index (element i uses gamma[i % params]).
 struct LayerNormLayout {
   int64_t norm_axis, params_axis;  // normalized into [0, rank)
   int64_t rows, row_size, params;
 };
-LayerNormLayout layer_norm_layout(std::string_view op, const LayerNormAttrs& a, std::span<const int64_t> x);
+LayerNormLayout layer_norm_layout(std::string_view op, int64_t begin_norm_axis, int64_t begin_params_axis,
+                                  std::span<const int64_t> x);
 
 }  // namespace sprout

@@ -1,13 +1,24 @@
 // Layer normalization: LayerNorm(begin_norm_axis, begin_params_axis, epsilon)(x, gamma, beta) ->
 // (output_x, mean, rstd), the statistics kept with size-1 normalized axes as MindSpore gives them.
-// The bprop rule is composed from registry ops, like BatchNorm's (Note [BatchNorm outputs]).
+//
+// Note [LayerNorm gradients]
+// LayerNormGrad(x, dy, rstd, mean, gamma) -> (dx, dgamma, dbeta) is the fused backward, reading the
+// saved statistics as independent inputs: with xhat = (x - mean) * rstd and g = dy * gamma,
+//   dx = rstd * (g - mean_row(g) - xhat * mean_row(g * xhat)),
+//   dgamma = sum over the leading axes of dy * xhat, dbeta likewise of dy.
+// Because it treats mean and rstd as inputs, LayerNorm's mean and rstd outputs are differentiable and
+// LayerNorm's rule adds their contribution (d mean/dx = 1/K, d rstd/dx = -rstd^3 (x - mean) / K); then
+// differentiating LayerNormGrad again (its own rule, below) gives exact higher orders.
+#include <memory>
+
 #include "ops/bprop_builder.h"
 #include "ops/infer_util.h"
 #include "ops/nn_norm.h"
 
 namespace sprout {
 
-LayerNormLayout layer_norm_layout(std::string_view op, const LayerNormAttrs& a, std::span<const int64_t> x) {
+LayerNormLayout layer_norm_layout(std::string_view op, int64_t begin_norm_axis, int64_t begin_params_axis,
+                                  std::span<const int64_t> x) {
   const int64_t rank = static_cast<int64_t>(x.size());
   SPROUT_CHECK(rank >= 1, ValueError, op, ": 'input_x' must have rank >= 1, but got a 0-d tensor");
   auto axis = [&](const char* name, int64_t v) {
@@ -15,7 +26,7 @@ LayerNormLayout layer_norm_layout(std::string_view op, const LayerNormAttrs& a, 
                  shape_str(x), ", but got ", v);
     return v < 0 ? v + rank : v;
   };
-  LayerNormLayout l{axis("begin_norm_axis", a.begin_norm_axis), axis("begin_params_axis", a.begin_params_axis), 1, 1, 1};
+  LayerNormLayout l{axis("begin_norm_axis", begin_norm_axis), axis("begin_params_axis", begin_params_axis), 1, 1, 1};
   for (int64_t d = 0; d < rank; ++d) {
     (d < l.norm_axis ? l.rows : l.row_size) *= x[d];
     if (d >= l.params_axis) l.params *= x[d];
@@ -25,23 +36,50 @@ LayerNormLayout layer_norm_layout(std::string_view op, const LayerNormAttrs& a, 
 
 namespace {
 
-std::vector<TensorSpec> infer_layer_norm(const OpDef& op, const LayerNormAttrs& a, std::span<const TensorSpec> in) {
-  const TensorSpec& x = in[0];
-  check_dtype_in(op, 0, x, {DType::Float16, DType::Float32, DType::Float64});
-  SPROUT_CHECK(a.epsilon > 0, ValueError, op.name, ": 'epsilon' must be positive, but got ", a.epsilon);
-  LayerNormLayout l = layer_norm_layout(op.name, a, x.shape);
+constexpr std::initializer_list<DType> kTypes = {DType::Float16, DType::Float32, DType::Float64};
+
+Shape stat_shape(const LayerNormLayout& l, const Shape& x) {
+  Shape stat(x);
+  for (size_t d = static_cast<size_t>(l.norm_axis); d < stat.size(); ++d) stat[d] = 1;
+  return stat;
+}
+
+void check_like(const OpDef& op, size_t i, const TensorSpec& t, const Shape& want, const char* what, DType dtype) {
+  SPROUT_CHECK(t.shape == want, ValueError, op.name, ": '", op.inputs[i], "' must have shape ", shape_str(want), " (",
+               what, "), but got ", shape_str(t.shape));
+  SPROUT_CHECK(t.dtype == dtype, TypeError, op.name, ": '", op.inputs[i], "' must have the dtype of '", op.inputs[0],
+               "' (", name(dtype), "), but got ", name(t.dtype));
+}
+
+LayerNormLayout checked_layout(const OpDef& op, int64_t norm_axis, int64_t params_axis, const TensorSpec& x) {
+  check_dtype_in(op, 0, x, kTypes);
+  LayerNormLayout l = layer_norm_layout(op.name, norm_axis, params_axis, x.shape);
   SPROUT_CHECK(l.row_size > 0, ValueError, op.name, ": the normalized axes of 'input_x' of shape ", shape_str(x.shape),
                " (from axis ", l.norm_axis, ") are empty; there is nothing to normalize");
+  return l;
+}
+
+std::vector<TensorSpec> infer_layer_norm(const OpDef& op, const LayerNormAttrs& a, std::span<const TensorSpec> in) {
+  const TensorSpec& x = in[0];
+  LayerNormLayout l = checked_layout(op, a.begin_norm_axis, a.begin_params_axis, x);
+  SPROUT_CHECK(a.epsilon > 0, ValueError, op.name, ": 'epsilon' must be positive, but got ", a.epsilon);
   Shape params(x.shape.begin() + l.params_axis, x.shape.end());
-  for (size_t i = 1; i < 3; ++i) {
-    SPROUT_CHECK(in[i].shape == params, ValueError, op.name, ": '", op.inputs[i], "' must have shape ",
-                 shape_str(params), " (input_x.shape[begin_params_axis:]), but got ", shape_str(in[i].shape));
-    SPROUT_CHECK(in[i].dtype == x.dtype, TypeError, op.name, ": '", op.inputs[i], "' must have the dtype of 'input_x' (",
-                 name(x.dtype), "), but got ", name(in[i].dtype));
-  }
-  Shape stat(x.shape);
-  for (size_t d = static_cast<size_t>(l.norm_axis); d < stat.size(); ++d) stat[d] = 1;
-  return {x, TensorSpec{x.dtype, stat}, TensorSpec{x.dtype, stat}};
+  for (size_t i = 1; i < 3; ++i) check_like(op, i, in[i], params, "input_x.shape[begin_params_axis:]", x.dtype);
+  TensorSpec stat{x.dtype, stat_shape(l, x.shape)};
+  return {x, stat, stat};
+}
+
+// (x, dy, rstd, mean, gamma) -> (dx, dgamma, dbeta).
+std::vector<TensorSpec> infer_layer_norm_grad(const OpDef& op, const LayerNormGradAttrs& a,
+                                              std::span<const TensorSpec> in) {
+  const TensorSpec& x = in[0];
+  LayerNormLayout l = checked_layout(op, a.begin_norm_axis, a.begin_params_axis, x);
+  Shape params(x.shape.begin() + l.params_axis, x.shape.end()), stat = stat_shape(l, x.shape);
+  check_like(op, 1, in[1], x.shape, "the shape of x", x.dtype);
+  check_like(op, 2, in[2], stat, "LayerNorm's rstd", x.dtype);
+  check_like(op, 3, in[3], stat, "LayerNorm's mean", x.dtype);
+  check_like(op, 4, in[4], params, "x.shape[begin_params_axis:]", x.dtype);
+  return {x, TensorSpec{x.dtype, params}, TensorSpec{x.dtype, params}};
 }
 
 using V = BpropBuilder::V;
@@ -52,23 +90,57 @@ std::vector<int64_t> axis_range(int64_t begin, int64_t end) {
   return axes;
 }
 
-// With xhat = (x - mean) * rstd normalized per row and g = dy * gamma:
-//   dx = rstd * (g - mean_row(g) - xhat * mean_row(g * xhat)),
-//   dgamma = sum over the leading (non-parameter) axes of dy * xhat, dbeta likewise of dy.
-std::vector<V> layer_norm_bprop(BpropBuilder& b) {
-  V x = b.input(0), gamma = b.input(1), dy = b.dout(0), mean = b.out(1), rstd = b.out(2);
-  const Shape xs = b.spec(x).shape;
-  LayerNormLayout l = layer_norm_layout("LayerNorm", b.prim().attrs_as<LayerNormAttrs>(), xs);
-  const int64_t rank = static_cast<int64_t>(xs.size());
-  auto row_mean = [&](V v) {
-    return b.emitter().emit("ReduceMean", {v}, {{"axis", axis_range(l.norm_axis, rank)}, {"keep_dims", true}});
-  };
-  V xhat = b.mul(b.sub(x, mean), rstd);
-  V g = b.mul(dy, gamma);
-  V dx = b.mul(rstd, b.sub(b.sub(g, row_mean(g)), b.mul(xhat, row_mean(b.mul(g, xhat)))));
+// Reductions over a LayerNorm's rows (kept as size-1 axes) and over its leading, non-parameter axes.
+struct RowOps {
+  BpropBuilder& b;
+  LayerNormLayout l;
+  int64_t rank;
+  V sum(V v) { return b.reduce_sum(v, axis_range(l.norm_axis, rank), true); }
+  V mean(V v) { return b.div(sum(v), b.scalar(static_cast<double>(l.row_size), b.spec(v).dtype)); }
   // An empty axis list would reduce every axis: with begin_params_axis 0 there is nothing to sum.
-  auto over_leading = [&](V v) { return l.params_axis == 0 ? v : b.reduce_sum(v, axis_range(0, l.params_axis), false); };
-  return {dx, over_leading(b.mul(dy, xhat)), over_leading(dy)};
+  V sum_lead(V v) { return l.params_axis == 0 ? v : b.reduce_sum(v, axis_range(0, l.params_axis), false); }
+};
+
+RowOps row_ops(BpropBuilder& b, int64_t norm_axis, int64_t params_axis) {
+  const Shape xs = b.spec(b.input(0)).shape;
+  return RowOps{b, layer_norm_layout(b.prim().name(), norm_axis, params_axis, xs), static_cast<int64_t>(xs.size())};
+}
+
+std::vector<V> layer_norm_bprop(BpropBuilder& b) {
+  const auto& a = b.prim().attrs_as<LayerNormAttrs>();
+  V x = b.input(0), mean = b.out(1), rstd = b.out(2), dmean = b.dout(1), drstd = b.dout(2);
+  static const OpDef& grad_def = OpRegistry::instance().get("LayerNormGrad");
+  auto attrs = std::make_shared<LayerNormGradAttrs>(LayerNormGradAttrs{a.begin_norm_axis, a.begin_params_axis});
+  V grad_in[] = {x, b.dout(0), rstd, mean, b.input(1)};
+  std::vector<V> g = b.emitter().emit_outputs(Primitive(grad_def, attrs), grad_in);
+  // The statistics' own gradients: per-row coefficients, then one pass over x (Note [LayerNorm gradients]).
+  RowOps r = row_ops(b, a.begin_norm_axis, a.begin_params_axis);
+  DType t = b.spec(x).dtype;
+  V inv_k = b.scalar(1.0 / static_cast<double>(r.l.row_size), t);
+  V coef = b.neg(b.mul(b.mul(drstd, b.mul(rstd, b.mul(rstd, rstd))), inv_k));  // d rstd/dx = coef * (x - mean)
+  V offset = b.sub(b.mul(dmean, inv_k), b.mul(coef, mean));
+  return {b.add(g[0], b.add(b.mul(x, coef), offset)), g[1], g[2]};
+}
+
+// The second-order rule: derivatives of (dx, dgamma, dbeta) with respect to (x, dy, rstd, mean, gamma),
+// each taken with the others fixed. P(v) = rstd * (v - mean_row(v) - xhat * mean_row(v * xhat)) is
+// self-adjoint, which gives the dy and gamma terms directly.
+std::vector<V> layer_norm_grad_bprop(BpropBuilder& b) {
+  const auto& a = b.prim().attrs_as<LayerNormGradAttrs>();
+  RowOps r = row_ops(b, a.begin_norm_axis, a.begin_params_axis);
+  V x = b.input(0), dy = b.input(1), rstd = b.input(2), mean = b.input(3), gamma = b.input(4);
+  V gx = b.dout(0), gg = b.dout(1), gb = b.dout(2);
+  V centered = b.sub(x, mean), xhat = b.mul(centered, rstd), g = b.mul(dy, gamma);
+  auto project = [&](V v) { return b.sub(b.sub(v, r.mean(v)), b.mul(xhat, r.mean(b.mul(v, xhat)))); };
+  V pgx = b.mul(rstd, project(gx));
+  V d_dy = b.add(b.add(b.mul(gamma, pgx), b.mul(gg, xhat)), gb);
+  V d_gamma = r.sum_lead(b.mul(dy, pgx));
+  V inv_k = b.scalar(1.0 / static_cast<double>(r.l.row_size), b.spec(x).dtype);
+  V through_dx = b.neg(b.mul(rstd, b.add(b.mul(r.mean(b.mul(g, xhat)), gx), b.mul(b.mul(r.sum(b.mul(xhat, gx)), g), inv_k))));
+  V d_xhat = b.add(through_dx, b.mul(dy, gg));
+  V d_rstd = b.add(r.sum(b.mul(gx, project(g))), r.sum(b.mul(d_xhat, centered)));
+  V d_mean = b.neg(b.mul(r.sum(d_xhat), rstd));
+  return {b.mul(d_xhat, rstd), d_dy, d_rstd, d_mean, d_gamma};
 }
 
 }  // namespace
@@ -79,9 +151,14 @@ SPROUT_REGISTER(nn_norm_layer) {
            "begin_params_axis. Outputs (output_x, mean, rstd).")
       .inputs({"input_x", "gamma", "beta"})
       .outputs({"output_x", "mean", "rstd"})
-      .non_differentiable({false, true, true})
       .infer(infer_layer_norm)
       .bprop(bprop_rule(layer_norm_bprop));
+  define_op<LayerNormGradAttrs>("LayerNormGrad")
+      .doc("Fused gradient of LayerNorm: (dx, dgamma, dbeta) from x, dy and the saved statistics.")
+      .inputs({"x", "dy", "rstd", "mean", "gamma"})
+      .outputs({"pd_x", "pd_gamma", "pd_beta"})
+      .infer(infer_layer_norm_grad)
+      .bprop(bprop_rule(layer_norm_grad_bprop));
 }
 
 }  // namespace sprout

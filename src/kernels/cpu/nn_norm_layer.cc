@@ -98,7 +98,7 @@ void run(const LayerNormAttrs& a, const LayerNormLayout& l, std::span<const Tens
 }
 
 void layer_norm_kernel(const LayerNormAttrs& a, std::span<const Tensor> in, std::span<Tensor> out) {
-  LayerNormLayout l = layer_norm_layout("LayerNorm", a, in[0].shape());
+  LayerNormLayout l = layer_norm_layout("LayerNorm", a.begin_norm_axis, a.begin_params_axis, in[0].shape());
   if (l.rows == 0) return;
   if (in[0].dtype() == DType::Float64) return run<double>(a, l, in, out);
   run<float>(a, l, in, out);

@@ -95,7 +95,7 @@ def _layer_norm_record(x_shapes, begin_norm_axis=1, begin_params_axis=1, epsilon
         "LayerNorm", lambda x, g, b: ops.LayerNorm(**attrs)(x, g, b),
         _layer_norm_ref(begin_norm_axis, begin_params_axis, epsilon), shapes, DTYPES, tol=LAYER_NORM_TOL,
         prim=lambda: _C.Primitive("LayerNorm", attrs), grad_shapes=[shapes[0]] if grad_shape is None else grad_shape,
-        bad=LAYER_NORM_BAD)
+        bad=LAYER_NORM_BAD, grad_outputs=(0, 1, 2))  # mean and rstd are differentiable (Note [LayerNorm gradients])
 
 
 # float16: the output is rounded after normalizing to unit variance (values up to ~3).
@@ -138,4 +138,35 @@ RECORDS += [
         "LayerNorm", lambda x: ops.layer_norm(x, 6), lambda x: _layer_norm_ref(-1, -1, 1e-5)(x, 1.0, 0.0)[0],
         [((2, 6),)], DTYPES, tol=LAYER_NORM_TOL, prim=lambda: _C.Primitive("LayerNorm", dict(epsilon=1e-5)),
         grad_shapes=[((2, 6), (6,), (6,))]),
+]
+
+
+def _layer_norm_grad_ref(begin_norm_axis, begin_params_axis):
+    def reference(x, dy, rstd, mean, gamma):
+        axes = tuple(range(begin_norm_axis % x.ndim, x.ndim))
+        lead = tuple(range(begin_params_axis % x.ndim))
+        xhat, g = (x - mean) * rstd, dy * gamma
+        dx = rstd * (g - g.mean(axis=axes, keepdims=True) - xhat * (g * xhat).mean(axis=axes, keepdims=True))
+        return [dx, (dy * xhat).sum(axis=lead), dy.sum(axis=lead)]
+    return reference
+
+
+def _layer_norm_grad_record(x_shape, begin_norm_axis=1, begin_params_axis=1):
+    attrs = dict(begin_norm_axis=begin_norm_axis, begin_params_axis=begin_params_axis)
+    norm, params = begin_norm_axis % len(x_shape), begin_params_axis % len(x_shape)
+    stat = x_shape[:norm] + (1,) * (len(x_shape) - norm)
+    shapes = [(x_shape, x_shape, stat, stat, x_shape[params:])]
+    return MultiOutputRecord(
+        "LayerNormGrad", lambda *t: ops.LayerNormGrad(**attrs)(*t), _layer_norm_grad_ref(begin_norm_axis, begin_params_axis),
+        shapes, DTYPES, low=0.5, high=2.0, tol=LAYER_NORM_TOL, prim=lambda: _C.Primitive("LayerNormGrad", attrs),
+        grad_outputs=(0, 1, 2),
+        bad=[(lambda: ops.LayerNormGrad()(_t(2, 3), _t(2, 3), _t(2), _t(2, 1), _t(3)), ValueError,
+              r"LayerNormGrad: 'rstd' must have shape \(2, 1\) \(LayerNorm's rstd\), but got \(2,\)")])
+
+
+RECORDS += [
+    _layer_norm_grad_record((3, 4, 2)),
+    _layer_norm_grad_record((2, 3, 4), begin_norm_axis=1, begin_params_axis=2),
+    _layer_norm_grad_record((2, 3, 4), begin_norm_axis=2, begin_params_axis=1),
+    _layer_norm_grad_record((3, 5), begin_norm_axis=-1, begin_params_axis=0),
 ]
