@@ -1,5 +1,5 @@
 // CPU kernel of LayerNormGrad (Note [LayerNorm gradients]): one read of x and dy per row gives both row
-// sums, a second pass writes dx; dgamma and dbeta accumulate into per-thread partials (element i of x
+// sums, a second pass writes dx (each over runs contiguous in x and gamma, so the loops vectorize); dgamma and dbeta accumulate into per-thread partials (element i of x
 // feeds gamma[i % params]) that are added up at the end. Float32 (float16 widened) or float64.
 #include <algorithm>
 #include <memory>
@@ -13,6 +13,18 @@
 namespace sprout {
 namespace {
 
+// Calls fn(k, pk, n) over the runs of a row that are contiguous in both x (from k) and gamma (from pk):
+// a row of K elements starting at flat index `first` meets gamma's P elements cyclically.
+template <class Fn>
+void for_each_run(int64_t first, int64_t k_size, int64_t p_size, Fn&& fn) {
+  for (int64_t k = 0, pk = first % p_size; k < k_size;) {
+    int64_t n = std::min(k_size - k, p_size - pk);
+    fn(k, pk, n);
+    k += n;
+    pk = pk + n == p_size ? 0 : pk + n;
+  }
+}
+
 template <class T>
 void layer_norm_grad(const LayerNormLayout& l, const T* x, const T* dy, const T* rstd, const T* mean, const T* gamma,
                      T* dx, T* dgamma, T* dbeta) {
@@ -25,21 +37,29 @@ void layer_norm_grad(const LayerNormLayout& l, const T* x, const T* dy, const T*
     T* pb = pg + p_size;
     for (int64_t r = l.rows * t / threads, end = l.rows * (t + 1) / threads; r < end; ++r) {
       const T *xr = x + r * k_size, *dyr = dy + r * k_size;
+      T* dxr = dx + r * k_size;
       const T mu = mean[r], rs = rstd[r];
-      int64_t p = (r * k_size) % p_size;
       T sum_g = 0, sum_gx = 0;
-      for (int64_t k = 0, pk = p; k < k_size; ++k, pk = pk + 1 == p_size ? 0 : pk + 1) {
-        T xhat = (xr[k] - mu) * rs, g = dyr[k] * gamma[pk];
-        sum_g += g;
-        sum_gx += g * xhat;
-        pg[pk] += dyr[k] * xhat;
-        pb[pk] += dyr[k];
-      }
+      for_each_run(r * k_size, k_size, p_size, [&](int64_t k0, int64_t p0, int64_t n) {
+        const T *xs = xr + k0, *dys = dyr + k0, *gs = gamma + p0;
+        T *pgs = pg + p0, *pbs = pb + p0, sg = 0, sgx = 0;
+#pragma omp simd reduction(+ : sg, sgx)
+        for (int64_t i = 0; i < n; ++i) {
+          T xhat = (xs[i] - mu) * rs, g = dys[i] * gs[i];
+          sg += g;
+          sgx += g * xhat;
+          pgs[i] += dys[i] * xhat;
+          pbs[i] += dys[i];
+        }
+        sum_g += sg, sum_gx += sgx;
+      });
       const T mean_g = sum_g / static_cast<T>(k_size), mean_gx = sum_gx / static_cast<T>(k_size);
-      for (int64_t k = 0, pk = p; k < k_size; ++k, pk = pk + 1 == p_size ? 0 : pk + 1) {
-        T xhat = (xr[k] - mu) * rs;
-        dx[r * k_size + k] = rs * (dyr[k] * gamma[pk] - mean_g - xhat * mean_gx);
-      }
+      for_each_run(r * k_size, k_size, p_size, [&](int64_t k0, int64_t p0, int64_t n) {
+        const T *xs = xr + k0, *dys = dyr + k0, *gs = gamma + p0;
+        T* dxs = dxr + k0;
+#pragma omp simd
+        for (int64_t i = 0; i < n; ++i) dxs[i] = rs * (dys[i] * gs[i] - mean_g - (xs[i] - mu) * rs * mean_gx);
+      });
     }
   }
   for (int64_t i = 0; i < p_size; ++i) {
