@@ -14,6 +14,7 @@
 #include "ops/bprop_builder.h"
 #include "ops/infer_util.h"
 #include "ops/nn_norm.h"
+#include "ops/nn_norm_bprop.h"
 
 namespace sprout {
 
@@ -96,7 +97,6 @@ struct RowOps {
   LayerNormLayout l;
   int64_t rank;
   V sum(V v) { return b.reduce_sum(v, axis_range(l.norm_axis, rank), true); }
-  V mean(V v) { return b.div(sum(v), b.scalar(static_cast<double>(l.row_size), b.spec(v).dtype)); }
   // An empty axis list would reduce every axis: with begin_params_axis 0 there is nothing to sum.
   V sum_lead(V v) { return l.params_axis == 0 ? v : b.reduce_sum(v, axis_range(0, l.params_axis), false); }
 };
@@ -122,25 +122,14 @@ std::vector<V> layer_norm_bprop(BpropBuilder& b) {
   return {b.add(g[0], b.add(b.mul(x, coef), offset)), g[1], g[2]};
 }
 
-// The second-order rule: derivatives of (dx, dgamma, dbeta) with respect to (x, dy, rstd, mean, gamma),
-// each taken with the others fixed. P(v) = rstd * (v - mean_row(v) - xhat * mean_row(v * xhat)) is
-// self-adjoint, which gives the dy and gamma terms directly.
+// The second-order rule (the shared normalization_grad_bprop, over LayerNorm's rows).
 std::vector<V> layer_norm_grad_bprop(BpropBuilder& b) {
   const auto& a = b.prim().attrs_as<LayerNormGradAttrs>();
   RowOps r = row_ops(b, a.begin_norm_axis, a.begin_params_axis);
-  V x = b.input(0), dy = b.input(1), rstd = b.input(2), mean = b.input(3), gamma = b.input(4);
-  V gx = b.dout(0), gg = b.dout(1), gb = b.dout(2);
-  V centered = b.sub(x, mean), xhat = b.mul(centered, rstd), g = b.mul(dy, gamma);
-  auto project = [&](V v) { return b.sub(b.sub(v, r.mean(v)), b.mul(xhat, r.mean(b.mul(v, xhat)))); };
-  V pgx = b.mul(rstd, project(gx));
-  V d_dy = b.add(b.add(b.mul(gamma, pgx), b.mul(gg, xhat)), gb);
-  V d_gamma = r.sum_lead(b.mul(dy, pgx));
-  V inv_k = b.scalar(1.0 / static_cast<double>(r.l.row_size), b.spec(x).dtype);
-  V through_dx = b.neg(b.mul(rstd, b.add(b.mul(r.mean(b.mul(g, xhat)), gx), b.mul(b.mul(r.sum(b.mul(xhat, gx)), g), inv_k))));
-  V d_xhat = b.add(through_dx, b.mul(dy, gg));
-  V d_rstd = b.add(r.sum(b.mul(gx, project(g))), r.sum(b.mul(d_xhat, centered)));
-  V d_mean = b.neg(b.mul(r.sum(d_xhat), rstd));
-  return {b.mul(d_xhat, rstd), d_dy, d_rstd, d_mean, d_gamma};
+  NormGroups groups{[&](V v) { return r.sum(v); }, static_cast<double>(r.l.row_size), [&](V v) { return r.sum_lead(v); }};
+  NormGradInputGrads d = normalization_grad_bprop(b, groups, b.input(0), b.input(1), b.input(2), b.input(3),
+                                                  b.input(4), b.dout(0), b.dout(1), b.dout(2));
+  return {d.x, d.dy, d.rstd, d.mean, d.gamma};
 }
 
 }  // namespace
