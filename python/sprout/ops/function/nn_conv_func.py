@@ -1,0 +1,152 @@
+"""Convolution, pooling, normalization and resizing: MindSpore 2.x functional forms (``ops.conv2d``,
+``ops.max_pool2d``, ``ops.batch_norm``, ``ops.layer_norm``, ``ops.interpolate`` ...)."""
+import math
+
+import numpy as np
+
+from sprout.common.tensor import Tensor
+from sprout.ops.function._prims import prim
+
+
+def _check_tensor(api, arg, value):
+    if not isinstance(value, Tensor):
+        raise TypeError(f"{api}: '{arg}' must be a Tensor, but got {type(value).__name__}")
+
+
+def _ints(api, arg, value, lengths):
+    """An int, or a tuple/list of ints of one of `lengths`, as a tuple."""
+    if isinstance(value, bool) or not isinstance(value, (int, tuple, list)):
+        raise TypeError(f"{api}: '{arg}' must be an int or a tuple of ints, but got {value!r}")
+    values = (value,) if isinstance(value, int) else tuple(value)
+    if len(values) not in lengths or not all(isinstance(v, int) and not isinstance(v, bool) for v in values):
+        raise ValueError(f"{api}: '{arg}' must be an int or a tuple of {' or '.join(map(str, lengths))} ints, "
+                         f"but got {value!r}")
+    return values
+
+
+def conv2d(input, weight, bias=None, stride=1, pad_mode="valid", padding=0, dilation=1, groups=1):
+    """2-d convolution of an NCHW `input` with an (C_out, C_in / groups, kH, kW) `weight`, plus `bias`.
+
+    `padding` (with pad_mode "pad") is an int, (pad_h, pad_w) or (top, bottom, left, right).
+    """
+    _check_tensor("conv2d", "input", input)
+    _check_tensor("conv2d", "weight", weight)
+    if weight.ndim != 4:
+        raise ValueError(f"conv2d: 'weight' must be 4-d (C_out, C_in / groups, kH, kW), but got shape {weight.shape}")
+    pad = _ints("conv2d", "padding", padding, (1, 2, 4))
+    if len(pad) == 2:
+        pad = (pad[0], pad[0], pad[1], pad[1])
+    out = prim("Conv2D", out_channel=weight.shape[0], kernel_size=tuple(weight.shape[2:]), pad_mode=pad_mode,
+               pad=pad, stride=_ints("conv2d", "stride", stride, (1, 2, 4)),
+               dilation=_ints("conv2d", "dilation", dilation, (1, 2, 4)), group=groups)(input, weight)
+    if bias is not None:
+        _check_tensor("conv2d", "bias", bias)
+        if bias.shape != (weight.shape[0],):
+            raise ValueError(f"conv2d: 'bias' must have shape ({weight.shape[0]},), but got {bias.shape}")
+        out = out + bias.reshape(1, -1, 1, 1)
+    return out
+
+
+def _pool_window(api, kernel_size, stride):
+    kernel = _ints(api, "kernel_size", kernel_size, (1, 2))
+    return kernel, kernel if stride is None else _ints(api, "stride", stride, (1, 2))
+
+
+def _check_unpadded(api, **args):
+    """The pooling primitives (MaxPool, AvgPool) take windows without explicit padding or dilation."""
+    defaults = {"padding": 0, "dilation": 1, "ceil_mode": False, "return_indices": False, "divisor_override": None}
+    for name, value in args.items():
+        if value != defaults[name] and value not in ((defaults[name],) * 2, [defaults[name]] * 2):
+            raise ValueError(f"{api}: '{name}'={value!r} is not supported on CPU yet; Sprout's {api} pools "
+                             f"unpadded windows. Use pad_mode='same' windows (ops.MaxPool / ops.AvgPool, "
+                             f"nn.MaxPool2d(pad_mode='same')) or pad the input first")
+
+
+def max_pool2d(x, kernel_size, stride=None, padding=0, dilation=1, return_indices=False, ceil_mode=False):
+    """2-d max pooling of an NCHW `x`; `stride` defaults to `kernel_size`."""
+    _check_tensor("max_pool2d", "x", x)
+    _check_unpadded("max_pool2d", padding=padding, dilation=dilation, ceil_mode=ceil_mode,
+                    return_indices=return_indices)
+    kernel, strides = _pool_window("max_pool2d", kernel_size, stride)
+    return prim("MaxPool", kernel_size=kernel, strides=strides)(x)
+
+
+def avg_pool2d(input_x, kernel_size=1, stride=1, padding=0, ceil_mode=False, count_include_pad=True,
+               divisor_override=None):
+    """2-d average pooling of an NCHW `input_x`."""
+    _check_tensor("avg_pool2d", "input_x", input_x)
+    _check_unpadded("avg_pool2d", padding=padding, ceil_mode=ceil_mode, divisor_override=divisor_override)
+    kernel, strides = _pool_window("avg_pool2d", kernel_size, stride)
+    return prim("AvgPool", kernel_size=kernel, strides=strides)(input_x)
+
+
+def adaptive_avg_pool2d(input, output_size):
+    """Average pooling of a (C, H, W) or (N, C, H, W) `input` to `output_size` (an int or (H, W); None keeps
+    that input dimension)."""
+    _check_tensor("adaptive_avg_pool2d", "input", input)
+    sizes = (output_size,) * 2 if output_size is None or isinstance(output_size, int) else tuple(output_size)
+    if len(sizes) != 2 or not all(v is None or (isinstance(v, int) and not isinstance(v, bool)) for v in sizes):
+        raise TypeError(f"adaptive_avg_pool2d: 'output_size' must be an int, None or a tuple of 2 ints or None, "
+                        f"but got {output_size!r}")
+    return prim("AdaptiveAvgPool2D", output_size=tuple(-1 if v is None else v for v in sizes))(input)
+
+
+def batch_norm(input_x, running_mean, running_var, weight, bias, training=False, momentum=0.1, eps=1e-5):
+    """Batch normalization over the channels (axis 1) of `input_x`.
+
+    In training the batch's statistics normalize, and `running_mean`/`running_var` are updated in place:
+    new = (1 - momentum) * running + momentum * batch.
+    """
+    for arg, value in (("input_x", input_x), ("running_mean", running_mean), ("running_var", running_var),
+                       ("weight", weight), ("bias", bias)):
+        _check_tensor("batch_norm", arg, value)
+    op = prim("BatchNorm", is_training=bool(training), epsilon=float(eps), momentum=float(momentum))
+    return op(input_x, weight, bias, running_mean, running_var)[0]
+
+
+def layer_norm(input, normalized_shape, weight=None, bias=None, eps=1e-5):
+    """Layer normalization over the trailing `normalized_shape` axes of `input`; weight/bias default to 1/0."""
+    _check_tensor("layer_norm", "input", input)
+    shape = (normalized_shape,) if isinstance(normalized_shape, int) else tuple(normalized_shape)
+    if len(shape) == 0 or len(shape) > input.ndim or tuple(input.shape[input.ndim - len(shape):]) != shape:
+        raise ValueError(f"layer_norm: 'normalized_shape' {shape} must be the trailing dimensions of 'input' of "
+                         f"shape {input.shape}")
+    if weight is None:
+        weight = Tensor(np.ones(shape), input.dtype)
+    if bias is None:
+        bias = Tensor(np.zeros(shape), input.dtype)
+    axis = input.ndim - len(shape)
+    return prim("LayerNorm", begin_norm_axis=axis, begin_params_axis=axis, epsilon=float(eps))(input, weight, bias)[0]
+
+
+def interpolate(input, size=None, scale_factor=None, mode="nearest", align_corners=None, recompute_scale_factor=None):
+    """Resizes the images of an NCHW `input` to `size`, or by `scale_factor` (output = floor(in * factor)).
+
+    mode "bilinear": align_corners=True maps the corner pixels onto each other, else pixel centers are
+    aligned (half-pixel sampling). mode "nearest": the pixel at floor(o * in / out).
+    """
+    _check_tensor("interpolate", "input", input)
+    if mode not in ("nearest", "bilinear"):
+        raise ValueError(f"interpolate: 'mode' must be 'nearest' or 'bilinear' for 4-d input on CPU, but got {mode!r}")
+    if input.ndim != 4:
+        raise ValueError(f"interpolate: 'input' must be 4-d (N, C, H, W), but got shape {input.shape}")
+    if (size is None) == (scale_factor is None):
+        raise ValueError("interpolate: exactly one of 'size' and 'scale_factor' must be given")
+    if mode == "nearest" and align_corners:
+        raise ValueError("interpolate: 'align_corners' only applies to mode 'bilinear'")
+    if size is not None:
+        out_hw = _ints("interpolate", "size", size, (1, 2))
+    else:
+        factors = (scale_factor,) * 2 if isinstance(scale_factor, (int, float)) else tuple(scale_factor)
+        if len(factors) != 2 or not all(isinstance(f, (int, float)) and f > 0 for f in factors):
+            raise ValueError(f"interpolate: 'scale_factor' must be a positive number or 2 of them, but got "
+                             f"{scale_factor!r}")
+        out_hw = tuple(int(math.floor(d * f)) for d, f in zip(input.shape[2:], factors))
+    out_hw = out_hw * 2 if len(out_hw) == 1 else out_hw
+    if mode == "nearest":
+        return prim("ResizeNearestNeighbor", size=out_hw)(input)
+    corners = bool(align_corners)
+    return prim("ResizeBilinearV2", align_corners=corners, half_pixel_centers=not corners)(input, out_hw)
+
+
+__all__ = ["conv2d", "max_pool2d", "avg_pool2d", "adaptive_avg_pool2d", "batch_norm", "layer_norm", "interpolate"]

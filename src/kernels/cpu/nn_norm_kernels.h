@@ -1,0 +1,20 @@
+// The two implementations behind the BatchNorm kernel: oneDNN for float32, direct loops for float64.
+// Buffers are dense; x is (N, C, S) with S the spatial size (1 for a 2-d input).
+#pragma once
+
+#include <cstdint>
+
+namespace sprout {
+
+struct BatchNormProblem {
+  int64_t n, c, s;
+  double epsilon;
+  bool training;  // normalize with the batch's statistics, written to mean/var; else read them
+};
+
+void onednn_batch_norm(const BatchNormProblem& p, const float* x, const float* scale, const float* bias, float* mean,
+                       float* var, float* y);
+template <class T>
+void loop_batch_norm(const BatchNormProblem& p, const T* x, const T* scale, const T* bias, T* mean, T* var, T* y);
+
+}  // namespace sprout

@@ -1,0 +1,84 @@
+// CPU kernels of AdaptiveAvgPool2D and its gradient (Note [Adaptive pooling windows]): direct loops
+// over (n, c) planes, in float32 (float16 widened) or float64. oneDNN has no adaptive pooling; the
+// windows differ per output cell, and the work is a single pass over memory either way.
+#include <cstring>
+
+#include "kernels/cpu/nn_conv_float32.h"
+#include "kernels/cpu/parallel.h"
+#include "ops/nn_pool_adaptive.h"
+#include "ops/op_def.h"
+
+namespace sprout {
+namespace {
+
+struct Planes {
+  int64_t count, h, w, oh, ow;
+};
+
+Planes planes_of(const Shape& in, const Shape& out) {
+  size_t r = in.size();
+  return {numel(std::span<const int64_t>(in.data(), r - 2)), in[r - 2], in[r - 1], out[r - 2], out[r - 1]};
+}
+
+template <class Fn>
+void for_each_window(const Planes& p, Fn&& fn) {
+  parallel_for(p.count, std::max<int64_t>(1, kParallelGrain / std::max<int64_t>(1, p.h * p.w)), [&](int64_t b, int64_t e) {
+    for (int64_t plane = b; plane < e; ++plane)
+      for (int64_t oy = 0; oy < p.oh; ++oy) {
+        int64_t y0 = adaptive_start(oy, p.h, p.oh), y1 = adaptive_end(oy, p.h, p.oh);
+        for (int64_t ox = 0; ox < p.ow; ++ox)
+          fn(plane, oy * p.ow + ox, y0, y1, adaptive_start(ox, p.w, p.ow), adaptive_end(ox, p.w, p.ow));
+      }
+  });
+}
+
+template <class T>
+void forward(const Planes& p, const T* x, T* y) {
+  for_each_window(p, [&](int64_t plane, int64_t o, int64_t y0, int64_t y1, int64_t x0, int64_t x1) {
+    const T* in = x + plane * p.h * p.w;
+    T sum = 0;
+    for (int64_t yy = y0; yy < y1; ++yy)
+      for (int64_t xx = x0; xx < x1; ++xx) sum += in[yy * p.w + xx];
+    y[plane * p.oh * p.ow + o] = sum / static_cast<T>((y1 - y0) * (x1 - x0));
+  });
+}
+
+template <class T>
+void backward(const Planes& p, const T* dy, T* dx) {
+  std::memset(dx, 0, static_cast<size_t>(p.count * p.h * p.w) * sizeof(T));
+  for_each_window(p, [&](int64_t plane, int64_t o, int64_t y0, int64_t y1, int64_t x0, int64_t x1) {
+    T* out = dx + plane * p.h * p.w;
+    T share = dy[plane * p.oh * p.ow + o] / static_cast<T>((y1 - y0) * (x1 - x0));
+    for (int64_t yy = y0; yy < y1; ++yy)
+      for (int64_t xx = x0; xx < x1; ++xx) out[yy * p.w + xx] += share;
+  });
+}
+
+// Runs fn<T>(planes, in, out) in float32 or float64 on dense buffers.
+template <bool FORWARD>
+void run(const Tensor& in_t, const Tensor& out_t) {
+  if (out_t.numel() == 0 || in_t.numel() == 0) return;
+  Planes p = FORWARD ? planes_of(in_t.shape(), out_t.shape()) : planes_of(out_t.shape(), in_t.shape());
+  Tensor in = contiguous_compute(in_t), out = compute_buffer(out_t);
+  auto go = [&](auto* in_ptr, auto* out_ptr) { FORWARD ? forward(p, in_ptr, out_ptr) : backward(p, in_ptr, out_ptr); };
+  if (out.dtype() == DType::Float64) go(in.data<double>(), out.data<double>());
+  else go(in.data<float>(), out.data<float>());
+  store_result(out, out_t);
+}
+
+void pool_kernel(const AdaptiveAvgPool2DAttrs&, std::span<const Tensor> in, std::span<Tensor> out) {
+  run<true>(in[0], out[0]);
+}
+
+void pool_grad_kernel(const AdaptiveAvgPool2DGradAttrs&, std::span<const Tensor> in, std::span<Tensor> out) {
+  run<false>(in[0], out[0]);
+}
+
+}  // namespace
+
+SPROUT_REGISTER(cpu_nn_pool_adaptive) {
+  register_kernel<AdaptiveAvgPool2DAttrs>("AdaptiveAvgPool2D", Device::CPU, pool_kernel);
+  register_kernel<AdaptiveAvgPool2DGradAttrs>("AdaptiveAvgPool2DGrad", Device::CPU, pool_grad_kernel);
+}
+
+}  // namespace sprout

@@ -1,0 +1,63 @@
+// Attributes of the normalization ops, shared with their kernels.
+#pragma once
+
+#include <span>
+#include <string>
+#include <string_view>
+#include <tuple>
+
+#include "ops/attrs.h"
+
+namespace sprout {
+
+struct BatchNormAttrs {
+  bool is_training = false;
+  double epsilon = 1e-5;
+  double momentum = 0.1;
+  std::string data_format = "NCHW";
+  static constexpr auto fields() {
+    return std::tuple{
+        attr("is_training", &BatchNormAttrs::is_training,
+             "Normalize with the batch's statistics and update the running ones (else use the running ones)."),
+        attr("epsilon", &BatchNormAttrs::epsilon, "Added to the variance before the square root."),
+        attr("momentum", &BatchNormAttrs::momentum,
+             "Running statistics update: new = (1 - momentum) * running + momentum * batch."),
+        attr("data_format", &BatchNormAttrs::data_format, "Layout of the input; 'NCHW'.")};
+  }
+};
+
+}  // namespace sprout
+
+namespace sprout {
+
+struct LayerNormAttrs {
+  int64_t begin_norm_axis = 1;
+  int64_t begin_params_axis = 1;
+  double epsilon = 1e-7;
+  static constexpr auto fields() {
+    return std::tuple{
+        attr("begin_norm_axis", &LayerNormAttrs::begin_norm_axis, "First axis normalized over (to the last)."),
+        attr("begin_params_axis", &LayerNormAttrs::begin_params_axis, "First axis gamma and beta cover."),
+        attr("epsilon", &LayerNormAttrs::epsilon, "Added to the variance before the square root.")};
+  }
+};
+
+struct LayerNormGradAttrs {
+  int64_t begin_norm_axis = 1;
+  int64_t begin_params_axis = 1;
+  static constexpr auto fields() {
+    return std::tuple{attr("begin_norm_axis", &LayerNormGradAttrs::begin_norm_axis, "As the forward op's."),
+                      attr("begin_params_axis", &LayerNormGradAttrs::begin_params_axis, "As the forward op's.")};
+  }
+};
+
+// LayerNorm's view of its input: `rows` independent rows of `row_size` normalized elements; gamma and
+// beta cover the last `params` elements of the flat index (element i uses gamma[i % params]).
+struct LayerNormLayout {
+  int64_t norm_axis, params_axis;  // normalized into [0, rank)
+  int64_t rows, row_size, params;
+};
+LayerNormLayout layer_norm_layout(std::string_view op, int64_t begin_norm_axis, int64_t begin_params_axis,
+                                  std::span<const int64_t> x);
+
+}  // namespace sprout

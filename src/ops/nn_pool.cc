@@ -1,0 +1,142 @@
+// 2-d pooling: MaxPool and AvgPool, and the ops their gradients are made of. Each gradient op takes
+// (x_origin, out_origin, grad) as MindSpore's do. MaxPoolGrad routes each output's gradient to the
+// first maximum of its window; MaxPoolGradGrad gathers from the same positions, so the two are each
+// other's transpose and each one's bprop is the other. AvgPoolGrad spreads each gradient evenly over
+// its window; it is linear in `grad` with AvgPool as its transpose. The gradients with respect to
+// x_origin and out_origin are zero: they only choose positions (Note [Pool2D geometry]).
+#include "ops/nn_pool.h"
+
+#include <algorithm>
+#include <cctype>
+
+#include "ops/bprop_builder.h"
+#include "ops/infer_util.h"
+
+namespace sprout {
+namespace {
+
+std::pair<int64_t, int64_t> window_pair(std::string_view op, std::string_view arg, const std::vector<int64_t>& v) {
+  std::pair<int64_t, int64_t> hw;
+  if (v.size() == 1) hw = {v[0], v[0]};
+  else if (v.size() == 2) hw = {v[0], v[1]};
+  else if (v.size() == 4 && v[0] == 1 && v[1] == 1) hw = {v[2], v[3]};
+  else
+    throw ValueError(str(op, ": '", arg, "' must be an int, a tuple of 2 ints or (1, 1, h, w), but got ", shape_str(v)));
+  SPROUT_CHECK(hw.first > 0 && hw.second > 0, ValueError, op, ": '", arg, "' must be positive, but got ", shape_str(v));
+  return hw;
+}
+
+}  // namespace
+
+Pool2DGeometry pool2d_geometry(std::string_view op, const Pool2DAttrs& a, std::span<const int64_t> x) {
+  std::string mode = a.pad_mode;
+  std::transform(mode.begin(), mode.end(), mode.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  SPROUT_CHECK(mode == "valid" || mode == "same", ValueError, op, ": 'pad_mode' must be 'valid' or 'same', but got '",
+               a.pad_mode, "'");
+  SPROUT_CHECK(a.data_format == "NCHW", ValueError, op, ": 'data_format' must be 'NCHW' on CPU, but got '",
+               a.data_format, "'");
+  SPROUT_CHECK(x.size() == 4, ValueError, op, ": 'x' must be 4-d (N, C, H, W), but got shape ", shape_str(x));
+  check_shape(op, "x", x);
+  auto [kh, kw] = window_pair(op, "kernel_size", a.kernel_size);
+  auto [sh, sw] = window_pair(op, "strides", a.strides);
+  Pool2DGeometry g{x[0], x[1], x[2], x[3], kh, kw, sh, sw, 0, 0, 0, 0, 0, 0};
+  if (mode == "same") {
+    g.oh = (g.h + sh - 1) / sh;
+    g.ow = (g.w + sw - 1) / sw;
+    int64_t ph = std::max<int64_t>(0, (g.oh - 1) * sh + kh - g.h), pw = std::max<int64_t>(0, (g.ow - 1) * sw + kw - g.w);
+    g.pt = ph / 2, g.pb = ph - ph / 2, g.pl = pw / 2, g.pr = pw - pw / 2;
+  } else {
+    SPROUT_CHECK(g.h >= kh && g.w >= kw, ValueError, op, ": 'kernel_size' ", shape_str(a.kernel_size),
+                 " is larger than the input's spatial size (", g.h, ", ", g.w, ") with pad_mode 'valid'");
+    g.oh = (g.h - kh) / sh + 1;
+    g.ow = (g.w - kw) / sw + 1;
+  }
+  // A window lying wholly in the padding would have nothing to pool; "same" never makes one, as
+  // padding is below the window size, but a zero-sized input does.
+  SPROUT_CHECK(g.oh > 0 && g.ow > 0, ValueError, op, ": the input's spatial size (", g.h, ", ", g.w,
+               ") is empty; there is nothing to pool");
+  return g;
+}
+
+namespace {
+
+constexpr std::initializer_list<DType> kPoolTypes = {DType::Float16, DType::Float32, DType::Float64};
+
+Shape pooled_shape(const Pool2DGeometry& g) { return Shape{g.n, g.c, g.oh, g.ow}; }
+
+std::vector<TensorSpec> infer_pool(const OpDef& op, const Pool2DAttrs& a, std::span<const TensorSpec> in) {
+  check_dtype_in(op, 0, in[0], kPoolTypes);
+  return {TensorSpec{in[0].dtype, pooled_shape(pool2d_geometry(op.name, a, in[0].shape))}};
+}
+
+// (x_origin, out_origin, grad): out_origin and grad have the pooled shape; the result has x's
+// (`to_input`, the gradients) or the pooled shape (MaxPoolGradGrad).
+template <bool TO_INPUT>
+std::vector<TensorSpec> infer_pool_grad(const OpDef& op, const Pool2DAttrs& a, std::span<const TensorSpec> in) {
+  check_dtype_in(op, 0, in[0], kPoolTypes);
+  Shape pooled = pooled_shape(pool2d_geometry(op.name, a, in[0].shape));
+  for (size_t i = 1; i < 3; ++i) {
+    SPROUT_CHECK(in[i].dtype == in[0].dtype, TypeError, op.name, ": '", op.inputs[i], "' must have the dtype of '",
+                 op.inputs[0], "' (", name(in[0].dtype), "), but got ", name(in[i].dtype));
+    Shape want = TO_INPUT || i == 1 ? pooled : in[0].shape;
+    SPROUT_CHECK(in[i].shape == want, ValueError, op.name, ": '", op.inputs[i], "' must have shape ", shape_str(want),
+                 ", but got ", shape_str(in[i].shape));
+  }
+  return {TensorSpec{in[0].dtype, TO_INPUT ? in[0].shape : pooled}};
+}
+
+using V = BpropBuilder::V;
+
+V emit_like(BpropBuilder& b, const char* op, std::initializer_list<V> inputs) {
+  Primitive prim(OpRegistry::instance().get(op), b.prim().def().attrs->clone(b.prim().attrs()));
+  return b.emitter().emit(prim, std::span<const V>(inputs.begin(), inputs.size()));
+}
+
+// The bprop of a gradient op (x, y, grad) -> r that is linear in grad: `transpose` maps r's
+// sensitivity back to grad's; x and y only pick positions.
+BpropFn grad_op_bprop(const char* transpose) {
+  return bprop_rule([transpose](BpropBuilder& b) -> std::vector<V> {
+    V x = b.input(0), y = b.input(1);
+    V dgrad = std::string_view(transpose) == "AvgPool" ? emit_like(b, transpose, {b.dout()})
+                                                       : emit_like(b, transpose, {x, y, b.dout()});
+    return {b.emitter().zeros_like(x), b.emitter().zeros_like(y), dgrad};
+  });
+}
+
+void pool_grad_op(const char* name, const char* doc, decltype(&infer_pool_grad<true>) infer, const char* transpose) {
+  define_op<Pool2DAttrs>(name)
+      .doc(doc)
+      .inputs({"x_origin", "out_origin", "grad"})
+      .outputs({"output"})
+      .infer(infer)
+      .bprop(grad_op_bprop(transpose));
+}
+
+}  // namespace
+
+SPROUT_REGISTER(nn_pool) {
+  define_op<Pool2DAttrs>("MaxPool")
+      .doc("2-d max pooling over windows of an NCHW input.")
+      .inputs({"x"})
+      .outputs({"output"})
+      .infer(infer_pool)
+      .bprop(bprop_rule([](BpropBuilder& b) -> std::vector<V> {
+        return {emit_like(b, "MaxPoolGrad", {b.input(0), b.out(), b.dout()})};
+      }));
+  define_op<Pool2DAttrs>("AvgPool")
+      .doc("2-d average pooling over windows of an NCHW input; padding is not counted.")
+      .inputs({"x"})
+      .outputs({"output"})
+      .infer(infer_pool)
+      .bprop(bprop_rule([](BpropBuilder& b) -> std::vector<V> {
+        return {emit_like(b, "AvgPoolGrad", {b.input(0), b.out(), b.dout()})};
+      }));
+  pool_grad_op("MaxPoolGrad", "Gradient of MaxPool: each window's gradient goes to its first maximum.",
+               infer_pool_grad<true>, "MaxPoolGradGrad");
+  pool_grad_op("MaxPoolGradGrad", "Gradient of MaxPoolGrad: gathers `grad` at each window's first maximum.",
+               infer_pool_grad<false>, "MaxPoolGrad");
+  pool_grad_op("AvgPoolGrad", "Gradient of AvgPool: each window's gradient spread evenly over its cells.",
+               infer_pool_grad<true>, "AvgPool");
+}
+
+}  // namespace sprout

@@ -1,0 +1,46 @@
+// Attributes of the 2-d pooling ops (MaxPool, AvgPool and their gradients) and the geometry they
+// share with the kernels.
+//
+// Note [Pool2D geometry]
+// MindSpore's MaxPool/AvgPool take `kernel_size` and `strides` as an int, (h, w) or (1, 1, h, w), and
+// pad_mode "valid" (no padding, out = floor((in - k) / s) + 1) or "same" (out = ceil(in / s), padded so,
+// the odd pixel going to the bottom/right). Padded cells never win a max and, as in MindSpore's
+// AvgPool, are not counted in an average.
+#pragma once
+
+#include <span>
+#include <string>
+#include <string_view>
+#include <tuple>
+#include <vector>
+
+#include "ops/attrs.h"
+
+namespace sprout {
+
+struct Pool2DAttrs {
+  std::vector<int64_t> kernel_size = {1};
+  std::vector<int64_t> strides = {1};
+  std::string pad_mode = "valid";
+  std::string data_format = "NCHW";
+  static constexpr auto fields() {
+    return std::tuple{
+        attr("kernel_size", &Pool2DAttrs::kernel_size, "Window height and width: an int, (h, w) or (1, 1, h, w)."),
+        attr("strides", &Pool2DAttrs::strides, "Window stride: an int, (h, w) or (1, 1, h, w)."),
+        attr("pad_mode", &Pool2DAttrs::pad_mode, "'valid' or 'same'."),
+        attr("data_format", &Pool2DAttrs::data_format, "Layout of the input; 'NCHW'.")};
+  }
+};
+
+struct Pool2DGeometry {
+  int64_t n, c, h, w;      // input (N, C, H, W)
+  int64_t kh, kw, sh, sw;  // window and stride
+  int64_t oh, ow;          // output spatial size
+  int64_t pt, pb, pl, pr;  // padding: top, bottom, left, right
+  int64_t planes() const { return n * c; }
+};
+
+// Validates the attributes against the input shape `x`; user errors name `op` (Note [Pool2D geometry]).
+Pool2DGeometry pool2d_geometry(std::string_view op, const Pool2DAttrs& a, std::span<const int64_t> x);
+
+}  // namespace sprout
