@@ -1,6 +1,8 @@
 """Neural-network functions: activations, softmax, losses, dropout, embedding, attention (MindSpore 2.x names)."""
 import math
 
+import numpy as np
+
 from sprout.common import dtype as mstype
 from sprout.common.tensor import Tensor
 from sprout.ops.function._prims import prim
@@ -8,7 +10,7 @@ from sprout.ops.function._prims import prim
 _relu, _relu6, _silu, _mish = prim("ReLU"), prim("ReLU6"), prim("SiLU"), prim("Mish")
 _hswish, _hsigmoid, _sigmoid, _softplus = prim("HSwish"), prim("HSigmoid"), prim("Sigmoid"), prim("Softplus")
 _mul, _sub, _greater, _cast, _minimum = prim("Mul"), prim("Sub"), prim("Greater"), prim("Cast"), prim("Minimum")
-_neg = prim("Neg")
+_neg, _maximum, _add, _not_equal = prim("Neg"), prim("Maximum"), prim("Add"), prim("NotEqual")
 
 
 def _check_tensor(api, arg, x):
@@ -118,8 +120,135 @@ def log_softmax(logits, axis=-1):
     return prim("LogSoftmax", axis=axis)(logits)
 
 
+_REDUCTIONS = ("none", "mean", "sum")
+
+
+def _check_reduction(api, reduction, allowed=_REDUCTIONS):
+    if reduction not in allowed:
+        raise ValueError(f"{api}: 'reduction' must be one of {', '.join(map(repr, allowed))}, but got {reduction!r}")
+    return reduction
+
+
+def _reduce(api, loss, reduction):
+    if _check_reduction(api, reduction) == "none":
+        return loss
+    return prim("ReduceMean" if reduction == "mean" else "ReduceSum")(loss, ())
+
+
+def _ones_like_classes(x, classes):
+    return Tensor(np.ones(classes), x.dtype)
+
+
+def binary_cross_entropy_with_logits(input, target, weight=None, pos_weight=None, reduction='mean'):
+    """Binary cross entropy of sigmoid(input) against target, computed from the logits without overflow."""
+    _check_float_tensor("binary_cross_entropy_with_logits", "input", input)
+    one = Tensor(1.0, input.dtype)
+    return prim("BCEWithLogitsLoss", reduction=_check_reduction("binary_cross_entropy_with_logits", reduction))(
+        input, target, one if weight is None else weight, one if pos_weight is None else pos_weight)
+
+
+def binary_cross_entropy(logits, labels, weight=None, reduction='mean'):
+    """Binary cross entropy of probabilities `logits` against `labels` (each log clamped at -100)."""
+    _check_float_tensor("binary_cross_entropy", "logits", logits)
+    return prim("BinaryCrossEntropy", reduction=_check_reduction("binary_cross_entropy", reduction))(
+        logits, labels, Tensor(1.0, logits.dtype) if weight is None else weight)
+
+
+def _classes_last(api, inputs, target):
+    """(N, C, d1, ...) log-probabilities and (N, d1, ...) targets as (M, C) and (M,)."""
+    if inputs.ndim < 1:
+        raise ValueError(f"{api}: 'inputs' must have a class dimension, but got a 0-d tensor")
+    if inputs.ndim == 1:
+        return inputs.reshape(1, -1), target.reshape(1)
+    if inputs.ndim > 2:
+        perm = (0,) + tuple(range(2, inputs.ndim)) + (1,)
+        inputs = prim("Transpose")(inputs, perm)
+    return inputs.reshape(-1, inputs.shape[-1]), target.reshape(-1)
+
+
+def nll_loss(inputs, target, weight=None, ignore_index=-100, reduction='mean', label_smoothing=0.0):
+    """Negative log-likelihood of class indices `target` under log-probabilities `inputs` (N, C, d1, ...)."""
+    _check_float_tensor("nll_loss", "inputs", inputs)
+    _check_tensor("nll_loss", "target", target)
+    _check_reduction("nll_loss", reduction)
+    label_smoothing = _check_float_arg("nll_loss", "label_smoothing", label_smoothing)
+    if not 0.0 <= label_smoothing <= 1.0:
+        raise ValueError(f"nll_loss: 'label_smoothing' must be in [0, 1], but got {label_smoothing}")
+    out_shape = (inputs.shape[0],) + tuple(inputs.shape[2:]) if inputs.ndim > 1 else ()
+    x, t = _classes_last("nll_loss", inputs, target)
+    classes = x.shape[1]
+    w = _ones_like_classes(x, classes) if weight is None else weight
+    loss, total_weight = prim("NLLLoss", reduction=reduction, ignore_index=int(ignore_index))(x, t, w)
+    if label_smoothing > 0:
+        # The smoothed part spreads label_smoothing over all classes: -sum_c w_c x[n, c] / C per kept row.
+        kept = _cast(_not_equal(t, Tensor(int(ignore_index), t.dtype)), x.dtype)
+        smooth = _mul(_neg(prim("ReduceSum")(_mul(x, w), (1,))), kept)
+        if reduction == "sum":
+            smooth = prim("ReduceSum")(smooth, ())
+        elif reduction == "mean":
+            smooth = prim("RealDiv")(prim("ReduceSum")(smooth, ()), total_weight)
+        loss = _add(_mul(loss, 1.0 - label_smoothing), _mul(smooth, label_smoothing / classes))
+    return loss.reshape(out_shape) if reduction == "none" else loss
+
+
+def cross_entropy(input, target, weight=None, ignore_index=-100, reduction='mean', label_smoothing=0.0):
+    """Cross entropy of softmax(input) (N, C, d1, ...) against class indices or class probabilities."""
+    _check_float_tensor("cross_entropy", "input", input)
+    _check_tensor("cross_entropy", "target", target)
+    _check_reduction("cross_entropy", reduction)
+    class_axis = 1 if input.ndim > 1 else 0
+    log_probs = prim("LogSoftmax", axis=class_axis)(input)
+    if target.dtype not in (mstype.float16, mstype.bfloat16, mstype.float32, mstype.float64):
+        return nll_loss(log_probs, target, weight, ignore_index, reduction, label_smoothing)
+    # Class probabilities: -sum_c w_c target_c log p_c per sample, the batch mean for 'mean'.
+    if tuple(target.shape) != tuple(input.shape):
+        raise ValueError(f"cross_entropy: class-probability 'target' must have the shape of 'input' {input.shape}, "
+                         f"but got {target.shape}")
+    label_smoothing = _check_float_arg("cross_entropy", "label_smoothing", label_smoothing)
+    classes = input.shape[class_axis]
+    if label_smoothing > 0:
+        target = _add(_mul(target, 1.0 - label_smoothing), label_smoothing / classes)
+    weighted = _mul(log_probs, target)
+    if weight is not None:
+        weighted = _mul(weighted, weight.reshape((classes,) + (1,) * (input.ndim - class_axis - 1)))
+    loss = _neg(prim("ReduceSum")(weighted, (class_axis,)))
+    if reduction == "mean":
+        batch = input.shape[0] if input.ndim > 1 else 1
+        return prim("RealDiv")(prim("ReduceSum")(loss, ()), float(batch))
+    return _reduce("cross_entropy", loss, reduction)
+
+
+def mse_loss(input, target, reduction='mean'):
+    """(input - target)^2, reduced."""
+    _check_float_tensor("mse_loss", "input", input)
+    diff = _sub(input, target)
+    return _reduce("mse_loss", _mul(diff, diff), reduction)
+
+
+def l1_loss(input, target, reduction='mean'):
+    """|input - target|, reduced."""
+    _check_float_tensor("l1_loss", "input", input)
+    diff = _sub(input, target)
+    return _reduce("l1_loss", _maximum(diff, _neg(diff)), reduction)
+
+
+def smooth_l1_loss(input, target, beta=1.0, reduction='none'):
+    """0.5 (input - target)^2 / beta where |input - target| < beta, else |input - target| - 0.5 beta."""
+    _check_float_tensor("smooth_l1_loss", "input", input)
+    return prim("SmoothL1Loss", beta=_check_float_arg("smooth_l1_loss", "beta", beta),
+                reduction=_check_reduction("smooth_l1_loss", reduction))(input, target)
+
+
+def kl_div(logits, labels, reduction='mean'):
+    """labels * (log(labels) - logits), logits being log-probabilities; 'batchmean' divides the sum by the batch."""
+    _check_float_tensor("kl_div", "logits", logits)
+    return prim("KLDivLoss", reduction=_check_reduction("kl_div", reduction, _REDUCTIONS + ("batchmean",)))(
+        logits, labels)
+
+
 __all__ = ["relu", "relu6", "leaky_relu", "elu", "gelu", "silu", "mish", "hardswish", "hardsigmoid", "sigmoid",
-           "softplus", "softmax", "log_softmax"]
+           "softplus", "softmax", "log_softmax", "binary_cross_entropy_with_logits", "binary_cross_entropy", "nll_loss",
+           "cross_entropy", "mse_loss", "l1_loss", "smooth_l1_loss", "kl_div"]
 
 # Also Tensor methods (x.sigmoid(), x.softmax(axis) ...).
 TENSOR_METHODS = ["relu", "sigmoid", "softmax", "log_softmax", "softplus"]
