@@ -112,3 +112,32 @@ def test_softmax_over_strided_views_and_tensor_methods():
     np.testing.assert_allclose(ops.softmax(t, 1).asnumpy(), want, rtol=1e-12)
     np.testing.assert_allclose(t.softmax(1).asnumpy(), want, rtol=1e-12)
     np.testing.assert_allclose(ops.sigmoid(t).asnumpy(), 1 / (1 + np.exp(-x.transpose(2, 0, 1))), rtol=1e-12)
+
+
+def test_dropout_is_reproducible_under_set_seed_and_differs_between_calls():
+    x = ms.Tensor(np.ones((64, 64), np.float32))
+    ms.set_seed(5)
+    a, b = ops.dropout(x, 0.3).asnumpy(), ops.dropout(x, 0.3).asnumpy()
+    ms.set_seed(5)
+    np.testing.assert_array_equal(ops.dropout(x, 0.3).asnumpy(), a)
+    assert (a != b).any()
+    assert set(np.unique(a)) <= {0.0, np.float32(1 / 0.7)}
+    assert abs((a == 0).mean() - 0.3) < 0.05
+    assert ops.dropout(x, 0.3, training=False) is x
+    np.testing.assert_array_equal(ops.dropout(x, 1.0).asnumpy(), 0)
+    with pytest.raises(ValueError, match=r"dropout: 'p' must be in \[0, 1\]"):
+        ops.dropout(x, 1.5)
+
+
+def test_dropout_mask_does_not_depend_on_thread_count():
+    x = ms.Tensor(np.ones(200_001, np.float32))
+    masks = []
+    before = ms.get_context("runtime_num_threads")
+    try:
+        for threads in (1, 2, 3):
+            ms.set_context(runtime_num_threads=threads)
+            masks.append(ops.Dropout(0.5, 3, 9)(x)[1].asnumpy())
+    finally:
+        ms.set_context(runtime_num_threads=before)
+    np.testing.assert_array_equal(masks[0], masks[2])
+    np.testing.assert_array_equal(masks[0], masks[1])

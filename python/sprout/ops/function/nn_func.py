@@ -4,6 +4,7 @@ import math
 import numpy as np
 
 from sprout.common import dtype as mstype
+from sprout.common import seed as _seed
 from sprout.common.tensor import Tensor
 from sprout.ops.function._prims import prim
 
@@ -246,9 +247,29 @@ def kl_div(logits, labels, reduction='mean'):
         logits, labels)
 
 
+def dropout(input, p=0.5, training=True, seed=None):
+    """Zeroes each element with probability `p` and scales the rest by 1 / (1 - p); identity unless training.
+
+    The mask's seeds come from the global generator (ms.set_seed), so a seeded script is reproducible
+    while successive calls draw different masks; `seed` fixes the first of the two.
+    """
+    _check_float_tensor("dropout", "input", input)
+    p = _check_float_arg("dropout", "p", p)
+    if not 0.0 <= p <= 1.0:
+        raise ValueError(f"dropout: 'p' must be in [0, 1], but got {p}")
+    if not training or p == 0.0:
+        return input
+    if p == 1.0:
+        return _mul(input, 0.0)
+    rng = _seed._global_rng()
+    seed0 = int(seed) if seed is not None else int(rng.integers(1, 2**31))
+    seed1 = int(rng.integers(1, 2**31))
+    return prim("Dropout", keep_prob=1.0 - p, Seed0=seed0, Seed1=seed1)(input)[0]
+
+
 __all__ = ["relu", "relu6", "leaky_relu", "elu", "gelu", "silu", "mish", "hardswish", "hardsigmoid", "sigmoid",
            "softplus", "softmax", "log_softmax", "binary_cross_entropy_with_logits", "binary_cross_entropy", "nll_loss",
-           "cross_entropy", "mse_loss", "l1_loss", "smooth_l1_loss", "kl_div"]
+           "cross_entropy", "mse_loss", "l1_loss", "smooth_l1_loss", "kl_div", "dropout"]
 
 # Also Tensor methods (x.sigmoid(), x.softmax(axis) ...).
 TENSOR_METHODS = ["relu", "sigmoid", "softmax", "log_softmax", "softplus"]
