@@ -141,3 +141,58 @@ def test_dropout_mask_does_not_depend_on_thread_count():
         ms.set_context(runtime_num_threads=before)
     np.testing.assert_array_equal(masks[0], masks[2])
     np.testing.assert_array_equal(masks[0], masks[1])
+
+
+def _softmax(x):
+    e = np.exp(x - x.max(-1, keepdims=True))
+    return e / e.sum(-1, keepdims=True)
+
+
+@pytest.mark.parametrize("mask", ["none", "bool", "float", "causal"])
+def test_scaled_dot_product_attention(mask):
+    rng = np.random.default_rng(6)
+    q, k, v = rng.standard_normal((2, 3, 4, 8)), rng.standard_normal((2, 3, 5, 8)), rng.standard_normal((2, 3, 5, 6))
+    scores = q @ k.swapaxes(-1, -2) / np.sqrt(8)
+    kwargs = {}
+    if mask == "bool":
+        m = rng.random((4, 5)) > 0.3
+        m[:, 0] = True
+        kwargs["attn_mask"] = ms.Tensor(m)
+        scores = np.where(m, scores, -np.inf)
+    elif mask == "float":
+        m = rng.standard_normal((3, 4, 5))
+        kwargs["attn_mask"] = ms.Tensor(m)
+        scores = scores + m
+    elif mask == "causal":
+        kwargs["is_causal"] = True
+        scores = np.where(np.tril(np.ones((4, 5), bool)), scores, -np.inf)
+    got = ops.scaled_dot_product_attention(ms.Tensor(q), ms.Tensor(k), ms.Tensor(v), **kwargs)
+    np.testing.assert_allclose(got.asnumpy(), _softmax(scores) @ v, rtol=1e-10, atol=1e-12)
+    with pytest.raises(ValueError, match="'query' and 'key' must have the same feature size"):
+        ops.scaled_dot_product_attention(ms.Tensor(q), ms.Tensor(v), ms.Tensor(v))
+
+
+def _sig(x):
+    return 1 / (1 + np.exp(-x))
+
+
+def test_lstm_and_gru_cells():
+    rng = np.random.default_rng(7)
+    n, d, h = 3, 5, 4
+    x, hx, cx = rng.standard_normal((n, d)), rng.standard_normal((n, h)), rng.standard_normal((n, h))
+    w_ih, w_hh, b_ih, b_hh = (rng.standard_normal(s) for s in ((4 * h, d), (4 * h, h), (4 * h,), (4 * h,)))
+    gates = x @ w_ih.T + b_ih + hx @ w_hh.T + b_hh
+    i, f, g, o = np.split(gates, 4, axis=1)
+    c = _sig(f) * cx + _sig(i) * np.tanh(g)
+    got_h, got_c = ops.lstm_cell(*(ms.Tensor(a) for a in (x, hx, cx, w_ih, w_hh, b_ih, b_hh)))
+    np.testing.assert_allclose(got_c.asnumpy(), c, rtol=1e-12, atol=1e-14)
+    np.testing.assert_allclose(got_h.asnumpy(), _sig(o) * np.tanh(c), rtol=1e-12, atol=1e-14)
+
+    w_ih, w_hh, b_ih, b_hh = w_ih[:3 * h], w_hh[:3 * h], b_ih[:3 * h], b_hh[:3 * h]
+    gi, gh = x @ w_ih.T + b_ih, hx @ w_hh.T + b_hh
+    r, z = _sig(gi[:, :h] + gh[:, :h]), _sig(gi[:, h:2 * h] + gh[:, h:2 * h])
+    nn_ = np.tanh(gi[:, 2 * h:] + r * gh[:, 2 * h:])
+    got = ops.gru_cell(*(ms.Tensor(a) for a in (x, hx, w_ih, w_hh, b_ih, b_hh)))
+    np.testing.assert_allclose(got.asnumpy(), (1 - z) * nn_ + z * hx, rtol=1e-12, atol=1e-14)
+    with pytest.raises(ValueError, match=r"gru_cell: 'w_ih' must have shape \(12, 5\)"):
+        ops.gru_cell(ms.Tensor(x), ms.Tensor(hx), ms.Tensor(w_ih[:4]), ms.Tensor(w_hh))

@@ -267,9 +267,91 @@ def dropout(input, p=0.5, training=True, seed=None):
     return prim("Dropout", keep_prob=1.0 - p, Seed0=seed0, Seed1=seed1)(input)[0]
 
 
+def _tanh(x):
+    """tanh(x) = 2 sigmoid(2x) - 1, from the family's own Sigmoid kernel."""
+    return _sub(_mul(_sigmoid(_mul(x, 2.0)), 2.0), 1.0)
+
+
+def scaled_dot_product_attention(query, key, value, attn_mask=None, dropout_p=0.0, is_causal=False, scale=None):
+    """softmax(query key^T * scale + mask) value over (..., L, E) queries and (..., S, E) keys.
+
+    `attn_mask` is a Bool tensor (True = attend) or a float tensor added to the scores, broadcasting to
+    (..., L, S); `is_causal` masks keys after each query's position; `scale` defaults to 1 / sqrt(E).
+    A query row with every key masked gives NaN, as exp(-inf) has nothing to normalize by.
+    """
+    api = "scaled_dot_product_attention"
+    for arg, t in (("query", query), ("key", key), ("value", value)):
+        _check_float_tensor(api, arg, t)
+        if t.ndim < 2:
+            raise ValueError(f"{api}: '{arg}' must have rank >= 2 (..., length, features), but got shape {t.shape}")
+    if query.shape[-1] != key.shape[-1]:
+        raise ValueError(f"{api}: 'query' and 'key' must have the same feature size, but got {query.shape[-1]} "
+                         f"and {key.shape[-1]}")
+    if key.shape[-2] != value.shape[-2]:
+        raise ValueError(f"{api}: 'key' and 'value' must have the same length, but got {key.shape[-2]} and "
+                         f"{value.shape[-2]}")
+    if is_causal and attn_mask is not None:
+        raise ValueError(f"{api}: give either 'attn_mask' or 'is_causal', not both")
+    scale = 1.0 / math.sqrt(query.shape[-1]) if scale is None else _check_float_arg(api, "scale", scale)
+    scores = _mul(prim("BatchMatMul", transpose_b=True)(query, key), scale)
+    length, keys = query.shape[-2], key.shape[-2]
+    if is_causal:
+        bias = np.triu(np.full((length, keys), -np.inf), 1)
+        scores = _add(scores, Tensor(bias, scores.dtype))
+    elif attn_mask is not None:
+        _check_tensor(api, "attn_mask", attn_mask)
+        if attn_mask.dtype == mstype.bool_:
+            attn_mask = prim("Log")(_cast(attn_mask, scores.dtype))  # True -> 0, False -> -inf
+        scores = _add(scores, attn_mask)
+    weights = prim("Softmax", axis=(-1,))(scores)
+    if dropout_p > 0.0:
+        weights = dropout(weights, dropout_p)
+    return prim("BatchMatMul")(weights, value)
+
+
+def _linear(x, weight, bias):
+    out = prim("MatMul", transpose_b=True)(x, weight)
+    return out if bias is None else _add(out, bias)
+
+
+def _check_cell(api, input, hx, w_ih, w_hh, gates):
+    for arg, t in (("input", input), ("hx", hx), ("w_ih", w_ih), ("w_hh", w_hh)):
+        _check_float_tensor(api, arg, t)
+        if t.ndim != 2:
+            raise ValueError(f"{api}: '{arg}' must be 2-d, but got shape {t.shape}")
+    hidden = hx.shape[1]
+    if tuple(w_ih.shape) != (gates * hidden, input.shape[1]):
+        raise ValueError(f"{api}: 'w_ih' must have shape {(gates * hidden, input.shape[1])} for input features "
+                         f"{input.shape[1]} and hidden size {hidden}, but got {w_ih.shape}")
+    if tuple(w_hh.shape) != (gates * hidden, hidden):
+        raise ValueError(f"{api}: 'w_hh' must have shape {(gates * hidden, hidden)}, but got {w_hh.shape}")
+    return hidden
+
+
+def lstm_cell(input, hx, cx, w_ih, w_hh, b_ih=None, b_hh=None):
+    """One LSTM step: gates = input w_ih^T + b_ih + hx w_hh^T + b_hh split as (i, f, g, o); returns (h, c)."""
+    hidden = _check_cell("lstm_cell", input, hx, w_ih, w_hh, 4)
+    gates = _add(_linear(input, w_ih, b_ih), _linear(hx, w_hh, b_hh))
+    i, f, g, o = (gates[:, k * hidden:(k + 1) * hidden] for k in range(4))
+    c = _add(_mul(_sigmoid(f), cx), _mul(_sigmoid(i), _tanh(g)))
+    h = _mul(_sigmoid(o), _tanh(c))
+    return h, c
+
+
+def gru_cell(input, hx, w_ih, w_hh, b_ih=None, b_hh=None):
+    """One GRU step with gates (r, z, n): n = tanh(x_n + r * h_n); returns (1 - z) * n + z * hx."""
+    hidden = _check_cell("gru_cell", input, hx, w_ih, w_hh, 3)
+    gi, gh = _linear(input, w_ih, b_ih), _linear(hx, w_hh, b_hh)
+    r = _sigmoid(_add(gi[:, :hidden], gh[:, :hidden]))
+    z = _sigmoid(_add(gi[:, hidden:2 * hidden], gh[:, hidden:2 * hidden]))
+    n = _tanh(_add(gi[:, 2 * hidden:], _mul(r, gh[:, 2 * hidden:])))
+    return _add(n, _mul(z, _sub(hx, n)))
+
+
 __all__ = ["relu", "relu6", "leaky_relu", "elu", "gelu", "silu", "mish", "hardswish", "hardsigmoid", "sigmoid",
            "softplus", "softmax", "log_softmax", "binary_cross_entropy_with_logits", "binary_cross_entropy", "nll_loss",
-           "cross_entropy", "mse_loss", "l1_loss", "smooth_l1_loss", "kl_div", "dropout"]
+           "cross_entropy", "mse_loss", "l1_loss", "smooth_l1_loss", "kl_div", "dropout",
+           "scaled_dot_product_attention", "lstm_cell", "gru_cell"]
 
 # Also Tensor methods (x.sigmoid(), x.softmax(axis) ...).
 TENSOR_METHODS = ["relu", "sigmoid", "softmax", "log_softmax", "softplus"]
