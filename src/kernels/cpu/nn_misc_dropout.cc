@@ -36,14 +36,22 @@ void dropout_kernel(const DropoutAttrs& a, std::span<const Tensor> in, std::span
       const T* px = xc.template data<T>();
       T* po = out[0].template data<T>();
       T* pm = out[1].template data<T>();
-      const int64_t blocks = (count + 3) / 4;
-      parallel_for(blocks, kParallelGrain / 16, [&](int64_t b, int64_t e) {
-        for (int64_t blk = b; blk < e; ++blk) {
-          const auto bits = philox4x32({static_cast<uint32_t>(blk), static_cast<uint32_t>(blk >> 32), 0, 0}, key);
-          for (int64_t lane = 0, i = blk * 4; lane < 4 && i < count; ++lane, ++i) {
-            const bool kept = uniform_from_bits(bits[lane]) < keep;
-            pm[i] = static_cast<T>(kept ? C(1) : C(0));
-            po[i] = static_cast<T>(kept ? static_cast<C>(px[i]) * scale : C(0));
+      // Work in groups of kGroup Philox blocks (4 elements each), generated together.
+      constexpr int kGroup = 16;
+      const int64_t groups = (count + 4 * kGroup - 1) / (4 * kGroup);
+      parallel_for(groups, kParallelGrain / 64, [&](int64_t b, int64_t e) {
+        uint32_t bits[4][kGroup];
+        for (int64_t g = b; g < e; ++g) {
+          philox4x32_blocks<kGroup>(static_cast<uint64_t>(g) * kGroup, key, bits);
+          const int64_t first = g * kGroup * 4, m = std::min<int64_t>(kGroup * 4, count - first);
+          // Element first + t is word t % 4 of block t / 4. Branch-free: a kept flag of 1 or 0 scales
+          // the value, since a random 50% branch would mispredict half the time.
+          C keep_flag[kGroup * 4];
+          for (int j = 0; j < kGroup; ++j)
+            for (int w = 0; w < 4; ++w) keep_flag[4 * j + w] = static_cast<C>(uniform_from_bits(bits[w][j]) < keep);
+          for (int64_t t = 0; t < m; ++t) {
+            pm[first + t] = static_cast<T>(keep_flag[t]);
+            po[first + t] = static_cast<T>(static_cast<C>(px[first + t]) * (scale * keep_flag[t]));
           }
         }
       });

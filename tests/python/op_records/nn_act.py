@@ -84,7 +84,7 @@ def _log_softmax_ref(axis):
     return ref
 
 
-SOFTMAX_SHAPES = [((2, 5),), ((),), ((0, 3),), ((3, 700),), ((2, 3, 600),), ((4, 1),)]
+SOFTMAX_SHAPES = [((2, 5),), ((),), ((0, 3),), ((3, 700),), ((2, 3, 600),), ((4, 1),), ((500, 7),)]
 SOFTMAX_BAD = [
     (lambda: ops.Softmax(axis=(0, 1))(ms.Tensor(np.ones((2, 3)))), ValueError, r"Softmax: 'axis' must name exactly one axis"),
     (lambda: ops.softmax(ms.Tensor(np.ones((2, 3))), 2), ValueError, r"Softmax: 'axis' must be in \[-2, 1\]"),

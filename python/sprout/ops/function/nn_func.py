@@ -92,6 +92,10 @@ def softplus(input, beta=1, threshold=20):
     threshold = _check_float_arg("softplus", "threshold", threshold)
     if beta == 0:
         raise ValueError("softplus: 'beta' must not be 0")
+    if beta == 1 and threshold >= 16 and input.dtype != mstype.float64:
+        # Above 16, log1p(exp(-x)) < 1.2e-7 x is below half an ulp of x in float32 (and coarser types):
+        # the primitive already returns x itself there, so the threshold changes nothing.
+        return _softplus(input)
     scaled = input if beta == 1 else _mul(input, beta)
     out = _softplus(scaled) if beta == 1 else _mul(_softplus(scaled), 1.0 / beta)
     # Above the threshold the result is `input` itself: out - input = softplus(-scaled) / beta. That gap
