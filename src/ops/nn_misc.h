@@ -26,3 +26,32 @@ struct DropoutAttrs {
 };
 
 }  // namespace sprout
+
+namespace sprout {
+
+// Embedding and its transpose share these: padding_idx names a row whose gradient stays zero (-1:
+// none; ops.embedding maps Python's None and negative indices onto this), scale_grad_by_freq divides
+// each row's gradient by how often its index occurs in the batch.
+struct EmbeddingAttrs {
+  int64_t padding_idx = -1;
+  bool scale_grad_by_freq = false;
+  static constexpr auto fields() {
+    return std::tuple{attr("padding_idx", &EmbeddingAttrs::padding_idx, "Row whose gradient stays zero; -1: none.").call(),
+                      attr("scale_grad_by_freq", &EmbeddingAttrs::scale_grad_by_freq,
+                           "Divide each row's gradient by its index's count in the batch.").call()};
+  }
+};
+
+struct EmbeddingDenseBackwardAttrs {
+  int64_t num_weights = 0;
+  int64_t padding_idx = -1;
+  bool scale_grad_by_freq = false;
+  static constexpr auto fields() {
+    return std::tuple{attr("num_weights", &EmbeddingDenseBackwardAttrs::num_weights, "Rows of the table.").call(),
+                      attr("padding_idx", &EmbeddingDenseBackwardAttrs::padding_idx, "Row left zero; -1: none.").call(),
+                      attr("scale_grad_by_freq", &EmbeddingDenseBackwardAttrs::scale_grad_by_freq,
+                           "Divide each row by its index's count.").call()};
+  }
+};
+
+}  // namespace sprout

@@ -196,3 +196,19 @@ def test_lstm_and_gru_cells():
     np.testing.assert_allclose(got.asnumpy(), (1 - z) * nn_ + z * hx, rtol=1e-12, atol=1e-14)
     with pytest.raises(ValueError, match=r"gru_cell: 'w_ih' must have shape \(12, 5\)"):
         ops.gru_cell(ms.Tensor(x), ms.Tensor(hx), ms.Tensor(w_ih[:4]), ms.Tensor(w_hh))
+
+
+def test_embedding_gradient_with_padding_and_frequency_scaling():
+    from sprout import _C
+    idx = np.array([[0, 2, 2], [1, 2, 0]])
+    w = np.random.default_rng(8).standard_normal((4, 3))
+    prim = _C.Primitive("Embedding", {"padding_idx": 1, "scale_grad_by_freq": True})
+    out = prim(ms.Tensor(idx, ms.int32), ms.Tensor(w))
+    np.testing.assert_array_equal(out.asnumpy(), w[idx])
+    dout = np.random.default_rng(9).standard_normal(out.shape)
+    _, dw = _C.run_bprop(prim, [ms.Tensor(idx, ms.int32), ms.Tensor(w)], [out], [ms.Tensor(dout)])
+    expected = np.zeros_like(w)
+    np.add.at(expected, idx.reshape(-1), dout.reshape(-1, 3))
+    expected /= np.maximum(np.bincount(idx.reshape(-1), minlength=4), 1)[:, None]
+    expected[1] = 0
+    np.testing.assert_allclose(dw.asnumpy(), expected, rtol=1e-12)

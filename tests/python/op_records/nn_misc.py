@@ -59,3 +59,60 @@ RECORDS = [
                   (lambda: ops.Dropout()(ms.Tensor([1, 2])), TypeError, r"Dropout: 'x' must be a floating-point tensor")])
     for k in (0.5, 0.9, 1.0)
 ]
+
+
+def _index_sampler(rows, indices_first):
+    """Integer indices in [0, rows) and uniform floats, in the op's input order."""
+    def sample(rng, shapes, dtype):
+        idx_shape, float_shape = (shapes[0], shapes[1]) if indices_first else (shapes[1], shapes[0])
+        idx = rng.integers(0, rows, size=idx_shape)
+        values = rng.uniform(-2, 2, size=float_shape)
+        return [idx, values] if indices_first else [values, idx]
+    return sample
+
+
+def _embedding_backward_ref(rows, padding_idx, by_freq):
+    def ref(grad, idx):
+        flat_idx, flat_grad = idx.reshape(-1), grad.reshape(-1, grad.shape[-1])
+        counts = np.bincount(flat_idx, minlength=rows)
+        table = np.zeros((rows, grad.shape[-1]))
+        scale = 1 / np.maximum(counts[flat_idx], 1) if by_freq else np.ones(len(flat_idx))
+        np.add.at(table, flat_idx, flat_grad * scale[:, None])
+        if padding_idx >= 0:
+            table[padding_idx] = 0
+        return table
+    return ref
+
+
+_W = ms.Tensor(np.ones((5, 3)))
+RECORDS += [
+    OpRecord("Embedding", lambda i, w: ops.embedding(i, w), lambda i, w: w[i],
+             [((2, 3), (5, 4)), ((), (5, 4)), ((0,), (3, 2)), ((4,), (7, 1)), ((300,), (50, 64))],
+             input_dtypes=(ms.int32, None), sampler=_index_sampler(3, True), prim=lambda: _C.Primitive("Embedding"),
+             grad_shapes=[((2, 3), (4, 2))], exact=True,
+             bad=[(lambda: ops.embedding(ms.Tensor([0, 5], ms.int32), _W), ValueError,
+                   r"Embedding: 'input' must hold indices in \[0, 5\), but element 1 is 5"),
+                  (lambda: ops.embedding(ms.Tensor([0.0]), _W), TypeError, r"Embedding: 'input' must have dtype in \[Int32, Int64\]"),
+                  (lambda: ops.embedding(ms.Tensor([0], ms.int32), ms.Tensor(np.ones(5))), ValueError,
+                   r"Embedding: 'weight' must be 2-d \(num_embeddings, dim\), but got shape \(5,\)"),
+                  (lambda: ops.embedding(ms.Tensor([0], ms.int32), _W, padding_idx=5), ValueError,
+                   r"embedding: 'padding_idx' must be in \[-5, 5\), but got 5"),
+                  (lambda: ops.embedding(ms.Tensor([0], ms.int32), _W, max_norm=1.0), ValueError,
+                   r"embedding: 'max_norm' is not supported")]),
+    OpRecord("Embedding", lambda i, w: ops.embedding(i, w, padding_idx=-1, scale_grad_by_freq=True), lambda i, w: w[i],
+             [((6,), (3, 2))], input_dtypes=(ms.int64, None), sampler=_index_sampler(3, True), exact=True),
+    # (padding_idx and scale_grad_by_freq change the gradient on purpose, so that variant has no
+    # finite-difference check: test_nn_functional checks its gradient against NumPy.)
+]
+for _pad, _freq in ((-1, False), (1, True)):
+    RECORDS.append(OpRecord(
+        "EmbeddingDenseBackward", lambda g, i, p=_pad, f=_freq: ops.EmbeddingDenseBackward()(g, i, 4, p, f),
+        _embedding_backward_ref(4, _pad, _freq), [((2, 3, 5), (2, 3)), ((0, 2), (0,)), ((7, 3), (7,))],
+        input_dtypes=(None, ms.int64), sampler=_index_sampler(4, False),
+        prim=lambda p=_pad, f=_freq: _C.Primitive("EmbeddingDenseBackward", {"num_weights": 4, "padding_idx": p,
+                                                                            "scale_grad_by_freq": f}),
+        grad_shapes=[((5, 2), (5,))], tol={ms.float32: (1e-6, 1e-6)},
+        bad=[(lambda: ops.EmbeddingDenseBackward()(ms.Tensor(np.ones((2, 3))), ms.Tensor([0, 1, 2], ms.int32), 4),
+              ValueError, r"EmbeddingDenseBackward: 'grad' must have shape indices.shape \+ \(dim,\)"),
+             (lambda: ops.EmbeddingDenseBackward()(ms.Tensor(np.ones((2, 3))), ms.Tensor([0, 9], ms.int32), 4),
+              ValueError, r"EmbeddingDenseBackward: 'indices' must hold indices in \[0, 4\), but element 1 is 9")]))

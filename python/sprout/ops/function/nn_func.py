@@ -271,6 +271,28 @@ def dropout(input, p=0.5, training=True, seed=None):
     return prim("Dropout", keep_prob=1.0 - p, Seed0=seed0, Seed1=seed1)(input)[0]
 
 
+def embedding(input, weight, padding_idx=None, max_norm=None, norm_type=2.0, scale_grad_by_freq=False):
+    """Rows of `weight` (num_embeddings, dim) at the integer indices `input`; shape input.shape + (dim,).
+
+    `padding_idx` names a row whose gradient stays zero (negative counts from the end);
+    `scale_grad_by_freq` divides each row's gradient by its index's count in `input`. `max_norm`
+    (renormalizing `weight` in place) is not supported: renormalize the table before the call.
+    """
+    _check_tensor("embedding", "input", input)
+    _check_float_tensor("embedding", "weight", weight)
+    if max_norm is not None:
+        raise ValueError("embedding: 'max_norm' is not supported (it rewrites 'weight' in place); renormalize the "
+                         "table explicitly before the lookup")
+    rows = weight.shape[0] if weight.ndim else 0
+    if padding_idx is None:
+        padding_idx = -1
+    elif not -rows <= padding_idx < rows:
+        raise ValueError(f"embedding: 'padding_idx' must be in [{-rows}, {rows}), but got {padding_idx}")
+    elif padding_idx < 0:
+        padding_idx += rows
+    return prim("Embedding")(input, weight, int(padding_idx), bool(scale_grad_by_freq))
+
+
 def _tanh(x):
     """tanh(x) = 2 sigmoid(2x) - 1, from the family's own Sigmoid kernel."""
     return _sub(_mul(_sigmoid(_mul(x, 2.0)), 2.0), 1.0)
@@ -354,7 +376,7 @@ def gru_cell(input, hx, w_ih, w_hh, b_ih=None, b_hh=None):
 
 __all__ = ["relu", "relu6", "leaky_relu", "elu", "gelu", "silu", "mish", "hardswish", "hardsigmoid", "sigmoid",
            "softplus", "softmax", "log_softmax", "binary_cross_entropy_with_logits", "binary_cross_entropy", "nll_loss",
-           "cross_entropy", "mse_loss", "l1_loss", "smooth_l1_loss", "kl_div", "dropout",
+           "cross_entropy", "mse_loss", "l1_loss", "smooth_l1_loss", "kl_div", "dropout", "embedding",
            "scaled_dot_product_attention", "lstm_cell", "gru_cell"]
 
 # Also Tensor methods (x.sigmoid(), x.softmax(axis) ...).
