@@ -84,20 +84,25 @@ def _embedding_backward_ref(rows, padding_idx, by_freq):
     return ref
 
 
-_W = ms.Tensor(np.ones((5, 3)))
+
+
+def _w():
+    return ms.Tensor(np.ones((5, 3)))
+
+
 RECORDS += [
     OpRecord("Embedding", lambda i, w: ops.embedding(i, w), lambda i, w: w[i],
              [((2, 3), (5, 4)), ((), (5, 4)), ((0,), (3, 2)), ((4,), (7, 1)), ((300,), (50, 64))],
              input_dtypes=(ms.int32, None), sampler=_index_sampler(3, True), prim=lambda: _C.Primitive("Embedding"),
              grad_shapes=[((2, 3), (4, 2))], exact=True,
-             bad=[(lambda: ops.embedding(ms.Tensor([0, 5], ms.int32), _W), ValueError,
+             bad=[(lambda: ops.embedding(ms.Tensor([0, 5], ms.int32), _w()), ValueError,
                    r"Embedding: 'input' must hold indices in \[0, 5\), but element 1 is 5"),
-                  (lambda: ops.embedding(ms.Tensor([0.0]), _W), TypeError, r"Embedding: 'input' must have dtype in \[Int32, Int64\]"),
+                  (lambda: ops.embedding(ms.Tensor([0.0]), _w()), TypeError, r"Embedding: 'input' must have dtype in \[Int32, Int64\]"),
                   (lambda: ops.embedding(ms.Tensor([0], ms.int32), ms.Tensor(np.ones(5))), ValueError,
                    r"Embedding: 'weight' must be 2-d \(num_embeddings, dim\), but got shape \(5,\)"),
-                  (lambda: ops.embedding(ms.Tensor([0], ms.int32), _W, padding_idx=5), ValueError,
+                  (lambda: ops.embedding(ms.Tensor([0], ms.int32), _w(), padding_idx=5), ValueError,
                    r"embedding: 'padding_idx' must be in \[-5, 5\), but got 5"),
-                  (lambda: ops.embedding(ms.Tensor([0], ms.int32), _W, max_norm=1.0), ValueError,
+                  (lambda: ops.embedding(ms.Tensor([0], ms.int32), _w(), max_norm=1.0), ValueError,
                    r"embedding: 'max_norm' is not supported")]),
     OpRecord("Embedding", lambda i, w: ops.embedding(i, w, padding_idx=-1, scale_grad_by_freq=True), lambda i, w: w[i],
              [((6,), (3, 2))], input_dtypes=(ms.int64, None), sampler=_index_sampler(3, True), exact=True),
