@@ -31,12 +31,23 @@ class OpRecord:
     grad_shapes: Optional[list] = None        # shapes for the gradient check (default: `shapes`)
     bad: list = field(default_factory=list)   # [(() -> call that must fail, exception type, message regex)]
     exact: bool = False                       # integer-valued results compared exactly
+    input_dtypes: Optional[tuple] = None      # per input: a fixed dtype (class labels: ms.int32), None = swept
+    sampler: Optional[Callable] = None        # (rng, shapes, dtype) -> arrays, replacing `sample`
+    grad_outputs: Optional[tuple] = None      # outputs given a random dout in the gradient check (default all;
+                                              # the others get zeros, e.g. a mask the rule ignores)
+
+    def input_dtype(self, index, dtype):
+        """The dtype input `index` is given when the sweep is at `dtype`."""
+        fixed = self.input_dtypes[index] if self.input_dtypes and index < len(self.input_dtypes) else None
+        return fixed if fixed is not None else dtype
 
     def tolerance(self, dtype):
         return self.tol.get(dtype, DEFAULT_TOL.get(dtype, (0, 0)))
 
     def sample(self, rng, shapes, dtype):
         """NumPy inputs for `shapes` in `dtype`'s value range (ints drawn as ints)."""
+        if self.sampler is not None:
+            return self.sampler(rng, shapes, dtype)
         arrays = []
         for shape in shapes:
             if dtype == ms.bool_:

@@ -1,0 +1,383 @@
+"""Neural-network functions: activations, softmax, losses, dropout, embedding, attention (MindSpore 2.x names)."""
+import math
+
+import numpy as np
+
+from sprout.common import dtype as mstype
+from sprout.common import seed as _seed
+from sprout.common.tensor import Tensor
+from sprout.ops.function._prims import prim
+
+_relu, _relu6, _silu, _mish = prim("ReLU"), prim("ReLU6"), prim("SiLU"), prim("Mish")
+_hswish, _hsigmoid, _sigmoid, _softplus = prim("HSwish"), prim("HSigmoid"), prim("Sigmoid"), prim("Softplus")
+_mul, _sub, _greater, _cast, _minimum = prim("Mul"), prim("Sub"), prim("Greater"), prim("Cast"), prim("Minimum")
+_neg, _maximum, _add, _not_equal = prim("Neg"), prim("Maximum"), prim("Add"), prim("NotEqual")
+
+
+def _check_tensor(api, arg, x):
+    if not isinstance(x, Tensor):
+        raise TypeError(f"{api}: '{arg}' must be a Tensor, but got {type(x).__name__}")
+    return x
+
+
+def _check_float_tensor(api, arg, x):
+    _check_tensor(api, arg, x)
+    if x.dtype not in (mstype.float16, mstype.bfloat16, mstype.float32, mstype.float64):
+        raise TypeError(f"{api}: '{arg}' must be a floating-point tensor, but got {x.dtype}")
+    return x
+
+
+def _check_float_arg(api, arg, value):
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        raise TypeError(f"{api}: '{arg}' must be a float, but got {type(value).__name__}")
+    return float(value)
+
+
+def relu(input):
+    """max(input, 0), elementwise."""
+    return _relu(_check_tensor("relu", "input", input))
+
+
+def relu6(x):
+    """min(max(x, 0), 6), elementwise."""
+    return _relu6(_check_tensor("relu6", "x", x))
+
+
+def leaky_relu(input, alpha=0.2):
+    """input where input > 0, else alpha * input."""
+    return prim("LeakyReLU", alpha=_check_float_arg("leaky_relu", "alpha", alpha))(_check_tensor("leaky_relu", "input", input))
+
+
+def elu(input_x, alpha=1.0):
+    """input_x where input_x > 0, else alpha * (exp(input_x) - 1)."""
+    return prim("Elu", alpha=_check_float_arg("elu", "alpha", alpha))(_check_tensor("elu", "input_x", input_x))
+
+
+def gelu(input_x, approximate='none'):
+    """Gaussian error linear unit: x * Phi(x) ('none') or its tanh approximation ('tanh')."""
+    if approximate not in ('none', 'tanh'):
+        raise ValueError(f"gelu: 'approximate' must be 'none' or 'tanh', but got {approximate!r}")
+    return prim("GeLU", approximate=approximate)(_check_tensor("gelu", "input_x", input_x))
+
+
+def silu(input):
+    """input * sigmoid(input)."""
+    return _silu(_check_tensor("silu", "input", input))
+
+
+def mish(x):
+    """x * tanh(softplus(x))."""
+    return _mish(_check_tensor("mish", "x", x))
+
+
+def hardswish(x):
+    """x * relu6(x + 3) / 6."""
+    return _hswish(_check_tensor("hardswish", "x", x))
+
+
+def hardsigmoid(input):
+    """relu6(input + 3) / 6."""
+    return _hsigmoid(_check_tensor("hardsigmoid", "input", input))
+
+
+def sigmoid(input):
+    """1 / (1 + exp(-input))."""
+    return _sigmoid(_check_tensor("sigmoid", "input", input))
+
+
+def softplus(input, beta=1, threshold=20):
+    """log(1 + exp(beta * input)) / beta; where beta * input > threshold, input itself (as MindSpore)."""
+    _check_float_tensor("softplus", "input", input)
+    beta = _check_float_arg("softplus", "beta", beta)
+    threshold = _check_float_arg("softplus", "threshold", threshold)
+    if beta == 0:
+        raise ValueError("softplus: 'beta' must not be 0")
+    if beta == 1 and threshold >= 16 and input.dtype != mstype.float64:
+        # Above 16, log1p(exp(-x)) < 1.2e-7 x is below half an ulp of x in float32 (and coarser types):
+        # the primitive already returns x itself there, so the threshold changes nothing.
+        return _softplus(input)
+    scaled = input if beta == 1 else _mul(input, beta)
+    out = _softplus(scaled) if beta == 1 else _mul(_softplus(scaled), 1.0 / beta)
+    # Above the threshold the result is `input` itself: out - input = softplus(-scaled) / beta. That gap
+    # is subtracted under a mask, capped (it is at most softplus(-threshold) where the mask is 1) so
+    # that -inf inputs give 0 * cap, not 0 * inf.
+    cap = max(math.log(2.0), math.log1p(math.exp(-threshold)) if threshold > -700 else -threshold)
+    gap = _minimum(_softplus(_neg(scaled)), cap)
+    above = _cast(_greater(scaled, threshold), input.dtype)
+    return _sub(out, _mul(above, gap if beta == 1 else _mul(gap, 1.0 / beta)))
+
+
+def softmax(input, axis=-1, *, dtype=None):
+    """exp(input) / sum(exp(input)) along `axis`; `dtype` casts the input first."""
+    _check_tensor("softmax", "input", input)
+    if not isinstance(axis, int) or isinstance(axis, bool):
+        raise TypeError(f"softmax: 'axis' must be an int, but got {type(axis).__name__}")
+    if dtype is not None:
+        input = _cast(input, dtype)
+    return prim("Softmax", axis=(axis,))(input)
+
+
+def log_softmax(logits, axis=-1):
+    """logits - log(sum(exp(logits))) along `axis`, computed by log-sum-exp."""
+    _check_tensor("log_softmax", "logits", logits)
+    if not isinstance(axis, int) or isinstance(axis, bool):
+        raise TypeError(f"log_softmax: 'axis' must be an int, but got {type(axis).__name__}")
+    return prim("LogSoftmax", axis=axis)(logits)
+
+
+_REDUCTIONS = ("none", "mean", "sum")
+
+
+def _check_reduction(api, reduction, allowed=_REDUCTIONS):
+    if reduction not in allowed:
+        raise ValueError(f"{api}: 'reduction' must be one of {', '.join(map(repr, allowed))}, but got {reduction!r}")
+    return reduction
+
+
+def _reduce(api, loss, reduction):
+    if _check_reduction(api, reduction) == "none":
+        return loss
+    return prim("ReduceMean" if reduction == "mean" else "ReduceSum")(loss, ())
+
+
+def _ones_like_classes(x, classes):
+    return Tensor(np.ones(classes), x.dtype)
+
+
+def binary_cross_entropy_with_logits(input, target, weight=None, pos_weight=None, reduction='mean'):
+    """Binary cross entropy of sigmoid(input) against target, computed from the logits without overflow."""
+    _check_float_tensor("binary_cross_entropy_with_logits", "input", input)
+    one = Tensor(1.0, input.dtype)
+    return prim("BCEWithLogitsLoss", reduction=_check_reduction("binary_cross_entropy_with_logits", reduction))(
+        input, target, one if weight is None else weight, one if pos_weight is None else pos_weight)
+
+
+def binary_cross_entropy(logits, labels, weight=None, reduction='mean'):
+    """Binary cross entropy of probabilities `logits` against `labels` (each log clamped at -100)."""
+    _check_float_tensor("binary_cross_entropy", "logits", logits)
+    return prim("BinaryCrossEntropy", reduction=_check_reduction("binary_cross_entropy", reduction))(
+        logits, labels, Tensor(1.0, logits.dtype) if weight is None else weight)
+
+
+def _classes_last(api, inputs, target):
+    """(N, C, d1, ...) log-probabilities and (N, d1, ...) targets as (M, C) and (M,)."""
+    if inputs.ndim < 1:
+        raise ValueError(f"{api}: 'inputs' must have a class dimension, but got a 0-d tensor")
+    if inputs.ndim == 1:
+        return inputs.reshape(1, -1), target.reshape(1)
+    if inputs.ndim > 2:
+        perm = (0,) + tuple(range(2, inputs.ndim)) + (1,)
+        inputs = prim("Transpose")(inputs, perm)
+    return inputs.reshape(-1, inputs.shape[-1]), target.reshape(-1)
+
+
+def nll_loss(inputs, target, weight=None, ignore_index=-100, reduction='mean', label_smoothing=0.0):
+    """Negative log-likelihood of class indices `target` under log-probabilities `inputs` (N, C, d1, ...)."""
+    _check_float_tensor("nll_loss", "inputs", inputs)
+    _check_tensor("nll_loss", "target", target)
+    _check_reduction("nll_loss", reduction)
+    label_smoothing = _check_float_arg("nll_loss", "label_smoothing", label_smoothing)
+    if not 0.0 <= label_smoothing <= 1.0:
+        raise ValueError(f"nll_loss: 'label_smoothing' must be in [0, 1], but got {label_smoothing}")
+    out_shape = (inputs.shape[0],) + tuple(inputs.shape[2:]) if inputs.ndim > 1 else ()
+    x, t = _classes_last("nll_loss", inputs, target)
+    classes = x.shape[1]
+    w = _ones_like_classes(x, classes) if weight is None else weight
+    loss, total_weight = prim("NLLLoss", reduction=reduction, ignore_index=int(ignore_index))(x, t, w)
+    if label_smoothing > 0:
+        # The smoothed part spreads label_smoothing over all classes: -sum_c w_c x[n, c] / C per kept row.
+        kept = _cast(_not_equal(t, Tensor(int(ignore_index), t.dtype)), x.dtype)
+        smooth = _mul(_neg(prim("ReduceSum")(_mul(x, w), (1,))), kept)
+        if reduction == "sum":
+            smooth = prim("ReduceSum")(smooth, ())
+        elif reduction == "mean":
+            smooth = prim("RealDiv")(prim("ReduceSum")(smooth, ()), total_weight)
+        loss = _add(_mul(loss, 1.0 - label_smoothing), _mul(smooth, label_smoothing / classes))
+    return loss.reshape(out_shape) if reduction == "none" else loss
+
+
+def cross_entropy(input, target, weight=None, ignore_index=-100, reduction='mean', label_smoothing=0.0):
+    """Cross entropy of softmax(input) (N, C, d1, ...) against class indices or class probabilities."""
+    _check_float_tensor("cross_entropy", "input", input)
+    _check_tensor("cross_entropy", "target", target)
+    _check_reduction("cross_entropy", reduction)
+    class_axis = 1 if input.ndim > 1 else 0
+    log_probs = prim("LogSoftmax", axis=class_axis)(input)
+    if target.dtype not in (mstype.float16, mstype.bfloat16, mstype.float32, mstype.float64):
+        return nll_loss(log_probs, target, weight, ignore_index, reduction, label_smoothing)
+    # Class probabilities: -sum_c w_c target_c log p_c per sample, the batch mean for 'mean'.
+    if tuple(target.shape) != tuple(input.shape):
+        raise ValueError(f"cross_entropy: class-probability 'target' must have the shape of 'input' {input.shape}, "
+                         f"but got {target.shape}")
+    label_smoothing = _check_float_arg("cross_entropy", "label_smoothing", label_smoothing)
+    classes = input.shape[class_axis]
+    if label_smoothing > 0:
+        target = _add(_mul(target, 1.0 - label_smoothing), label_smoothing / classes)
+    weighted = _mul(log_probs, target)
+    if weight is not None:
+        weighted = _mul(weighted, weight.reshape((classes,) + (1,) * (input.ndim - class_axis - 1)))
+    loss = _neg(prim("ReduceSum")(weighted, (class_axis,)))
+    if reduction == "mean":
+        batch = input.shape[0] if input.ndim > 1 else 1
+        return prim("RealDiv")(prim("ReduceSum")(loss, ()), float(batch))
+    return _reduce("cross_entropy", loss, reduction)
+
+
+def mse_loss(input, target, reduction='mean'):
+    """(input - target)^2, reduced."""
+    _check_float_tensor("mse_loss", "input", input)
+    diff = _sub(input, target)
+    return _reduce("mse_loss", _mul(diff, diff), reduction)
+
+
+def l1_loss(input, target, reduction='mean'):
+    """|input - target|, reduced."""
+    _check_float_tensor("l1_loss", "input", input)
+    diff = _sub(input, target)
+    return _reduce("l1_loss", _maximum(diff, _neg(diff)), reduction)
+
+
+def smooth_l1_loss(input, target, beta=1.0, reduction='none'):
+    """0.5 (input - target)^2 / beta where |input - target| < beta, else |input - target| - 0.5 beta."""
+    _check_float_tensor("smooth_l1_loss", "input", input)
+    return prim("SmoothL1Loss", beta=_check_float_arg("smooth_l1_loss", "beta", beta),
+                reduction=_check_reduction("smooth_l1_loss", reduction))(input, target)
+
+
+def kl_div(logits, labels, reduction='mean'):
+    """labels * (log(labels) - logits), logits being log-probabilities; 'batchmean' divides the sum by the batch."""
+    _check_float_tensor("kl_div", "logits", logits)
+    return prim("KLDivLoss", reduction=_check_reduction("kl_div", reduction, _REDUCTIONS + ("batchmean",)))(
+        logits, labels)
+
+
+def dropout(input, p=0.5, training=True, seed=None):
+    """Zeroes each element with probability `p` and scales the rest by 1 / (1 - p); identity unless training.
+
+    The mask's seeds come from the global generator (ms.set_seed), so a seeded script is reproducible
+    while successive calls draw different masks; `seed` fixes the first of the two.
+    """
+    _check_float_tensor("dropout", "input", input)
+    p = _check_float_arg("dropout", "p", p)
+    if not 0.0 <= p <= 1.0:
+        raise ValueError(f"dropout: 'p' must be in [0, 1], but got {p}")
+    if not training or p == 0.0:
+        return input
+    if p == 1.0:
+        return _mul(input, 0.0)
+    rng = _seed._global_rng()
+    seed0 = int(seed) if seed is not None else int(rng.integers(1, 2**31))
+    seed1 = int(rng.integers(1, 2**31))
+    return prim("Dropout", keep_prob=1.0 - p, Seed0=seed0, Seed1=seed1)(input)[0]
+
+
+def embedding(input, weight, padding_idx=None, max_norm=None, norm_type=2.0, scale_grad_by_freq=False):
+    """Rows of `weight` (num_embeddings, dim) at the integer indices `input`; shape input.shape + (dim,).
+
+    `padding_idx` names a row whose gradient stays zero (negative counts from the end);
+    `scale_grad_by_freq` divides each row's gradient by its index's count in `input`. `max_norm`
+    (renormalizing `weight` in place) is not supported: renormalize the table before the call.
+    """
+    _check_tensor("embedding", "input", input)
+    _check_float_tensor("embedding", "weight", weight)
+    if max_norm is not None:
+        raise ValueError("embedding: 'max_norm' is not supported (it rewrites 'weight' in place); renormalize the "
+                         "table explicitly before the lookup")
+    rows = weight.shape[0] if weight.ndim else 0
+    if padding_idx is None:
+        padding_idx = -1
+    elif not -rows <= padding_idx < rows:
+        raise ValueError(f"embedding: 'padding_idx' must be in [{-rows}, {rows}), but got {padding_idx}")
+    elif padding_idx < 0:
+        padding_idx += rows
+    return prim("Embedding")(input, weight, int(padding_idx), bool(scale_grad_by_freq))
+
+
+def _tanh(x):
+    """tanh(x) = 2 sigmoid(2x) - 1, from the family's own Sigmoid kernel."""
+    return _sub(_mul(_sigmoid(_mul(x, 2.0)), 2.0), 1.0)
+
+
+def scaled_dot_product_attention(query, key, value, attn_mask=None, dropout_p=0.0, is_causal=False, scale=None):
+    """softmax(query key^T * scale + mask) value over (..., L, E) queries and (..., S, E) keys.
+
+    `attn_mask` is a Bool tensor (True = attend) or a float tensor added to the scores, broadcasting to
+    (..., L, S); `is_causal` masks keys after each query's position; `scale` defaults to 1 / sqrt(E).
+    A query row with every key masked gives NaN, as exp(-inf) has nothing to normalize by.
+    """
+    api = "scaled_dot_product_attention"
+    for arg, t in (("query", query), ("key", key), ("value", value)):
+        _check_float_tensor(api, arg, t)
+        if t.ndim < 2:
+            raise ValueError(f"{api}: '{arg}' must have rank >= 2 (..., length, features), but got shape {t.shape}")
+    if query.shape[-1] != key.shape[-1]:
+        raise ValueError(f"{api}: 'query' and 'key' must have the same feature size, but got {query.shape[-1]} "
+                         f"and {key.shape[-1]}")
+    if key.shape[-2] != value.shape[-2]:
+        raise ValueError(f"{api}: 'key' and 'value' must have the same length, but got {key.shape[-2]} and "
+                         f"{value.shape[-2]}")
+    if is_causal and attn_mask is not None:
+        raise ValueError(f"{api}: give either 'attn_mask' or 'is_causal', not both")
+    scale = 1.0 / math.sqrt(query.shape[-1]) if scale is None else _check_float_arg(api, "scale", scale)
+    scores = _mul(prim("BatchMatMul", transpose_b=True)(query, key), scale)
+    length, keys = query.shape[-2], key.shape[-2]
+    if is_causal:
+        bias = np.triu(np.full((length, keys), -np.inf), 1)
+        scores = _add(scores, Tensor(bias, scores.dtype))
+    elif attn_mask is not None:
+        _check_tensor(api, "attn_mask", attn_mask)
+        if attn_mask.dtype == mstype.bool_:
+            attn_mask = prim("Log")(_cast(attn_mask, scores.dtype))  # True -> 0, False -> -inf
+        scores = _add(scores, attn_mask)
+    weights = prim("Softmax", axis=(-1,))(scores)
+    if dropout_p > 0.0:
+        weights = dropout(weights, dropout_p)
+    return prim("BatchMatMul")(weights, value)
+
+
+def _linear(x, weight, bias):
+    out = prim("MatMul", transpose_b=True)(x, weight)
+    return out if bias is None else _add(out, bias)
+
+
+def _check_cell(api, input, hx, w_ih, w_hh, gates):
+    for arg, t in (("input", input), ("hx", hx), ("w_ih", w_ih), ("w_hh", w_hh)):
+        _check_float_tensor(api, arg, t)
+        if t.ndim != 2:
+            raise ValueError(f"{api}: '{arg}' must be 2-d, but got shape {t.shape}")
+    hidden = hx.shape[1]
+    if tuple(w_ih.shape) != (gates * hidden, input.shape[1]):
+        raise ValueError(f"{api}: 'w_ih' must have shape {(gates * hidden, input.shape[1])} for input features "
+                         f"{input.shape[1]} and hidden size {hidden}, but got {w_ih.shape}")
+    if tuple(w_hh.shape) != (gates * hidden, hidden):
+        raise ValueError(f"{api}: 'w_hh' must have shape {(gates * hidden, hidden)}, but got {w_hh.shape}")
+    return hidden
+
+
+def lstm_cell(input, hx, cx, w_ih, w_hh, b_ih=None, b_hh=None):
+    """One LSTM step: gates = input w_ih^T + b_ih + hx w_hh^T + b_hh split as (i, f, g, o); returns (h, c)."""
+    hidden = _check_cell("lstm_cell", input, hx, w_ih, w_hh, 4)
+    gates = _add(_linear(input, w_ih, b_ih), _linear(hx, w_hh, b_hh))
+    i, f, g, o = (gates[:, k * hidden:(k + 1) * hidden] for k in range(4))
+    c = _add(_mul(_sigmoid(f), cx), _mul(_sigmoid(i), _tanh(g)))
+    h = _mul(_sigmoid(o), _tanh(c))
+    return h, c
+
+
+def gru_cell(input, hx, w_ih, w_hh, b_ih=None, b_hh=None):
+    """One GRU step with gates (r, z, n): n = tanh(x_n + r * h_n); returns (1 - z) * n + z * hx."""
+    hidden = _check_cell("gru_cell", input, hx, w_ih, w_hh, 3)
+    gi, gh = _linear(input, w_ih, b_ih), _linear(hx, w_hh, b_hh)
+    r = _sigmoid(_add(gi[:, :hidden], gh[:, :hidden]))
+    z = _sigmoid(_add(gi[:, hidden:2 * hidden], gh[:, hidden:2 * hidden]))
+    n = _tanh(_add(gi[:, 2 * hidden:], _mul(r, gh[:, 2 * hidden:])))
+    return _add(n, _mul(z, _sub(hx, n)))
+
+
+__all__ = ["relu", "relu6", "leaky_relu", "elu", "gelu", "silu", "mish", "hardswish", "hardsigmoid", "sigmoid",
+           "softplus", "softmax", "log_softmax", "binary_cross_entropy_with_logits", "binary_cross_entropy", "nll_loss",
+           "cross_entropy", "mse_loss", "l1_loss", "smooth_l1_loss", "kl_div", "dropout", "embedding",
+           "scaled_dot_product_attention", "lstm_cell", "gru_cell"]
+
+# Also Tensor methods (x.sigmoid(), x.softmax(axis) ...).
+TENSOR_METHODS = ["relu", "sigmoid", "softmax", "log_softmax", "softplus"]

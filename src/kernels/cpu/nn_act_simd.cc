@@ -1,0 +1,242 @@
+// Highway implementation of nn_act_simd.h (Note [Highway dynamic dispatch] in simd.cc; Note
+// [Activation edge values] in nn_act_simd.h). Tails go through a padded buffer with the same vector
+// code, so an element's result never depends on where it sits in the tensor.
+#undef HWY_TARGET_INCLUDE
+#define HWY_TARGET_INCLUDE "kernels/cpu/nn_act_simd.cc"
+#include <hwy/foreach_target.h>  // must come before highway.h
+#include <hwy/highway.h>
+#include <hwy/contrib/math/math-inl.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+
+#include "kernels/cpu/nn_act_simd.h"
+
+HWY_BEFORE_NAMESPACE();
+namespace sprout {
+namespace HWY_NAMESPACE {
+namespace hn = hwy::HWY_NAMESPACE;
+
+// exp(x) for x <= 0 (or slightly above), flushed to exactly 0 where the result is not a normal number.
+template <class D, class V>
+HWY_INLINE V exp_flush(D d, V x) {
+  using T = hn::TFromD<D>;
+  const V lo = hn::Set(d, sizeof(T) == 4 ? T(-87.3) : T(-708.0));
+  return hn::IfThenZeroElse(hn::Lt(x, lo), hn::Exp(d, hn::Max(x, lo)));
+}
+
+// 1 / (1 + exp(-x)) from e = exp(-|x|): sigmoid(|x|) = 1 / (1 + e), sigmoid(-|x|) = e / (1 + e).
+template <class D, class V>
+HWY_INLINE V sigmoid(D d, V x) {
+  const V one = hn::Set(d, 1);
+  V e = exp_flush(d, hn::Neg(hn::Abs(x)));
+  V r = hn::Div(one, hn::Add(one, e));
+  return hn::IfThenElse(hn::Lt(x, hn::Zero(d)), hn::Mul(e, r), r);
+}
+
+// x * gate, where a zero gate (x -> -inf) gives 0 rather than the NaN of -inf * 0.
+template <class D, class V>
+HWY_INLINE V gated(D d, V x, V gate) {
+  return hn::IfThenZeroElse(hn::Eq(gate, hn::Zero(d)), hn::Mul(x, gate));
+}
+
+// Phi(x), the standard normal CDF, from erfc(|x| / sqrt 2) (Numerical Recipes' Chebyshev fit, relative
+// error < 1.2e-7 everywhere): relative accuracy holds far into the lower tail, where 1 + erf(x)
+// would cancel. Float only; double goes through std::erfc.
+template <class D, class V>
+HWY_INLINE V normal_cdf(D d, V x) {
+  const V half = hn::Set(d, 0.5f), one = hn::Set(d, 1.0f);
+  V z = hn::Mul(hn::Abs(x), hn::Set(d, 0.70710678118654752f));
+  V t = hn::Div(one, hn::MulAdd(half, z, one));
+  V p = hn::Set(d, 0.17087277f);
+  for (float c : {-0.82215223f, 1.48851587f, -1.13520398f, 0.27886807f, -0.18628806f, 0.09678418f, 0.37409196f,
+                  1.00002368f, -1.26551223f})
+    p = hn::MulAdd(p, t, hn::Set(d, c));
+  V erfc = hn::Mul(t, exp_flush(d, hn::Sub(p, hn::Mul(z, z))));
+  V tail = hn::Mul(half, erfc);
+  return hn::IfThenElse(hn::Lt(x, hn::Zero(d)), tail, hn::Sub(one, tail));
+}
+
+template <Activation ACT, class D, class V>
+HWY_INLINE V apply(D d, V x, V alpha) {
+  using T = hn::TFromD<D>;
+  const V zero = hn::Zero(d), one = hn::Set(d, 1), three = hn::Set(d, 3), six = hn::Set(d, 6);
+  if constexpr (ACT == Activation::ReLU) return hn::Max(x, zero);
+  if constexpr (ACT == Activation::ReLU6) return hn::Min(hn::Max(x, zero), six);
+  if constexpr (ACT == Activation::LeakyReLU) return hn::IfThenElse(hn::Gt(x, zero), x, hn::Mul(alpha, x));
+  if constexpr (ACT == Activation::Elu) {
+    V neg = hn::Mul(alpha, hn::Expm1(d, hn::Max(x, hn::Set(d, -100))));  // expm1(-100) is -1 in any precision
+    return hn::IfThenElse(hn::Gt(x, zero), x, neg);
+  }
+  if constexpr (ACT == Activation::GeLU) return gated(d, x, normal_cdf(d, x));
+  if constexpr (ACT == Activation::GeLUTanh) {
+    // 0.5 x (1 + tanh(u)) = x * sigmoid(2u), u = sqrt(2/pi) (x + 0.044715 x^3).
+    V x3 = hn::Mul(hn::Mul(x, x), x);
+    V two_u = hn::Mul(hn::Set(d, T(1.5957691216057308)), hn::MulAdd(hn::Set(d, T(0.044715)), x3, x));
+    return gated(d, x, sigmoid(d, two_u));
+  }
+  if constexpr (ACT == Activation::SiLU) return gated(d, x, sigmoid(d, x));
+  if constexpr (ACT == Activation::Mish) {
+    // tanh(softplus(x)) = n / (n + 2) with n = e^x (e^x + 2); for x > 20 it is 1 in double precision.
+    const V cut = hn::Set(d, 20);
+    V e = exp_flush(d, hn::Min(x, cut));
+    V n = hn::Mul(e, hn::Add(e, hn::Set(d, 2)));
+    V r = gated(d, x, hn::Div(n, hn::Add(n, hn::Set(d, 2))));
+    return hn::IfThenElse(hn::Gt(x, cut), x, r);
+  }
+  if constexpr (ACT == Activation::HSwish) return gated(d, x, hn::Div(hn::Min(hn::Max(hn::Add(x, three), zero), six), six));
+  if constexpr (ACT == Activation::HSigmoid) return hn::Div(hn::Min(hn::Max(hn::Add(x, three), zero), six), six);
+  if constexpr (ACT == Activation::Sigmoid) return sigmoid(d, x);
+  if constexpr (ACT == Activation::Softplus) {
+    // max(x, 0) + log1p(exp(-|x|)): exact for large |x|, no overflow.
+    return hn::Add(hn::Max(x, zero), hn::Log1p(d, exp_flush(d, hn::Neg(hn::Abs(x)))));
+  }
+  (void)one;
+}
+
+template <Activation ACT, class T>
+HWY_INLINE void activation_loop(T alpha, const T* x, T* out, int64_t n) {
+  const hn::ScalableTag<T> d;
+  const int64_t lanes = static_cast<int64_t>(hn::Lanes(d));
+  const auto va = hn::Set(d, alpha);
+  // Every activation maps NaN to NaN; Min/Max may not, so NaN lanes are restored at the end.
+  auto run = [&](auto v) { return hn::IfThenElse(hn::IsNaN(v), v, apply<ACT>(d, v, va)); };
+  int64_t i = 0;
+  for (; i + lanes <= n; i += lanes) hn::StoreU(run(hn::LoadU(d, x + i)), d, out + i);
+  if (i < n) {
+    HWY_ALIGN T tx[hn::MaxLanes(d)] = {}, to[hn::MaxLanes(d)];
+    std::memcpy(tx, x + i, static_cast<size_t>(n - i) * sizeof(T));
+    hn::Store(run(hn::Load(d, tx)), d, to);
+    std::memcpy(out + i, to, static_cast<size_t>(n - i) * sizeof(T));
+  }
+}
+
+template <class T>
+void activation_impl(Activation act, T alpha, const T* x, T* out, int64_t n) {
+  switch (act) {
+    case Activation::ReLU: return activation_loop<Activation::ReLU>(alpha, x, out, n);
+    case Activation::ReLU6: return activation_loop<Activation::ReLU6>(alpha, x, out, n);
+    case Activation::LeakyReLU: return activation_loop<Activation::LeakyReLU>(alpha, x, out, n);
+    case Activation::Elu: return activation_loop<Activation::Elu>(alpha, x, out, n);
+    case Activation::GeLU:
+      if constexpr (sizeof(T) == 4) {
+        return activation_loop<Activation::GeLU>(alpha, x, out, n);
+      } else {  // the float erfc fit is not accurate enough for double
+        for (int64_t i = 0; i < n; ++i) {
+          T phi = T(0.5) * std::erfc(-x[i] * T(0.70710678118654752440));
+          out[i] = phi == T(0) && !std::isnan(x[i]) ? T(0) : x[i] * phi;
+        }
+        return;
+      }
+    case Activation::GeLUTanh: return activation_loop<Activation::GeLUTanh>(alpha, x, out, n);
+    case Activation::SiLU: return activation_loop<Activation::SiLU>(alpha, x, out, n);
+    case Activation::Mish: return activation_loop<Activation::Mish>(alpha, x, out, n);
+    case Activation::HSwish: return activation_loop<Activation::HSwish>(alpha, x, out, n);
+    case Activation::HSigmoid: return activation_loop<Activation::HSigmoid>(alpha, x, out, n);
+    case Activation::Sigmoid: return activation_loop<Activation::Sigmoid>(alpha, x, out, n);
+    case Activation::Softplus: return activation_loop<Activation::Softplus>(alpha, x, out, n);
+  }
+}
+void ActivationF32(Activation act, float alpha, const float* x, float* out, int64_t n) {
+  activation_impl(act, alpha, x, out, n);
+}
+void ActivationF64(Activation act, double alpha, const double* x, double* out, int64_t n) {
+  activation_impl(act, alpha, x, out, n);
+}
+
+template <class T>
+T exp_shifted_sum_impl(const T* x, T shift, T* out, int64_t n) {
+  const hn::ScalableTag<T> d;
+  const int64_t lanes = static_cast<int64_t>(hn::Lanes(d));
+  const auto vs = hn::Set(d, shift);
+  auto s0 = hn::Zero(d), s1 = hn::Zero(d);
+  int64_t i = 0;
+  for (; i + 2 * lanes <= n; i += 2 * lanes) {
+    auto e0 = exp_flush(d, hn::Sub(hn::LoadU(d, x + i), vs));
+    auto e1 = exp_flush(d, hn::Sub(hn::LoadU(d, x + i + lanes), vs));
+    if (out) {
+      hn::StoreU(e0, d, out + i);
+      hn::StoreU(e1, d, out + i + lanes);
+    }
+    s0 = hn::Add(s0, e0);
+    s1 = hn::Add(s1, e1);
+  }
+  T sum = hn::GetLane(hn::SumOfLanes(d, hn::Add(s0, s1)));
+  for (; i < n; i += lanes) {
+    int64_t m = std::min(lanes, n - i);
+    HWY_ALIGN T tx[hn::MaxLanes(d)], to[hn::MaxLanes(d)];
+    std::fill(tx, tx + hn::MaxLanes(d), shift);  // padding lanes become exp(0) = 1, not summed
+    std::memcpy(tx, x + i, static_cast<size_t>(m) * sizeof(T));
+    hn::Store(exp_flush(d, hn::Sub(hn::Load(d, tx), vs)), d, to);
+    for (int64_t j = 0; j < m; ++j) sum += to[j];
+    if (out) std::memcpy(out + i, to, static_cast<size_t>(m) * sizeof(T));
+  }
+  return sum;
+}
+float ExpShiftedSumF32(const float* x, float shift, float* out, int64_t n) { return exp_shifted_sum_impl(x, shift, out, n); }
+double ExpShiftedSumF64(const double* x, double shift, double* out, int64_t n) {
+  return exp_shifted_sum_impl(x, shift, out, n);
+}
+
+template <class T>
+void exp_shifted_accumulate_impl(const T* x, const T* shift, T* out, T* sum, int64_t n) {
+  const hn::ScalableTag<T> d;
+  const int64_t lanes = static_cast<int64_t>(hn::Lanes(d));
+  int64_t i = 0;
+  for (; i + lanes <= n; i += lanes) {
+    auto e = exp_flush(d, hn::Sub(hn::LoadU(d, x + i), hn::LoadU(d, shift + i)));
+    hn::StoreU(e, d, out + i);
+    hn::StoreU(hn::Add(hn::LoadU(d, sum + i), e), d, sum + i);
+  }
+  if (i < n) {
+    HWY_ALIGN T tx[hn::MaxLanes(d)] = {}, ts[hn::MaxLanes(d)] = {}, to[hn::MaxLanes(d)];
+    std::memcpy(tx, x + i, static_cast<size_t>(n - i) * sizeof(T));
+    std::memcpy(ts, shift + i, static_cast<size_t>(n - i) * sizeof(T));
+    hn::Store(exp_flush(d, hn::Sub(hn::Load(d, tx), hn::Load(d, ts))), d, to);
+    for (int64_t j = 0; j < n - i; ++j) {
+      out[i + j] = to[j];
+      sum[i + j] += to[j];
+    }
+  }
+}
+void ExpShiftedAccumulateF32(const float* x, const float* shift, float* out, float* sum, int64_t n) {
+  exp_shifted_accumulate_impl(x, shift, out, sum, n);
+}
+void ExpShiftedAccumulateF64(const double* x, const double* shift, double* out, double* sum, int64_t n) {
+  exp_shifted_accumulate_impl(x, shift, out, sum, n);
+}
+
+}  // namespace HWY_NAMESPACE
+}  // namespace sprout
+HWY_AFTER_NAMESPACE();
+
+#if HWY_ONCE
+namespace sprout {
+HWY_EXPORT(ActivationF32);
+HWY_EXPORT(ActivationF64);
+HWY_EXPORT(ExpShiftedSumF32);
+HWY_EXPORT(ExpShiftedSumF64);
+HWY_EXPORT(ExpShiftedAccumulateF32);
+HWY_EXPORT(ExpShiftedAccumulateF64);
+
+void simd_activation(Activation act, float alpha, const float* x, float* out, int64_t n) {
+  HWY_DYNAMIC_DISPATCH(ActivationF32)(act, alpha, x, out, n);
+}
+void simd_activation(Activation act, double alpha, const double* x, double* out, int64_t n) {
+  HWY_DYNAMIC_DISPATCH(ActivationF64)(act, alpha, x, out, n);
+}
+float simd_exp_shifted_sum(const float* x, float shift, float* out, int64_t n) {
+  return HWY_DYNAMIC_DISPATCH(ExpShiftedSumF32)(x, shift, out, n);
+}
+double simd_exp_shifted_sum(const double* x, double shift, double* out, int64_t n) {
+  return HWY_DYNAMIC_DISPATCH(ExpShiftedSumF64)(x, shift, out, n);
+}
+void simd_exp_shifted_accumulate(const float* x, const float* shift, float* out, float* sum, int64_t n) {
+  HWY_DYNAMIC_DISPATCH(ExpShiftedAccumulateF32)(x, shift, out, sum, n);
+}
+void simd_exp_shifted_accumulate(const double* x, const double* shift, double* out, double* sum, int64_t n) {
+  HWY_DYNAMIC_DISPATCH(ExpShiftedAccumulateF64)(x, shift, out, sum, n);
+}
+}  // namespace sprout
+#endif

@@ -1,0 +1,32 @@
+// Vectorized inner loops of the activation and softmax kernels (Highway, dispatched at run time for
+// the machine's instruction set as in simd.cc). Callers pass contiguous runs of float or double.
+//
+// Note [Activation edge values]
+// Every function here gives the IEEE limit at the edges: NaN in gives NaN out; +-inf give the
+// activation's limits (sigmoid(-inf) = 0, silu(-inf) = 0, softplus(inf) = inf ...), never the NaN
+// of inf * 0. Exponentials are only ever taken of non-positive arguments (exp(-|x|)), so nothing
+// overflows; results below the smallest normal number flush to 0.
+#pragma once
+
+#include <cstdint>
+
+namespace sprout {
+
+enum class Activation : uint8_t {
+  ReLU, ReLU6, LeakyReLU, Elu, GeLU, GeLUTanh, SiLU, Mish, HSwish, HSigmoid, Sigmoid, Softplus,
+};
+
+// out[i] = act(x[i]); `alpha` is the slope of LeakyReLU and the scale of Elu (ignored otherwise).
+void simd_activation(Activation act, float alpha, const float* x, float* out, int64_t n);
+void simd_activation(Activation act, double alpha, const double* x, double* out, int64_t n);
+
+// out[i] = exp(x[i] - shift) (out may be null: nothing stored); returns the sum of those values.
+// The softmax of a row with shift = its maximum.
+float simd_exp_shifted_sum(const float* x, float shift, float* out, int64_t n);
+double simd_exp_shifted_sum(const double* x, double shift, double* out, int64_t n);
+
+// out[i] = exp(x[i] - shift[i]); sum[i] += out[i]: one row of a softmax over an outer axis.
+void simd_exp_shifted_accumulate(const float* x, const float* shift, float* out, float* sum, int64_t n);
+void simd_exp_shifted_accumulate(const double* x, const double* shift, double* out, double* sum, int64_t n);
+
+}  // namespace sprout

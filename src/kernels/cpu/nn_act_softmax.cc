@@ -1,0 +1,154 @@
+// CPU kernels of Softmax and LogSoftmax. The input is viewed as [outer, n, inner] around the axis.
+//   inner == 1 (the last axis, the common case): each row is max -> exp(x - max) with its sum in one
+//     pass -> scale (or subtract the log-sum-exp), all SIMD; rows split across threads. Rows shorter
+//     than kShortRow are done many at a time (one SIMD exp per block of rows): 5x faster at n = 10.
+//   inner > 1: rows of `inner` contiguous values are combined columnwise (running max, then exp and
+//     running sum), so memory is never walked with stride `inner` in an inner loop; work splits
+//     across threads by (outer, column block).
+// Float16/BFloat16 inputs, and strided ones, are first converted to a contiguous float copy.
+#include <cmath>
+#include <type_traits>
+#include <vector>
+
+#include "kernels/cpu/nn_act_common.h"
+#include "kernels/cpu/nn_act_simd.h"
+#include "kernels/cpu/parallel.h"
+#include "kernels/cpu/simd.h"
+#include "ops/nn_act.h"
+#include "ops/op_def.h"
+
+namespace sprout {
+namespace {
+
+// Rows shorter than this go through softmax_short_rows: per-row SIMD calls would cost more in
+// dispatch and tail handling than the row's arithmetic.
+constexpr int64_t kShortRow = 64;
+
+template <bool LOG, class C>
+void softmax_long_rows(const C* x, C* out, int64_t rows, int64_t n) {
+  parallel_for(rows, std::max<int64_t>(1, kParallelGrain / 8 / n), [&](int64_t b, int64_t e) {
+    for (int64_t r = b; r < e; ++r) {
+      const C* xr = x + r * n;
+      C* orow = out + r * n;
+      const C max = simd_reduce(ReduceOp::Max, xr, n);
+      if constexpr (LOG) {
+        const C lse = max + std::log(simd_exp_shifted_sum(xr, max, static_cast<C*>(nullptr), n));
+        simd_binary(BinaryOp::Sub, xr, 1, &lse, 0, orow, n);
+      } else {
+        const C inv = C(1) / simd_exp_shifted_sum(xr, max, orow, n);
+        simd_binary(BinaryOp::Mul, orow, 1, &inv, 0, orow, n);
+      }
+    }
+  });
+}
+
+// Short rows, many at a time: x - max(row) with scalar loops, one SIMD exp over the whole block,
+// then each row's sum and scaling.
+template <bool LOG, class C>
+void softmax_short_rows(const C* x, C* out, int64_t rows, int64_t n) {
+  const int64_t block_rows = std::max<int64_t>(1, 2048 / n);
+  const int64_t blocks = (rows + block_rows - 1) / block_rows;
+  parallel_for(blocks, std::max<int64_t>(1, kParallelGrain / 8 / (block_rows * n)), [&](int64_t b, int64_t e) {
+    C shifted[2048 + kShortRow];
+    for (int64_t blk = b; blk < e; ++blk) {
+      const int64_t r0 = blk * block_rows, r1 = std::min(rows, r0 + block_rows);
+      const C* xb = x + r0 * n;
+      C* ob = out + r0 * n;
+      for (int64_t r = 0; r < r1 - r0; ++r) {
+        const C* xr = xb + r * n;
+        C max = xr[0];
+        for (int64_t c = 1; c < n; ++c) max = xr[c] > max || std::isnan(xr[c]) ? xr[c] : max;
+        for (int64_t c = 0; c < n; ++c) shifted[r * n + c] = xr[c] - max;
+      }
+      const int64_t count = (r1 - r0) * n;
+      simd_exp_shifted_sum(shifted, C(0), ob, count);  // ob = exp(shifted)
+      for (int64_t r = 0; r < r1 - r0; ++r) {
+        C* orow = ob + r * n;
+        C sum = 0;
+        for (int64_t c = 0; c < n; ++c) sum += orow[c];
+        if constexpr (LOG) {
+          const C log_sum = std::log(sum);
+          for (int64_t c = 0; c < n; ++c) orow[c] = shifted[r * n + c] - log_sum;
+        } else {
+          const C inv = C(1) / sum;
+          for (int64_t c = 0; c < n; ++c) orow[c] *= inv;
+        }
+      }
+    }
+  });
+}
+
+template <bool LOG, class C>
+void softmax_rows(const C* x, C* out, int64_t rows, int64_t n) {
+  if (n < kShortRow) softmax_short_rows<LOG>(x, out, rows, n);
+  else softmax_long_rows<LOG>(x, out, rows, n);
+}
+
+template <bool LOG, class C>
+void softmax_columns(const C* x, C* out, int64_t outer, int64_t n, int64_t inner) {
+  constexpr int64_t kCols = 512;  // one block's running max and sum stay in L1
+  const int64_t blocks = (inner + kCols - 1) / kCols;
+  parallel_for(outer * blocks, std::max<int64_t>(1, kParallelGrain / 8 / std::max<int64_t>(n * kCols, 1)),
+               [&](int64_t b, int64_t e) {
+    C max[kCols], sum[kCols], lse[kCols];
+    for (int64_t task = b; task < e; ++task) {
+      const int64_t o = task / blocks, c0 = task % blocks * kCols, w = std::min(kCols, inner - c0);
+      const C* xs = x + o * n * inner + c0;
+      C* os = out + o * n * inner + c0;
+      std::copy(xs, xs + w, max);
+      for (int64_t r = 1; r < n; ++r) simd_accumulate(ReduceOp::Max, max, xs + r * inner, w);
+      std::fill(sum, sum + w, C(0));
+      for (int64_t r = 0; r < n; ++r) simd_exp_shifted_accumulate(xs + r * inner, max, os + r * inner, sum, w);
+      if constexpr (LOG) {
+        simd_unary(UnaryOp::Log, sum, lse, w);  // simd_unary must not run in place (it re-reads its input)
+        simd_binary(BinaryOp::Add, max, 1, lse, 1, lse, w);
+        for (int64_t r = 0; r < n; ++r) simd_binary(BinaryOp::Sub, xs + r * inner, 1, lse, 1, os + r * inner, w);
+      } else {
+        const C one = 1;
+        simd_binary(BinaryOp::Div, &one, 0, sum, 1, sum, w);
+        for (int64_t r = 0; r < n; ++r) simd_binary(BinaryOp::Mul, os + r * inner, 1, sum, 1, os + r * inner, w);
+      }
+    }
+  });
+}
+
+template <bool LOG>
+void run_softmax(int64_t axis, const Tensor& x, const Tensor& o) {
+  if (o.numel() == 0) return;
+  const int64_t ndim = x.ndim();
+  if (ndim > 0 && axis < 0) axis += ndim;
+  int64_t outer = 1, n = 1, inner = 1;
+  for (int64_t d = 0; d < ndim; ++d) (d < axis ? outer : d == axis ? n : inner) *= x.shape()[d];
+  visit_dtype(o.dtype(), [&](auto zero) {
+    using T = decltype(zero);
+    if constexpr (std::is_floating_point_v<compute_t<T>>) {
+      using C = act_compute_t<T>;
+      constexpr DType kC = dtype_of<C>();
+      // Compute in C on contiguous memory; write straight into `o` when it already is that.
+      Tensor xc = contiguous_as(x, kC);
+      Tensor oc = std::is_same_v<T, C> ? o : Tensor::empty(o.shape(), kC);
+      if (inner == 1) softmax_rows<LOG>(xc.template data<C>(), oc.template data<C>(), outer, n);
+      else softmax_columns<LOG>(xc.template data<C>(), oc.template data<C>(), outer, n, inner);
+      if (!oc.shares_storage(o)) convert_into(oc, o);
+    } else {
+      SPROUT_ASSERT(false, "softmax kernel on ", name(o.dtype()));
+    }
+  });
+}
+
+void softmax_kernel(const SoftmaxAttrs& a, std::span<const Tensor> in, std::span<Tensor> out) {
+  run_softmax<false>(a.axis[0], in[0], out[0]);
+}
+
+void log_softmax_kernel(const LogSoftmaxAttrs& a, std::span<const Tensor> in, std::span<Tensor> out) {
+  run_softmax<true>(a.axis, in[0], out[0]);
+}
+
+}  // namespace
+
+SPROUT_REGISTER(cpu_nn_act_softmax) {
+  register_kernel<SoftmaxAttrs>("Softmax", Device::CPU, softmax_kernel);
+  register_kernel<LogSoftmaxAttrs>("LogSoftmax", Device::CPU, log_softmax_kernel);
+}
+
+}  // namespace sprout

@@ -1,0 +1,214 @@
+"""The nn functional forms that are compositions of registry ops (cross_entropy, nll_loss on N-d inputs,
+mse_loss, l1_loss ...), against NumPy. Single-op functions are covered by their op records."""
+import numpy as np
+import pytest
+
+import sprout as ms
+from sprout import ops
+
+
+def _log_softmax(x, axis):
+    m = x.max(axis=axis, keepdims=True)
+    return x - m - np.log(np.exp(x - m).sum(axis=axis, keepdims=True))
+
+
+def _ce_indices(x, t, w, ignore, reduction, smoothing):
+    """PyTorch's definition, which MindSpore 2.x follows: x (N, C, ...), t (N, ...)."""
+    lp = np.moveaxis(_log_softmax(x, 1), 1, -1).reshape(-1, x.shape[1])
+    t = t.reshape(-1)
+    kept = t != ignore
+    safe = np.where(kept, t, 0)
+    wt = np.where(kept, w[safe], 0.0)
+    nll = -wt * lp[np.arange(len(t)), safe]
+    smooth = -(lp * w).sum(-1) * kept / x.shape[1]
+    loss = (1 - smoothing) * nll + smoothing * smooth
+    if reduction == "none":
+        return loss.reshape((x.shape[0],) + x.shape[2:])
+    return loss.sum() if reduction == "sum" else loss.sum() / wt.sum()
+
+
+@pytest.mark.parametrize("reduction", ["mean", "sum", "none"])
+@pytest.mark.parametrize("smoothing", [0.0, 0.2])
+@pytest.mark.parametrize("shape", [(6, 4), (3, 4, 5), (2, 3, 2, 2)])
+def test_cross_entropy_with_class_indices(reduction, smoothing, shape):
+    rng = np.random.default_rng(0)
+    x = rng.standard_normal(shape)
+    t = rng.integers(0, shape[1], size=(shape[0],) + shape[2:])
+    t.reshape(-1)[::3] = -100
+    w = rng.uniform(0.5, 2, shape[1])
+    got = ops.cross_entropy(ms.Tensor(x), ms.Tensor(t, ms.int32), ms.Tensor(w), reduction=reduction,
+                            label_smoothing=smoothing)
+    np.testing.assert_allclose(got.asnumpy(), _ce_indices(x, t, w, -100, reduction, smoothing), rtol=1e-10)
+    unweighted = ops.cross_entropy(ms.Tensor(x), ms.Tensor(t, ms.int64), reduction=reduction, label_smoothing=smoothing)
+    np.testing.assert_allclose(unweighted.asnumpy(), _ce_indices(x, t, np.ones(shape[1]), -100, reduction, smoothing),
+                               rtol=1e-10)
+
+
+@pytest.mark.parametrize("reduction", ["mean", "sum", "none"])
+def test_cross_entropy_with_class_probabilities(reduction):
+    rng = np.random.default_rng(1)
+    x, p = rng.standard_normal((4, 5, 3)), rng.uniform(0, 1, (4, 5, 3))
+    w = rng.uniform(0.5, 2, 5)
+    got = ops.cross_entropy(ms.Tensor(x), ms.Tensor(p), ms.Tensor(w), reduction=reduction, label_smoothing=0.1)
+    q = p * 0.9 + 0.1 / 5
+    loss = -(_log_softmax(x, 1) * q * w[None, :, None]).sum(1)
+    expected = {"none": loss, "sum": loss.sum(), "mean": loss.sum() / 4}[reduction]
+    np.testing.assert_allclose(got.asnumpy(), expected, rtol=1e-10)
+
+
+def test_nll_loss_on_one_sample_and_errors():
+    lp = _log_softmax(np.array([0.5, -1.0, 2.0]), 0)
+    got = ops.nll_loss(ms.Tensor(lp), ms.Tensor(2, ms.int32))
+    np.testing.assert_allclose(got.asnumpy(), -lp[2])
+    with pytest.raises(ValueError, match=r"nll_loss: 'label_smoothing' must be in \[0, 1\]"):
+        ops.nll_loss(ms.Tensor(np.ones((2, 3))), ms.Tensor([0, 1], ms.int32), label_smoothing=2.0)
+    with pytest.raises(ValueError, match=r"cross_entropy: 'reduction' must be one of"):
+        ops.cross_entropy(ms.Tensor(np.ones((2, 3))), ms.Tensor([0, 1], ms.int32), reduction="avg")
+    with pytest.raises(TypeError, match=r"cross_entropy: 'input' must be a floating-point tensor"):
+        ops.cross_entropy(ms.Tensor([[1, 2]]), ms.Tensor([0], ms.int32))
+
+
+@pytest.mark.parametrize("reduction", ["mean", "sum", "none"])
+def test_mse_and_l1_loss(reduction):
+    rng = np.random.default_rng(2)
+    x, y = rng.standard_normal((3, 4)), rng.standard_normal((4,))
+    red = {"none": lambda v: v, "sum": np.sum, "mean": np.mean}[reduction]
+    np.testing.assert_allclose(ops.mse_loss(ms.Tensor(x), ms.Tensor(y), reduction).asnumpy(), red((x - y) ** 2))
+    np.testing.assert_allclose(ops.l1_loss(ms.Tensor(x), ms.Tensor(y), reduction).asnumpy(), red(np.abs(x - y)))
+
+
+def test_binary_cross_entropy_functions_default_weights():
+    rng = np.random.default_rng(3)
+    x, y = rng.standard_normal((3, 4)), rng.uniform(0, 1, (3, 4))
+    sp = lambda v: np.maximum(v, 0) + np.log1p(np.exp(-np.abs(v)))  # noqa: E731
+    got = ops.binary_cross_entropy_with_logits(ms.Tensor(x), ms.Tensor(y))
+    np.testing.assert_allclose(got.asnumpy(), np.mean(y * sp(-x) + (1 - y) * sp(x)))
+    p = 1 / (1 + np.exp(-x))
+    got = ops.binary_cross_entropy(ms.Tensor(p), ms.Tensor(y), reduction="none")
+    np.testing.assert_allclose(got.asnumpy(), -(y * np.log(p) + (1 - y) * np.log(1 - p)), rtol=1e-12)
+
+
+def test_activation_edge_values_follow_ieee_limits():
+    x = np.array([np.nan, np.inf, -np.inf, 0.0, 1e30, -1e30], np.float32)
+    for fn, want in [(ops.sigmoid, [np.nan, 1, 0, 0.5, 1, 0]), (ops.silu, [np.nan, np.inf, 0, 0, 1e30, 0]),
+                     (ops.softplus, [np.nan, np.inf, 0, np.log(2), 1e30, 0]), (ops.gelu, [np.nan, np.inf, 0, 0, 1e30, 0]),
+                     (ops.mish, [np.nan, np.inf, 0, 0, 1e30, 0]), (ops.hardswish, [np.nan, np.inf, 0, 0, 1e30, 0]),
+                     (ops.elu, [np.nan, np.inf, -1, 0, 1e30, -1]), (ops.relu, [np.nan, np.inf, 0, 0, 1e30, 0])]:
+        for dtype in (ms.float32, ms.float64, ms.float16):
+            with np.errstate(over="ignore"):  # 1e30 is inf in float16, on both sides
+                got = fn(ms.Tensor(x, dtype)).asnumpy()
+                expected = np.array(want, np.float64).astype(got.dtype)
+            np.testing.assert_allclose(got.astype(np.float64), expected, rtol=1e-6, err_msg=f"{fn.__name__} {dtype}")
+    big = ms.Tensor(np.array([[1000.0, 0.0, -np.inf]], np.float32))
+    np.testing.assert_array_equal(ops.softmax(big).asnumpy(), [[1, 0, 0]])
+    np.testing.assert_array_equal(ops.log_softmax(big).asnumpy(), [[0, -1000, -np.inf]])
+
+
+def test_softmax_over_strided_views_and_tensor_methods():
+    rng = np.random.default_rng(4)
+    x = rng.standard_normal((5, 6, 7))
+    t = ms.Tensor(x).transpose(2, 0, 1)  # a non-contiguous view
+    want = np.exp(_log_softmax(x.transpose(2, 0, 1), 1))
+    np.testing.assert_allclose(ops.softmax(t, 1).asnumpy(), want, rtol=1e-12)
+    np.testing.assert_allclose(t.softmax(1).asnumpy(), want, rtol=1e-12)
+    np.testing.assert_allclose(ops.sigmoid(t).asnumpy(), 1 / (1 + np.exp(-x.transpose(2, 0, 1))), rtol=1e-12)
+
+
+def test_dropout_is_reproducible_under_set_seed_and_differs_between_calls():
+    x = ms.Tensor(np.ones((64, 64), np.float32))
+    ms.set_seed(5)
+    a, b = ops.dropout(x, 0.3).asnumpy(), ops.dropout(x, 0.3).asnumpy()
+    ms.set_seed(5)
+    np.testing.assert_array_equal(ops.dropout(x, 0.3).asnumpy(), a)
+    assert (a != b).any()
+    assert set(np.unique(a)) <= {0.0, np.float32(1 / 0.7)}
+    assert abs((a == 0).mean() - 0.3) < 0.05
+    assert ops.dropout(x, 0.3, training=False) is x
+    np.testing.assert_array_equal(ops.dropout(x, 1.0).asnumpy(), 0)
+    with pytest.raises(ValueError, match=r"dropout: 'p' must be in \[0, 1\]"):
+        ops.dropout(x, 1.5)
+
+
+def test_dropout_mask_does_not_depend_on_thread_count():
+    x = ms.Tensor(np.ones(200_001, np.float32))
+    masks = []
+    before = ms.get_context("runtime_num_threads")
+    try:
+        for threads in (1, 2, 3):
+            ms.set_context(runtime_num_threads=threads)
+            masks.append(ops.Dropout(0.5, 3, 9)(x)[1].asnumpy())
+    finally:
+        ms.set_context(runtime_num_threads=before)
+    np.testing.assert_array_equal(masks[0], masks[2])
+    np.testing.assert_array_equal(masks[0], masks[1])
+
+
+def _softmax(x):
+    e = np.exp(x - x.max(-1, keepdims=True))
+    return e / e.sum(-1, keepdims=True)
+
+
+@pytest.mark.parametrize("mask", ["none", "bool", "float", "causal"])
+def test_scaled_dot_product_attention(mask):
+    rng = np.random.default_rng(6)
+    q, k, v = rng.standard_normal((2, 3, 4, 8)), rng.standard_normal((2, 3, 5, 8)), rng.standard_normal((2, 3, 5, 6))
+    scores = q @ k.swapaxes(-1, -2) / np.sqrt(8)
+    kwargs = {}
+    if mask == "bool":
+        m = rng.random((4, 5)) > 0.3
+        m[:, 0] = True
+        kwargs["attn_mask"] = ms.Tensor(m)
+        scores = np.where(m, scores, -np.inf)
+    elif mask == "float":
+        m = rng.standard_normal((3, 4, 5))
+        kwargs["attn_mask"] = ms.Tensor(m)
+        scores = scores + m
+    elif mask == "causal":
+        kwargs["is_causal"] = True
+        scores = np.where(np.tril(np.ones((4, 5), bool)), scores, -np.inf)
+    got = ops.scaled_dot_product_attention(ms.Tensor(q), ms.Tensor(k), ms.Tensor(v), **kwargs)
+    np.testing.assert_allclose(got.asnumpy(), _softmax(scores) @ v, rtol=1e-10, atol=1e-12)
+    with pytest.raises(ValueError, match="'query' and 'key' must have the same feature size"):
+        ops.scaled_dot_product_attention(ms.Tensor(q), ms.Tensor(v), ms.Tensor(v))
+
+
+def _sig(x):
+    return 1 / (1 + np.exp(-x))
+
+
+def test_lstm_and_gru_cells():
+    rng = np.random.default_rng(7)
+    n, d, h = 3, 5, 4
+    x, hx, cx = rng.standard_normal((n, d)), rng.standard_normal((n, h)), rng.standard_normal((n, h))
+    w_ih, w_hh, b_ih, b_hh = (rng.standard_normal(s) for s in ((4 * h, d), (4 * h, h), (4 * h,), (4 * h,)))
+    gates = x @ w_ih.T + b_ih + hx @ w_hh.T + b_hh
+    i, f, g, o = np.split(gates, 4, axis=1)
+    c = _sig(f) * cx + _sig(i) * np.tanh(g)
+    got_h, got_c = ops.lstm_cell(*(ms.Tensor(a) for a in (x, hx, cx, w_ih, w_hh, b_ih, b_hh)))
+    np.testing.assert_allclose(got_c.asnumpy(), c, rtol=1e-12, atol=1e-14)
+    np.testing.assert_allclose(got_h.asnumpy(), _sig(o) * np.tanh(c), rtol=1e-12, atol=1e-14)
+
+    w_ih, w_hh, b_ih, b_hh = w_ih[:3 * h], w_hh[:3 * h], b_ih[:3 * h], b_hh[:3 * h]
+    gi, gh = x @ w_ih.T + b_ih, hx @ w_hh.T + b_hh
+    r, z = _sig(gi[:, :h] + gh[:, :h]), _sig(gi[:, h:2 * h] + gh[:, h:2 * h])
+    nn_ = np.tanh(gi[:, 2 * h:] + r * gh[:, 2 * h:])
+    got = ops.gru_cell(*(ms.Tensor(a) for a in (x, hx, w_ih, w_hh, b_ih, b_hh)))
+    np.testing.assert_allclose(got.asnumpy(), (1 - z) * nn_ + z * hx, rtol=1e-12, atol=1e-14)
+    with pytest.raises(ValueError, match=r"gru_cell: 'w_ih' must have shape \(12, 5\)"):
+        ops.gru_cell(ms.Tensor(x), ms.Tensor(hx), ms.Tensor(w_ih[:4]), ms.Tensor(w_hh))
+
+
+def test_embedding_gradient_with_padding_and_frequency_scaling():
+    from sprout import _C
+    idx = np.array([[0, 2, 2], [1, 2, 0]])
+    w = np.random.default_rng(8).standard_normal((4, 3))
+    prim = _C.Primitive("Embedding", {"padding_idx": 1, "scale_grad_by_freq": True})
+    out = prim(ms.Tensor(idx, ms.int32), ms.Tensor(w))
+    np.testing.assert_array_equal(out.asnumpy(), w[idx])
+    dout = np.random.default_rng(9).standard_normal(out.shape)
+    _, dw = _C.run_bprop(prim, [ms.Tensor(idx, ms.int32), ms.Tensor(w)], [out], [ms.Tensor(dout)])
+    expected = np.zeros_like(w)
+    np.add.at(expected, idx.reshape(-1), dout.reshape(-1, 3))
+    expected /= np.maximum(np.bincount(idx.reshape(-1), minlength=4), 1)[:, None]
+    expected[1] = 0
+    np.testing.assert_allclose(dw.asnumpy(), expected, rtol=1e-12)
