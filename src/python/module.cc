@@ -9,4 +9,5 @@ NB_MODULE(_C, m) {
   bind_tensor(m);
   bind_ops(m);
   bind_runtime(m);
+  bind_data(m);
 }

@@ -1,0 +1,15 @@
+"""sprout.dataset: data pipelines with the ``mindspore.dataset`` API, executed by Sprout's C++
+engine (src/data): worker threads, bounded queues, prefetch, deterministic order for a seed."""
+from sprout.dataset import config
+from sprout.dataset.datasets import Dataset
+from sprout.dataset.iterators import DictIterator, TupleIterator
+from sprout.dataset.samplers import (DistributedSampler, PKSampler, RandomSampler, Sampler, SequentialSampler,
+                                     SubsetRandomSampler, SubsetSampler, WeightedRandomSampler)
+from sprout.dataset.sources import GeneratorDataset, NumpySlicesDataset
+
+__all__ = [
+    "config", "Dataset", "DictIterator", "TupleIterator",
+    "Sampler", "SequentialSampler", "RandomSampler", "DistributedSampler", "SubsetSampler", "SubsetRandomSampler",
+    "WeightedRandomSampler", "PKSampler",
+    "GeneratorDataset", "NumpySlicesDataset",
+]
