@@ -203,7 +203,7 @@ class Dataset:
     def create_dict_iterator(self, num_epochs=-1, output_numpy=False, do_copy=True):
         from sprout.dataset.iterators import DictIterator
 
-        return DictIterator(self, num_epochs, output_numpy)
+        return DictIterator(self, None, num_epochs, output_numpy)
 
     def __iter__(self):
         return self.create_tuple_iterator(num_epochs=1)

@@ -23,6 +23,7 @@ class _Iterator:
         self._columns = list(root.columns)
         self._it = _E.Iterator(root, num_epochs, config.get_prefetch_size(), output_numpy)
         self._finished = False
+        self._num_epochs, self._epochs_done = num_epochs, 0
 
     def __iter__(self):
         return self
@@ -33,9 +34,15 @@ class _Iterator:
         try:
             row = self._it.next()
         except StopIteration:
-            self._finished = True
+            self.stop()  # all epochs done: release the threads now rather than when dropped
+            raise
+        except BaseException:
+            self._finished = True  # the engine has stopped itself; the error is the user's to see
             raise
         if row is None:  # end of an epoch; the next loop over this iterator runs the next epoch
+            self._epochs_done += 1
+            if self._epochs_done == self._num_epochs:
+                self.stop()
             raise StopIteration
         return row
 
