@@ -4,21 +4,28 @@
 
 namespace sprout::data {
 
-Tensor stack_rows(const std::vector<Tensor>& items, const std::string& api, const std::string& column) {
+Field stack_rows(const std::vector<Field>& items, const std::string& api, const std::string& column) {
   SPROUT_ASSERT(!items.empty());
-  const Tensor& first = items[0];
+  const Field& first = items[0];
   Shape shape{static_cast<int64_t>(items.size())};
   for (int64_t d : first.shape()) shape.push_back(d);
-  Tensor out = Tensor::empty(shape, first.dtype());
   for (size_t i = 0; i < items.size(); ++i) {
-    const Tensor& t = items[i];
-    SPROUT_CHECK(t.dtype() == first.dtype(), TypeError, api, ": column '", column, "' has dtype ", name(t.dtype()),
-                 " in row ", i, " of the batch but ", name(first.dtype()), " in row 0");
-    SPROUT_CHECK(t.shape() == first.shape(), ValueError, api, ": column '", column, "' has shape ",
-                 shape_str(t.shape()), " in row ", i, " of the batch but ", shape_str(first.shape()),
+    const Field& f = items[i];
+    SPROUT_CHECK(f.type_name() == first.type_name(), TypeError, api, ": column '", column, "' has type ",
+                 f.type_name(), " in row ", i, " of the batch but ", first.type_name(), " in row 0");
+    SPROUT_CHECK(f.shape() == first.shape(), ValueError, api, ": column '", column, "' has shape ",
+                 shape_str(f.shape()), " in row ", i, " of the batch but ", shape_str(first.shape()),
                  " in row 0; rows of a batch must have one shape (pad them with padded_batch or pad_info)");
-    if (t.numel() > 0) out.select(0, static_cast<int64_t>(i)).copy_from(t);
   }
+  if (first.is_string()) {
+    StringArray out{shape, {}};
+    for (const Field& f : items)
+      out.values.insert(out.values.end(), f.strings().values.begin(), f.strings().values.end());
+    return out;
+  }
+  Tensor out = Tensor::empty(shape, first.tensor().dtype());
+  if (out.numel() > 0)
+    for (size_t i = 0; i < items.size(); ++i) out.select(0, static_cast<int64_t>(i)).copy_from(items[i].tensor());
   return out;
 }
 
@@ -48,7 +55,7 @@ std::optional<Row> BatchNode::next() {
   }
   if (rows.empty() || (drop_remainder_ && static_cast<int64_t>(rows.size()) < batch_size_)) return std::nullopt;
   Row out;
-  std::vector<Tensor> column;
+  std::vector<Field> column;
   for (size_t c = 0; c < columns_.size(); ++c) {
     column.clear();
     for (auto& r : rows) column.push_back(std::move(r[c]));

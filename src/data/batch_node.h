@@ -5,9 +5,9 @@
 
 namespace sprout::data {
 
-// Stacks tensors of one shape and dtype into one tensor with a new axis 0. `column` and `api` name
-// the column and operation in the error raised for mismatched shapes or dtypes.
-Tensor stack_rows(const std::vector<Tensor>& items, const std::string& api, const std::string& column);
+// Stacks fields of one shape and type into one with a new axis 0. `column` and `api` name the column
+// and operation in the error raised for mismatched shapes or types.
+Field stack_rows(const std::vector<Field>& items, const std::string& api, const std::string& column);
 
 class BatchNode final : public DatasetNode {
  public:

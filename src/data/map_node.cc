@@ -99,7 +99,7 @@ void MapNode::reset() {
 }
 
 void MapNode::stop() {
-  pool_.cancel();
+  pool_.shutdown();
   DatasetNode::stop();
 }
 
@@ -147,7 +147,7 @@ void FilterNode::reset() {
 }
 
 void FilterNode::stop() {
-  pool_.cancel();
+  pool_.shutdown();
   DatasetNode::stop();
 }
 

@@ -9,8 +9,8 @@
 // order. The iterator runs the root on its own thread with a bounded prefetch queue, so the consumer
 // (the training loop) overlaps with the whole pipeline.
 //
-// stop() may be called from any thread: it cancels worker pools so that a thread blocked inside
-// next() wakes up with data::Cancelled, and it is idempotent.
+// stop() may be called from any thread but a worker's: it shuts the worker pools down (a thread
+// blocked inside next() wakes up with data::Cancelled; workers are joined) and it is idempotent.
 #pragma once
 
 #include <memory>

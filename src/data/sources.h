@@ -41,7 +41,7 @@ class RandomAccessSourceNode final : public DatasetNode {
                          size_t prefetch);
   std::optional<Row> next() override;
   void reset() override;
-  void stop() override { pool_.cancel(); }
+  void stop() override { pool_.shutdown(); }
   int64_t size() const override { return sampler_->num_samples(source_->size()); }
 
  private:

@@ -2,9 +2,9 @@
 //
 // The owner submits jobs while in_flight() < window (the prefetch depth) and take()s the oldest
 // result, blocking until it is done. A job that throws stores its exception, which take() rethrows
-// at that job's position. cancel() wakes every waiter (take() then throws Cancelled) and lets the
-// threads exit; the destructor cancels and joins. Threads start on the first submit, so building a
-// pipeline to ask its size costs no threads.
+// at that job's position. shutdown() wakes every waiter (take() then throws Cancelled), lets the
+// threads exit and joins them; it may be called from any thread but a worker, and the destructor
+// calls it. Threads start on the first submit, so building a pipeline to ask its size costs none.
 #pragma once
 
 #include <condition_variable>
@@ -28,10 +28,7 @@ class OrderedWorkerPool {
 
   OrderedWorkerPool(int num_workers, size_t window)
       : num_workers_(num_workers < 1 ? 1 : num_workers), window_(window < 1 ? 1 : window) {}
-  ~OrderedWorkerPool() {
-    cancel();
-    for (auto& t : threads_) t.join();
-  }
+  ~OrderedWorkerPool() { shutdown(); }
   OrderedWorkerPool(const OrderedWorkerPool&) = delete;
   OrderedWorkerPool& operator=(const OrderedWorkerPool&) = delete;
 
@@ -39,9 +36,9 @@ class OrderedWorkerPool {
   bool has_room() const { return slots_.size() < window_; }
 
   void submit(Job job) {
-    if (threads_.empty()) start();
     std::lock_guard lock(mu_);
     if (cancelled_) throw Cancelled();
+    if (threads_.empty()) start();  // they wait for mu_ until this submit returns
     slots_.emplace_back();
     jobs_.push_back({next_submit_++, std::move(job)});
     jobs_cv_.notify_one();
@@ -72,12 +69,17 @@ class OrderedWorkerPool {
     }
   }
 
-  void cancel() {
-    std::lock_guard lock(mu_);
-    cancelled_ = true;
-    jobs_.clear();
-    jobs_cv_.notify_all();
-    done_cv_.notify_all();
+  void shutdown() {
+    std::vector<std::thread> threads;
+    {
+      std::lock_guard lock(mu_);
+      cancelled_ = true;
+      jobs_.clear();
+      jobs_cv_.notify_all();
+      done_cv_.notify_all();
+      threads.swap(threads_);
+    }
+    for (auto& t : threads) t.join();
   }
 
  private:

@@ -77,7 +77,11 @@ class PyIterator {
 
 std::vector<Tensor> tensors_from_arrays(const nb::list& arrays) {
   std::vector<Tensor> out;
-  for (size_t i = 0; i < arrays.size(); ++i) out.push_back(value_to_tensor(arrays[i], "NumpySlicesDataset", i));
+  for (size_t i = 0; i < arrays.size(); ++i) {
+    data::Field f = value_to_field(arrays[i], "NumpySlicesDataset", i);
+    SPROUT_CHECK(!f.is_string(), TypeError, "NumpySlicesDataset: column ", i, " holds text; expected numbers");
+    out.push_back(f.tensor());
+  }
   return out;
 }
 

@@ -6,6 +6,8 @@
 
 #include "base/error.h"
 
+using namespace nanobind::literals;
+
 namespace sprout::py {
 
 namespace {
@@ -24,21 +26,43 @@ std::string short_repr(nb::handle h) {
 
 }  // namespace
 
-Tensor value_to_tensor(nb::handle value, const char* api, size_t column) {
+namespace {
+
+// A NumPy array of str or bytes -> text with the array's shape.
+data::StringArray strings_from_array(nb::handle array) {
+  data::StringArray out;
+  for (nb::handle d : nb::iter(array.attr("shape"))) out.shape.push_back(nb::cast<int64_t>(d));
+  for (nb::handle item : nb::iter(array.attr("ravel")().attr("tolist")())) {
+    if (PyBytes_Check(item.ptr()))
+      out.values.emplace_back(PyBytes_AS_STRING(item.ptr()), static_cast<size_t>(PyBytes_GET_SIZE(item.ptr())));
+    else
+      out.values.emplace_back(nb::cast<std::string>(item));
+  }
+  return out;
+}
+
+}  // namespace
+
+data::Field value_to_field(nb::handle value, const char* api, size_t column) {
   if (nb::isinstance<Tensor>(value)) {
     const Tensor& t = nb::cast<const Tensor&>(value);
     // Memory borrowed from Python would need the GIL to free: the row takes a copy instead.
     return t.storage()->owned() ? t : t.clone();
   }
+  if (PyUnicode_Check(value.ptr())) return data::Field::string(nb::cast<std::string>(value));
+  if (PyBytes_Check(value.ptr()))
+    return data::Field::string(std::string(PyBytes_AS_STRING(value.ptr()), PyBytes_GET_SIZE(value.ptr())));
   nb::object array = nb::borrow(value);
   nb::ndarray<nb::ro, nb::device::cpu> nd;
   if (!nb::try_cast(array, nd)) {
     array = numpy_asarray()(value);
+    const std::string kind = nb::cast<std::string>(array.attr("dtype").attr("kind"));
+    if (kind == "U" || kind == "S") return strings_from_array(array);
     if (!nb::try_cast(array, nd))
       throw TypeError(str(api, ": column ", column, " holds a ", py_type_name(value), " (", short_repr(value),
                           ") that has no tensor form; expected a NumPy array, a number, a (nested) list of numbers or "
-                          "a sprout.Tensor, converting to NumPy gives dtype ",
-                          py_text(nb::str(array.attr("dtype")))));
+                          "a sprout.Tensor or text; converting to NumPy gives dtype ",
+                          py_text(nb::str(nb::handle(array.attr("dtype"))))));
   }
   return from_ndarray(nd, array).clone();
 }
@@ -47,7 +71,7 @@ data::Row result_to_row(nb::handle result, size_t num_columns, const char* api) 
   data::Row row;
   const bool is_sequence = nb::isinstance<nb::tuple>(result) || nb::isinstance<nb::list>(result);
   if (num_columns == 1 && !nb::isinstance<nb::tuple>(result)) {
-    row.push_back(value_to_tensor(result, api, 0));
+    row.push_back(value_to_field(result, api, 0));
     return row;
   }
   SPROUT_CHECK(is_sequence, TypeError, api, ": expected a tuple of ", num_columns, " columns, but got a ",
@@ -55,13 +79,25 @@ data::Row result_to_row(nb::handle result, size_t num_columns, const char* api) 
   const size_t n = nb::len(result);
   SPROUT_CHECK(n == num_columns, RuntimeError, api, ": expected ", num_columns, " columns, but got ", n);
   row.reserve(n);
-  for (size_t i = 0; i < n; ++i) row.push_back(value_to_tensor(result[i], api, i));
+  for (size_t i = 0; i < n; ++i) row.push_back(value_to_field(result[i], api, i));
   return row;
+}
+
+nb::object field_to_python(const data::Field& field, bool as_numpy) {
+  if (!field.is_string()) return as_numpy ? to_numpy(field.tensor()) : wrap(field.tensor());
+  // Text has no tensor form: it is a NumPy str array in both modes, as in MindSpore.
+  static nb::object* np_array = new nb::object(nb::module_::import_("numpy").attr("array"));
+  const data::StringArray& s = field.strings();
+  nb::list values;
+  for (const std::string& v : s.values) values.append(nb::str(v.data(), v.size()));
+  nb::list shape;
+  for (int64_t d : s.shape) shape.append(d);
+  return (*np_array)(values, "dtype"_a = "str").attr("reshape")(nb::tuple(shape));
 }
 
 nb::tuple row_to_python(const data::Row& row, bool as_numpy) {
   nb::list out;
-  for (const Tensor& t : row) out.append(as_numpy ? to_numpy(t) : wrap(t));
+  for (const data::Field& f : row) out.append(field_to_python(f, as_numpy));
   return nb::tuple(out);
 }
 

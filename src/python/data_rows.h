@@ -33,13 +33,15 @@ class PyRef {
   nb::object* obj_;
 };
 
-// A Python value (NumPy array, scalar, sprout.Tensor, nested list) -> a Tensor owning its memory.
-// The TypeError for a value with no tensor form names `api` and the column; the engine's note adds
-// the row.
-Tensor value_to_tensor(nb::handle value, const char* api, size_t column);
+// A Python value -> a Field owning its memory: NumPy arrays, numbers, nested lists and sprout.Tensors
+// become tensors; str, bytes and NumPy str arrays become text. The TypeError for a value with neither
+// form names `api` and the column; the engine's note adds the row.
+data::Field value_to_field(nb::handle value, const char* api, size_t column);
+// A field -> NumPy array (sharing memory) or sprout.Tensor; text is always a NumPy str array.
+nb::object field_to_python(const data::Field& field, bool as_numpy);
 // A callable's result -> a row of `num_columns`: a tuple/list of values, or one value for one column.
 data::Row result_to_row(nb::handle result, size_t num_columns, const char* api);
-// Row -> tuple of NumPy arrays (sharing memory) or sprout.Tensors.
+// Row -> tuple of field_to_python of each field.
 nb::tuple row_to_python(const data::Row& row, bool as_numpy);
 
 // source[i] for i in [0, size): GeneratorDataset over a random-access source.

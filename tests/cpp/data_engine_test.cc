@@ -30,7 +30,7 @@ NodePtr range_source(int64_t n, int workers = 2, SamplerPtr sampler = sequential
 
 std::vector<int64_t> drain(DatasetNode& node) {
   std::vector<int64_t> out;
-  while (auto row = node.next()) out.push_back((*row)[0].element_as_int(0));
+  while (auto row = node.next()) out.push_back((*row)[0].tensor().element_as_int(0));
   return out;
 }
 
@@ -39,7 +39,7 @@ RowFunction jittery_double() {
   return [](Row row, const RowContext& ctx) {
     std::this_thread::sleep_for(std::chrono::microseconds((ctx.index * 7919) % 300));
     Tensor out = Tensor::empty(Shape{}, DType::Int64);
-    out.data<int64_t>()[0] = row[0].element_as_int(0) * 2;
+    out.data<int64_t>()[0] = row[0].tensor().element_as_int(0) * 2;
     return Row{out};
   };
 }
@@ -92,7 +92,7 @@ TEST(DataEngine, BatchRepeatTakeSkipSizes) {
   EXPECT_EQ(batch->size(), 3);
   auto first = batch->next();
   ASSERT_TRUE(first);
-  EXPECT_EQ((*first)[0].shape(), (Shape{4}));
+  EXPECT_EQ((*first)[0].tensor().shape(), (Shape{4}));
   auto repeat = std::make_shared<RepeatNode>(std::make_shared<BatchNode>(range_source(10), 4, true), 3);
   EXPECT_EQ(repeat->size(), 6);
   int count = 0;

@@ -84,8 +84,21 @@ def test_wrong_number_of_columns_names_the_row():
 
 
 def test_value_without_tensor_form_is_a_type_error():
-    with pytest.raises(TypeError, match=r"GeneratorDataset: column 0 holds a str"):
-        rows(ds.GeneratorDataset(lambda: iter([("abc",)]), ["s"]))
+    with pytest.raises(TypeError, match=r"GeneratorDataset: column 0 holds a dict .* no tensor form"):
+        rows(ds.GeneratorDataset(lambda: iter([({"a": 1},)]), ["s"]))
+
+
+def test_text_columns_are_numpy_str_arrays_and_batch():
+    def gen():
+        yield "héllo", b"raw", np.array(["a", "bc"])
+        yield "x", b"y", np.array(["d", "e"])
+
+    d = ds.GeneratorDataset(gen, ["s", "b", "arr"])
+    (s, b, arr), _ = list(d.create_tuple_iterator(output_numpy=False))
+    assert s.dtype.kind == "U" and s.shape == () and str(s) == "héllo"
+    assert str(b) == "raw" and arr.tolist() == ["a", "bc"]
+    (s, b, arr), = list(d.batch(2).create_tuple_iterator())
+    assert s.tolist() == ["héllo", "x"] and arr.shape == (2, 2)
 
 
 def test_bad_arguments():
