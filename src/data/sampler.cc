@@ -58,6 +58,17 @@ class RandomSampler final : public Sampler {
   uint64_t seed_;
 };
 
+// Positions shard_id, shard_id + shards, ... of `order`, wrapping around so every shard gets
+// ceil(n / shards) rows.
+std::vector<int64_t> take_shard(const std::vector<int64_t>& order, int64_t shards, int64_t start) {
+  std::vector<int64_t> out;
+  const auto n = static_cast<int64_t>(order.size());
+  if (n == 0) return out;
+  const int64_t count = (n + shards - 1) / shards;
+  for (int64_t k = 0; k < count; ++k) out.push_back(order[static_cast<size_t>((start + k * shards) % n)]);
+  return out;
+}
+
 class DistributedSampler final : public Sampler {
  public:
   DistributedSampler(int64_t shards, int64_t id, bool shuffle, int64_t num, int64_t offset, uint64_t seed)
@@ -73,11 +84,7 @@ class DistributedSampler final : public Sampler {
     std::iota(all.begin(), all.end(), 0);
     // Every shard shuffles with the same seed, so the shards partition one permutation.
     if (shuffle_) Rng(mix_seed({seed_, static_cast<uint64_t>(epoch)})).shuffle(all);
-    std::vector<int64_t> out;
-    if (n == 0) return out;
-    const int64_t count = per_shard(n);
-    const int64_t start = (id_ + offset_) % shards_;
-    for (int64_t k = 0; k < count; ++k) out.push_back(all[static_cast<size_t>((start + k * shards_) % n)]);
+    std::vector<int64_t> out = take_shard(all, shards_, (id_ + offset_) % shards_);
     out.resize(static_cast<size_t>(num_samples(n)));
     return out;
   }
@@ -188,7 +195,54 @@ class PKSampler final : public Sampler {
   uint64_t seed_;
 };
 
+class BlockSampler final : public Sampler {
+ public:
+  BlockSampler(std::vector<int64_t> sizes, bool shuffle_blocks, bool shuffle_within, int64_t shards, int64_t id,
+               int64_t num, uint64_t seed)
+      : sizes_(std::move(sizes)), shuffle_blocks_(shuffle_blocks), shuffle_within_(shuffle_within), shards_(shards),
+        id_(id), num_(num), seed_(seed) {
+    SPROUT_CHECK(shards >= 1 && id >= 0 && id < shards, ValueError, "shard_id must be in [0, ", shards,
+                 "), but got ", id);
+  }
+  int64_t num_samples(int64_t n) const override { return clamp_samples(num_, (n + shards_ - 1) / shards_); }
+  std::vector<int64_t> indices(int64_t n, int64_t epoch) const override {
+    Rng rng(mix_seed({seed_, static_cast<uint64_t>(epoch)}));
+    std::vector<int64_t> starts;
+    int64_t total = 0;
+    for (int64_t s : sizes_) {
+      starts.push_back(total);
+      total += s;
+    }
+    SPROUT_ASSERT(total == n, "block sizes add up to ", total, " rows, the source has ", n);
+    std::vector<size_t> blocks(sizes_.size());
+    for (size_t b = 0; b < blocks.size(); ++b) blocks[b] = b;
+    if (shuffle_blocks_) rng.shuffle(blocks);
+    std::vector<int64_t> order;
+    for (size_t b : blocks) {
+      std::vector<int64_t> rows(static_cast<size_t>(sizes_[b]));
+      std::iota(rows.begin(), rows.end(), starts[b]);
+      if (shuffle_within_) rng.shuffle(rows);
+      order.insert(order.end(), rows.begin(), rows.end());
+    }
+    std::vector<int64_t> out = take_shard(order, shards_, id_);
+    out.resize(static_cast<size_t>(num_samples(n)));
+    return out;
+  }
+
+ private:
+  std::vector<int64_t> sizes_;
+  bool shuffle_blocks_, shuffle_within_;
+  int64_t shards_, id_, num_;
+  uint64_t seed_;
+};
+
 }  // namespace
+
+SamplerPtr block_sampler(std::vector<int64_t> block_sizes, bool shuffle_blocks, bool shuffle_within,
+                         int64_t num_shards, int64_t shard_id, int64_t num_samples, uint64_t seed) {
+  return std::make_shared<BlockSampler>(std::move(block_sizes), shuffle_blocks, shuffle_within, num_shards, shard_id,
+                                        num_samples, seed);
+}
 
 SamplerPtr sequential_sampler(int64_t start_index, int64_t num_samples) {
   SPROUT_CHECK(start_index >= 0, ValueError, "SequentialSampler: start_index must be >= 0, but got ", start_index);

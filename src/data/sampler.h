@@ -36,4 +36,11 @@ SamplerPtr weighted_random_sampler(std::vector<double> weights, int64_t num_samp
 SamplerPtr pk_sampler(std::vector<int64_t> labels, int64_t num_val, bool shuffle, int64_t num_samples,
                       uint64_t seed);
 
+// Rows grouped in consecutive blocks of `block_sizes` (the files of a text or CSV dataset): blocks in
+// random order (shuffle_blocks, MindSpore's Shuffle.FILES) and/or rows in random order within each
+// block (shuffle_within, Shuffle.INFILE); then every num_shards-th row from shard_id, padded by
+// wrapping around like DistributedSampler.
+SamplerPtr block_sampler(std::vector<int64_t> block_sizes, bool shuffle_blocks, bool shuffle_within,
+                         int64_t num_shards, int64_t shard_id, int64_t num_samples, uint64_t seed);
+
 }  // namespace sprout::data
