@@ -90,6 +90,7 @@ std::vector<Tensor> tensors_from_arrays(const nb::list& arrays) {
 void bind_data(nb::module_& parent) {
   nb::module_ m = parent.def_submodule("dataset", "The data pipeline engine behind sprout.dataset.");
   data::set_foreign_error_annotator(&annotate_python_error);
+  bind_data_sources(m);
 
   nb::class_<data::Sampler>(m, "Sampler");
   m.def("sequential_sampler", &data::sequential_sampler, nb::arg("start_index"), nb::arg("num_samples"));
@@ -102,6 +103,8 @@ void bind_data(nb::module_& parent) {
         nb::arg("replacement"), nb::arg("seed"));
   m.def("pk_sampler", &data::pk_sampler, nb::arg("labels"), nb::arg("num_val"), nb::arg("shuffle"),
         nb::arg("num_samples"), nb::arg("seed"));
+  m.def("block_sampler", &data::block_sampler, nb::arg("block_sizes"), nb::arg("shuffle_blocks"),
+        nb::arg("shuffle_within"), nb::arg("num_shards"), nb::arg("shard_id"), nb::arg("num_samples"), nb::arg("seed"));
   m.def("sampler_indices", [](const data::SamplerPtr& s, int64_t size, int64_t epoch) { return s->indices(size, epoch); });
   m.def("sampler_num_samples", [](const data::SamplerPtr& s, int64_t size) { return s->num_samples(size); });
 

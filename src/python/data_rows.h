@@ -55,4 +55,7 @@ data::RowFunction python_row_function(nb::handle fn, size_t num_outputs, bool pa
 // predicate(*columns) -> truthy.
 data::RowPredicate python_row_predicate(nb::handle predicate);
 
+// Parts of sprout._C.dataset bound in their own files (called by bind_data).
+void bind_data_sources(nb::module_& m);  // data_sources.cc: file-format sources, image codec
+
 }  // namespace sprout::py

@@ -4,7 +4,7 @@ Inside ``map``, the engine hands every row a seed that depends only on the pipel
 and the row's position; ``row_seed`` makes it the seed of this thread's generator for the duration
 of the row, so random transforms give the same result whatever worker runs them. The generator is
 made only when a transform asks for it, so deterministic transforms pay nothing. Used eagerly
-(outside a pipeline), transforms draw from a generator seeded by ``dataset.config`` (or the OS).
+(outside a pipeline), transforms draw from a generator seeded by ``dataset.config``.
 """
 import contextlib
 import threading
