@@ -3,7 +3,8 @@
 set -euo pipefail
 PACKAGES=(g++ ccache ninja-build pkg-config python3-venv python3-dev
           libdnnl-dev libopenblas-openmp-dev libhwy-dev libgtest-dev
-          protobuf-compiler libprotobuf-dev zlib1g-dev)
+          protobuf-compiler libprotobuf-dev zlib1g-dev
+          libopencv-core-dev libopencv-imgproc-dev libopencv-imgcodecs-dev)
 missing=()
 for p in "${PACKAGES[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

@@ -11,4 +11,5 @@ NB_MODULE(_C, m) {
   bind_runtime(m);
   bind_autograd(m);
   bind_io(m);
+  bind_data(m);
 }

@@ -1,0 +1,160 @@
+"""The operations of a Dataset: each class here is one node of the description tree and builds one
+engine node (src/data). Users reach them through Dataset methods (``ds.map(...)``, ``ds.batch(...)``)."""
+from sprout.dataset.datasets import Dataset, _callable_name, _check_int, _column_list, _E, _window, _workers
+
+
+class MapDataset(Dataset):
+    def __init__(self, child, operations, input_columns, output_columns, num_parallel_workers):
+        super().__init__([child], num_parallel_workers)
+        if not isinstance(operations, (list, tuple)):
+            operations = [operations]
+        if not operations:
+            raise ValueError("map: 'operations' must not be empty")
+        for i, op in enumerate(operations):
+            if not callable(op):
+                raise TypeError(f"map: operations[{i}] must be callable, but got {type(op).__name__} {op!r}")
+        self.operations = list(operations)
+        self.input_columns = _column_list("map", "input_columns", input_columns)
+        self.output_columns = _column_list("map", "output_columns", output_columns)
+        self.workers = _workers("map", num_parallel_workers)
+
+    def _label(self):
+        ops = ", ".join(_callable_name(op) for op in self.operations)
+        return f"map(operations=[{ops}], input_columns={self.input_columns or '<first column>'})"
+
+    def _build_node(self, ctx):
+        child = self.children[0]._build(ctx)
+        num_outputs = len(self.output_columns or self.input_columns) or 1
+        return _E.map(child, _chain(self.operations), self.input_columns, self.output_columns, num_outputs,
+                      True, self.workers, _window(self.workers), ctx.node_seed())
+
+
+def _chain(operations):
+    """One callable running `operations` in turn: each op's outputs are the next one's inputs. The row
+    seed from the engine seeds Sprout's random transforms (Note [Seeds in the pipeline])."""
+    from sprout.dataset.transforms._random import row_seed
+
+    def run(seed, *columns):
+        with row_seed(seed):
+            for op in operations:
+                result = op(*columns)
+                columns = result if isinstance(result, tuple) else (result,)
+        return columns
+
+    return run
+
+
+class FilterDataset(Dataset):
+    def __init__(self, child, predicate, input_columns, num_parallel_workers):
+        super().__init__([child], num_parallel_workers)
+        if not callable(predicate):
+            raise TypeError(f"filter: 'predicate' must be callable, but got {type(predicate).__name__}")
+        self.predicate = predicate
+        self.input_columns = _column_list("filter", "input_columns", input_columns)
+        self.workers = _workers("filter", num_parallel_workers)
+
+    def _label(self):
+        return f"filter(predicate={_callable_name(self.predicate)})"
+
+    def _build_node(self, ctx):
+        child = self.children[0]._build(ctx)
+        return _E.filter(child, self.predicate, self.input_columns, self.workers, _window(self.workers))
+
+
+class BatchDataset(Dataset):
+    def __init__(self, child, batch_size, drop_remainder, num_parallel_workers, **kwargs):
+        super().__init__([child], num_parallel_workers)
+        if kwargs:
+            raise TypeError(f"batch: unexpected arguments {sorted(kwargs)}")
+        self.batch_size = _check_int("batch", "batch_size", batch_size, low=1)
+        if not isinstance(drop_remainder, bool):
+            raise TypeError(f"batch: 'drop_remainder' must be a bool, but got {drop_remainder!r}")
+        self.drop_remainder = drop_remainder
+
+    def _label(self):
+        return f"batch(batch_size={self.batch_size})"
+
+    def _build_node(self, ctx):
+        return _E.batch(self.children[0]._build(ctx), self.batch_size, self.drop_remainder)
+
+
+class ShuffleDataset(Dataset):
+    def __init__(self, child, buffer_size):
+        super().__init__([child])
+        self.buffer_size = _check_int("shuffle", "buffer_size", buffer_size, low=2)
+
+    def _build_node(self, ctx):
+        child = self.children[0]._build(ctx)
+        return _E.shuffle(child, self.buffer_size, ctx.node_seed())
+
+
+class RepeatDataset(Dataset):
+    def __init__(self, child, count):
+        super().__init__([child])
+        self.count = _check_int("repeat", "count", count)
+        if self.count == 0 or self.count < -1:
+            raise ValueError(f"repeat: 'count' must be -1 (forever) or >= 1, but got {count}")
+
+    def _build_node(self, ctx):
+        return _E.repeat(self.children[0]._build(ctx), self.count)
+
+
+class TakeDataset(Dataset):
+    def __init__(self, child, count):
+        super().__init__([child])
+        self.count = _check_int("take", "count", count, low=-1)
+
+    def _build_node(self, ctx):
+        return _E.take(self.children[0]._build(ctx), self.count)
+
+
+class SkipDataset(Dataset):
+    def __init__(self, child, count):
+        super().__init__([child])
+        self.count = _check_int("skip", "count", count, low=0)
+
+    def _build_node(self, ctx):
+        return _E.skip(self.children[0]._build(ctx), self.count)
+
+
+class ProjectDataset(Dataset):
+    def __init__(self, child, columns):
+        super().__init__([child])
+        self.columns = _column_list("project", "columns", columns, allow_none=False)
+
+    def _build_node(self, ctx):
+        return _E.project(self.children[0]._build(ctx), self.columns)
+
+
+class RenameDataset(Dataset):
+    def __init__(self, child, input_columns, output_columns):
+        super().__init__([child])
+        self.input_columns = _column_list("rename", "input_columns", input_columns, allow_none=False)
+        self.output_columns = _column_list("rename", "output_columns", output_columns, allow_none=False)
+
+    def _build_node(self, ctx):
+        return _E.rename(self.children[0]._build(ctx), self.input_columns, self.output_columns)
+
+
+def _check_datasets(api, datasets):
+    for i, d in enumerate(datasets):
+        if not isinstance(d, Dataset):
+            raise TypeError(f"{api}: datasets[{i}] must be a Dataset, but got {type(d).__name__}")
+
+
+class ZipDataset(Dataset):
+    def __init__(self, datasets):
+        _check_datasets("zip", datasets)
+        super().__init__(datasets)
+
+    def _build_node(self, ctx):
+        return _E.zip([c._build(ctx) for c in self.children])
+
+
+class ConcatDataset(Dataset):
+    def __init__(self, datasets):
+        _check_datasets("concat", datasets)
+        super().__init__(datasets)
+
+    def _build_node(self, ctx):
+        return _E.concat([c._build(ctx) for c in self.children])

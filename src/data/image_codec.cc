@@ -1,0 +1,58 @@
+#include "data/image_codec.h"
+
+#include <opencv2/core.hpp>
+#include <opencv2/imgcodecs.hpp>
+#include <opencv2/imgproc.hpp>
+
+#include "base/error.h"
+
+namespace sprout::data {
+
+Tensor decode_image(const Tensor& bytes, const std::string& what) {
+  SPROUT_CHECK(bytes.dtype() == DType::UInt8 && bytes.ndim() == 1, TypeError, "Decode: ", what,
+               " must be encoded image bytes (a 1-D UInt8 array), but got ", name(bytes.dtype()), " of shape ",
+               shape_str(bytes.shape()));
+  Tensor contiguous = bytes.contiguous();
+  const cv::Mat encoded(1, static_cast<int>(contiguous.numel()), CV_8UC1, contiguous.raw_data());
+  cv::Mat bgr;
+  if (contiguous.numel() > 0) {
+    try {
+      bgr = cv::imdecode(encoded, cv::IMREAD_COLOR);
+    } catch (const cv::Exception&) {
+      bgr = cv::Mat();
+    }
+  }
+  SPROUT_CHECK(!bgr.empty(), RuntimeError, "Decode: ", what, " (", contiguous.numel(),
+               " bytes) is not an image OpenCV can decode: corrupt, truncated, or not JPEG/PNG/BMP/TIFF/WebP");
+  Tensor out = Tensor::empty(Shape{bgr.rows, bgr.cols, 3}, DType::UInt8);
+  cv::Mat rgb(bgr.rows, bgr.cols, CV_8UC3, out.raw_data());
+  cv::cvtColor(bgr, rgb, cv::COLOR_BGR2RGB);
+  return out;
+}
+
+Tensor encode_image(const Tensor& image, const std::string& extension) {
+  SPROUT_CHECK(image.dtype() == DType::UInt8 && image.ndim() == 3 && (image.dim(2) == 3 || image.dim(2) == 1),
+               TypeError, "encode_image: expected an (H, W, 3) or (H, W, 1) UInt8 image, but got ",
+               name(image.dtype()), " of shape ", shape_str(image.shape()));
+  Tensor src = image.contiguous();
+  const int channels = static_cast<int>(image.dim(2));
+  cv::Mat mat(static_cast<int>(image.dim(0)), static_cast<int>(image.dim(1)), CV_8UC(channels), src.raw_data());
+  cv::Mat bgr;
+  if (channels == 3)
+    cv::cvtColor(mat, bgr, cv::COLOR_RGB2BGR);
+  else
+    bgr = mat;
+  std::vector<uchar> buffer;
+  bool ok = false;
+  try {
+    ok = cv::imencode(extension, bgr, buffer);
+  } catch (const cv::Exception& e) {
+    throw ValueError(str("encode_image: OpenCV cannot encode '", extension, "': ", e.what()));
+  }
+  SPROUT_CHECK(ok, ValueError, "encode_image: OpenCV cannot encode '", extension, "'");
+  Tensor out = Tensor::empty(Shape{static_cast<int64_t>(buffer.size())}, DType::UInt8);
+  std::copy(buffer.begin(), buffer.end(), static_cast<uchar*>(out.raw_data()));
+  return out;
+}
+
+}  // namespace sprout::data
