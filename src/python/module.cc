@@ -4,6 +4,9 @@
 NB_MODULE(_C, m) {
   using namespace sprout::py;
   m.doc() = "Sprout's C++ core: tensors, the op registry, eager dispatch.";
+  // Module-level caches (primitives kept by the functional API, the conversion module) live until
+  // exit on purpose; nanobind would report them as leaks at interpreter shutdown.
+  nanobind::set_leak_warnings(false);
   bind_errors(m);
   bind_dtype(m);
   bind_tensor(m);
