@@ -53,7 +53,7 @@ test-asan: $(VENV)/.deps-stamp
 	cd $(ASAN_BUILD) && ASAN_OPTIONS=detect_leaks=1 ../../$(VENV)/bin/ctest --output-on-failure -j $(JOBS)
 
 demo: build
-	$(PY) examples/demo.py
+	$(PY) examples/lenet_mnist.py
 
 docs: build
 	$(PY) scripts/gen_ops_doc.py

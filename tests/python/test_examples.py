@@ -1,0 +1,38 @@
+"""The examples run end to end on a few batches of generated digits (the real ones are fetched by `make demo`)."""
+import os
+import sys
+
+import numpy as np
+import pytest
+
+ROOT = os.path.join(os.path.dirname(__file__), "..", "..")
+sys.path.insert(0, os.path.join(ROOT, "examples"))
+sys.path.insert(0, os.path.join(ROOT, "scripts"))
+import fetch_mnist  # noqa: E402
+
+
+@pytest.fixture(scope="module")
+def digits(tmp_path_factory):
+    folder = tmp_path_factory.mktemp("mnist")
+    rng = np.random.default_rng(0)
+    for prefix, n in (("train", 256), ("t10k", 128)):
+        labels = rng.integers(0, 10, n)
+        images = np.zeros((n, 28, 28), np.uint8)
+        for i, label in enumerate(labels):  # a learnable pattern: a bright bar whose row is the label
+            images[i, 2 + 2 * label:4 + 2 * label, 4:24] = 255
+        (folder / f"{prefix}-images-idx3-ubyte").write_bytes(fetch_mnist.idx_images(images))
+        (folder / f"{prefix}-labels-idx1-ubyte").write_bytes(fetch_mnist.idx_labels(labels))
+    return str(folder)
+
+
+def test_lenet_mnist_runs(digits, capsys):
+    import lenet_mnist
+    accuracy = lenet_mnist.main(["--epochs", "1", "--max-steps", "3", "--data", digits])
+    out = capsys.readouterr().out
+    assert 0.0 <= accuracy <= 1.0 and "held-out accuracy" in out and "predicted" in out
+
+
+def test_quick_start_runs(digits, capsys):
+    import quick_start
+    accuracy = quick_start.main(["--epochs", "1", "--max-steps", "3", "--data", digits])
+    assert 0.0 <= accuracy <= 1.0 and "Test: accuracy" in capsys.readouterr().out
