@@ -71,14 +71,14 @@ EinsumPlan plan_einsum(std::string_view op, const std::string& equation, std::sp
     int64_t named = static_cast<int64_t>(heads[i].size() + tails[i].size());
     int64_t ndim = static_cast<int64_t>(shapes[i].size());
     if (e ? ndim < named : ndim != named)
-      bad_equation(op, equation, str("term '", terms[i], "' does not fit operand ", i, " of shape ", shape_str(shapes[i])));
+      bad_equation(op, equation,
+                   str("term '", terms[i], "' does not fit operand ", i, " of shape ", shape_str(shapes[i])));
     if (e) ell_ndim = std::max(ell_ndim, ndim - named);
   }
   std::string ell_letters;
   for (char c : std::string("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"))
     if (static_cast<int64_t>(ell_letters.size()) < ell_ndim && eq.find(c) == std::string::npos) ell_letters += c;
   SPROUT_CHECK(static_cast<int64_t>(ell_letters.size()) == ell_ndim, ValueError, op, ": too many axes under '...'");
-  std::vector<bool> is_ell_label;
   auto expand = [&](const std::string& head, const std::string& tail, bool e, int64_t ndim) {
     std::vector<int> labels;
     for (char c : head) labels.push_back(label_of(c));
@@ -87,29 +87,29 @@ EinsumPlan plan_einsum(std::string_view op, const std::string& equation, std::sp
     for (char c : tail) labels.push_back(label_of(c));
     return labels;
   };
+  // Each label's size: equal wherever it appears, except that a size-1 axis broadcasts.
+  std::vector<bool> sized;
   for (size_t i = 0; i < terms.size(); ++i) {
     plan.inputs.push_back(expand(heads[i], tails[i], ell[i], static_cast<int64_t>(shapes[i].size())));
+    sized.resize(plan.sizes.size(), false);
     for (size_t a = 0; a < shapes[i].size(); ++a) {
-      int l = plan.inputs[i][a];
-      int64_t n = shapes[i][a], &have = plan.sizes[static_cast<size_t>(l)];
-      bool seen = std::any_of(plan.inputs.begin(), plan.inputs.end() - 1,
-                              [&](const auto& in) { return std::find(in.begin(), in.end(), l) != in.end(); }) ||
-                  std::find(plan.inputs[i].begin(), plan.inputs[i].begin() + static_cast<long>(a), l) !=
-                      plan.inputs[i].begin() + static_cast<long>(a);
-      if (seen && n != have && n != 1 && have != 1)  // a size-1 axis broadcasts, as in NumPy broadcasting
-        bad_equation(op, equation, str("gives label '", plan.letters[static_cast<size_t>(l)], "' sizes ", have,
-                                       " and ", n));
-      have = seen ? std::max(have, n) : n;
+      const size_t l = static_cast<size_t>(plan.inputs[i][a]);
+      const int64_t n = shapes[i][a];
+      int64_t& have = plan.sizes[l];
+      if (sized[l] && n != have && n != 1 && have != 1)
+        bad_equation(op, equation, str("gives label '", plan.letters[l], "' sizes ", have, " and ", n));
+      if (!sized[l] || have == 1) have = n;
+      sized[l] = true;
     }
   }
   if (arrow != std::string::npos) {
     std::string head, tail;
     bool e;
     split_term(op, equation, std::string_view(eq).substr(arrow + 2), head, tail, e);
-    for (char c : head + tail) {
-      if (lhs.find(c) == std::string::npos || std::count(head.begin(), head.end(), c) + std::count(tail.begin(), tail.end(), c) > 1)
+    const std::string named = head + tail;
+    for (char c : named)
+      if (lhs.find(c) == std::string::npos || std::count(named.begin(), named.end(), c) > 1)
         bad_equation(op, equation, str("has output label '", c, "' that is repeated or in no input"));
-    }
     plan.output = expand(head, tail, e, e ? static_cast<int64_t>(head.size() + tail.size()) + ell_ndim : 0);
   } else {  // implicit output: the '...' axes, then the letters used once, alphabetically
     for (int64_t j = 0; j < ell_ndim; ++j) plan.output.push_back(label_of(ell_letters[static_cast<size_t>(j)]));

@@ -116,7 +116,8 @@ void einsum_kernel(const EinsumAttrs& attrs, std::span<const Tensor> in, std::sp
     return keep;
   };
   std::vector<Labeled> xs;
-  for (size_t k = 0; k < in.size(); ++k) xs.push_back(sum_labels(take_diagonals({in[k], plan.inputs[k]}), needed(0, k)));
+  for (size_t k = 0; k < in.size(); ++k)
+    xs.push_back(sum_labels(take_diagonals({in[k], plan.inputs[k]}), needed(0, k)));
   Labeled acc = xs[0];
   for (size_t k = 1; k < xs.size(); ++k) acc = contract(acc, xs[k], needed(k + 1, in.size()), plan);
   acc = sum_labels(acc, plan.output);

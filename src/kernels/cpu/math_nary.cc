@@ -107,7 +107,8 @@ void add_n_kernel(const NoAttrs&, std::span<const Tensor> in, std::span<Tensor> 
           const T* first = xs[0].data<T>() + begin;
           if (xs.size() == 1) std::copy(first, first + (end - begin), o + begin);
           for (size_t k = 1; k < xs.size(); ++k)
-            simd_binary(BinaryOp::Add, k == 1 ? first : o + begin, 1, xs[k].data<T>() + begin, 1, o + begin, end - begin);
+            simd_binary(BinaryOp::Add, k == 1 ? first : o + begin, 1, xs[k].data<T>() + begin, 1, o + begin,
+                        end - begin);
         } else {
           C acc[kBlock];
           for (int64_t i = begin; i < end; i += kBlock) {
