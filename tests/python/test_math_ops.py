@@ -195,6 +195,7 @@ def test_dense():
     x, w, b = rng.standard_normal((2, 3, 4)), rng.standard_normal((6, 4)), rng.standard_normal(6)
     np.testing.assert_allclose(ops.dense(ms.Tensor(x), ms.Tensor(w), ms.Tensor(b)).asnumpy(), x @ w.T + b)
     np.testing.assert_allclose(ops.dense(ms.Tensor(x[0, 0]), ms.Tensor(w)).asnumpy(), x[0, 0] @ w.T)
+    np.testing.assert_allclose(ops.dense(ms.Tensor(x), ms.Tensor(w[0]), ms.Tensor(1.5)).asnumpy(), x @ w[0] + 1.5)
     with pytest.raises(ValueError, match=r"dense: 'weight' must have shape \(out_channels, 4\)"):
         ops.dense(ms.Tensor(x), ms.Tensor(w.T))
 

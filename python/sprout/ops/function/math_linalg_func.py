@@ -6,17 +6,20 @@ _matmul_t, _add, _reshape = prim("MatMul", transpose_b=True), prim("Add"), prim(
 
 
 def dense(input, weight, bias=None):
-    """input @ weight.T + bias over the last axis of `input`: weight is (out_channels, in_channels)."""
+    """input @ weight.T + bias over the last axis of `input`. `weight` is (out_channels, in_channels), or
+    (in_channels,) for a single output that drops the last axis."""
     for arg, value in (("input", input), ("weight", weight)):
         if not isinstance(value, Tensor):
             raise TypeError(f"dense: '{arg}' must be a Tensor, but got {type(value).__name__}")
-    if weight.ndim != 2 or input.ndim == 0 or input.shape[-1] != weight.shape[1]:
-        raise ValueError(f"dense: 'weight' must have shape (out_channels, {input.shape[-1] if input.ndim else '?'}) "
-                         f"for 'input' of shape {input.shape} (in_channels last), but has shape {weight.shape}")
-    out = _matmul_t(_reshape(input, (-1, input.shape[-1])), weight)
+    in_channels = input.shape[-1] if input.ndim else None
+    if weight.ndim not in (1, 2) or in_channels is None or weight.shape[-1] != in_channels:
+        raise ValueError(f"dense: 'weight' must have shape (out_channels, {in_channels}) or ({in_channels},) for "
+                         f"'input' of shape {input.shape} (in_channels last), but has shape {weight.shape}")
+    w = _reshape(weight, (1, in_channels)) if weight.ndim == 1 else weight
+    out = _matmul_t(_reshape(input, (-1, in_channels)), w)
     if bias is not None:
         out = _add(out, bias)
-    return _reshape(out, input.shape[:-1] + (weight.shape[0],))
+    return _reshape(out, input.shape[:-1] + weight.shape[:-1])
 
 
 def einsum(equation, *operands):
