@@ -31,17 +31,28 @@ void nary_row(const std::array<char*, N + 1>& p, const std::array<int64_t, N + 1
       }(std::make_index_sequence<N>{}));
     return;
   }
-  // Blocks: each input becomes a unit-stride block (a broadcast value is repeated once per row).
+  // Blocks with unit strides only: a contiguous input is read in place when it already has the
+  // compute type (else converted into its block); a broadcast one is a block holding its value.
   std::array<std::array<C, kBlock>, N> blocks;
   for (size_t k = 0; k < N; ++k)
     if (s[k + 1] == 0) blocks[k].fill(static_cast<C>(x[k][0]));
   for (int64_t i = 0; i < n; i += kBlock) {
     const int64_t m = std::min(kBlock, n - i);
-    for (size_t k = 0; k < N; ++k)
-      if (s[k + 1] == 1)
-        for (int64_t j = 0; j < m; ++j) blocks[k][j] = static_cast<C>(x[k][i + j]);
+    std::array<const C*, N> src;
+    for (size_t k = 0; k < N; ++k) {
+      src[k] = blocks[k].data();
+      if (s[k + 1] == 1) {
+        if constexpr (std::is_same_v<T, C>) {
+          src[k] = x[k] + i;
+        } else {
+          for (int64_t j = 0; j < m; ++j) blocks[k][j] = static_cast<C>(x[k][i + j]);
+        }
+      }
+    }
+    T* dst = o + i;
     [&]<size_t... K>(std::index_sequence<K...>) {
-      for (int64_t j = 0; j < m; ++j) o[i + j] = static_cast<T>(fn(blocks[K][j]...));
+#pragma GCC ivdep
+      for (int64_t j = 0; j < m; ++j) dst[j] = static_cast<T>(fn(src[K][j]...));
     }(std::make_index_sequence<N>{});
   }
 }
@@ -96,7 +107,8 @@ void add_n_kernel(const NoAttrs&, std::span<const Tensor> in, std::span<Tensor> 
           const T* first = xs[0].data<T>() + begin;
           if (xs.size() == 1) std::copy(first, first + (end - begin), o + begin);
           for (size_t k = 1; k < xs.size(); ++k)
-            simd_binary(BinaryOp::Add, k == 1 ? first : o + begin, 1, xs[k].data<T>() + begin, 1, o + begin, end - begin);
+            simd_binary(BinaryOp::Add, k == 1 ? first : o + begin, 1, xs[k].data<T>() + begin, 1, o + begin,
+                        end - begin);
         } else {
           C acc[kBlock];
           for (int64_t i = begin; i < end; i += kBlock) {

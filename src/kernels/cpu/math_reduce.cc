@@ -19,7 +19,8 @@ enum class Fold { Prod, All, Any };
 // Products accumulate in uint64 for integers (wrapping as the output dtype would, with no signed
 // overflow) and in the compute type for floats; All and Any in bool.
 template <Fold F, class T>
-using acc_t = std::conditional_t<F != Fold::Prod, bool, std::conditional_t<std::is_integral_v<T>, uint64_t, compute_t<T>>>;
+using acc_t =
+    std::conditional_t<F != Fold::Prod, bool, std::conditional_t<std::is_integral_v<T>, uint64_t, compute_t<T>>>;
 
 template <Fold F, class A>
 constexpr A identity() { return F == Fold::Prod ? A(1) : A(F == Fold::All); }

@@ -3,7 +3,6 @@
 // directly, half types and strided rows through a small stack block converted to float or double on
 // the way in and out. Integer inputs (abs, sign, square, round) use plain loops.
 #include <cmath>
-#include <cstdlib>
 #include <type_traits>
 
 #include "kernels/cpu/math_loops.h"

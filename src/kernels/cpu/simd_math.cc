@@ -181,7 +181,8 @@ HWY_INLINE auto in_domain(D d, V x) {
   if constexpr (OP == MathOp::Expm1) return hn::Lt(x, hn::Set(d, kExpLimit<T>));
   if constexpr (OP == MathOp::Log1p)
     return hn::And(hn::Gt(x, hn::Set(d, T(-1))), hn::Lt(x, hn::Set(d, std::numeric_limits<T>::infinity())));
-  if constexpr (OP == MathOp::Sin || OP == MathOp::Cos || OP == MathOp::Tan) return hn::Le(ax, hn::Set(d, kTrigLimit<T>));
+  if constexpr (OP == MathOp::Sin || OP == MathOp::Cos || OP == MathOp::Tan)
+    return hn::Le(ax, hn::Set(d, kTrigLimit<T>));
   if constexpr (OP == MathOp::Asin || OP == MathOp::Acos) return hn::Le(ax, hn::Set(d, T(1)));
   if constexpr (OP == MathOp::Atan || OP == MathOp::Tanh) return hn::Le(ax, hn::Set(d, std::numeric_limits<T>::max()));
   if constexpr (OP == MathOp::Sinh || OP == MathOp::Cosh) return hn::Le(ax, hn::Set(d, kExpLimit<T>));

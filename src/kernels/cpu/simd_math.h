@@ -5,7 +5,8 @@
 // (sin of 1e6, expm1 of 200, log1p of -2, NaN ...). Every op below declares the range its vector
 // formula is exact in; a block whose lanes all lie inside it (the normal case) never leaves SIMD code,
 // and the rare lanes outside it are recomputed with libm, so edge values (inf, NaN, poles, huge
-// arguments) are exactly IEEE's.
+// arguments) are exactly IEEE's. erf and erfc, which Highway lacks, are Sprout's own (Chebyshev pieces
+// from scripts/gen_erf_coefficients.py) and follow the same rule.
 #pragma once
 
 #include <cstdint>

@@ -5,12 +5,15 @@ import sprout as ms
 from sprout import _C, ops
 from op_records.record import FLOAT_DTYPES, NUMERIC_DTYPES, OpRecord
 
-TERNARY = [((2, 3), (2, 3), (2, 3)), ((4, 1, 3), (3,), ()), ((), (), ()), ((0, 3), (1,), (3,)), ((7, 33), (33,), (7, 1))]
+TERNARY = [((2, 3), (2, 3), (2, 3)), ((4, 1, 3), (3,), ()), ((), (), ()), ((0, 3), (1,), (3,)),
+           ((7, 33), (33,), (7, 1))]
 TERNARY_GRAD = [((2, 3), (2, 3), (2, 3)), ((4, 1, 3), (3,), ()), ((2, 1), (1, 3), (2, 3))]
 
 
 def _mismatch(op, call, n):
-    return [(lambda: call(*([ms.Tensor(np.ones((2, 3)))] * (n - 1) + [ms.Tensor(np.ones(4))])), ValueError, rf"{op}: shapes \(2, 3\) and \(4,\) cannot broadcast")]
+    # Tensors are built inside the lambda: records keep no tensors alive between tests.
+    return [(lambda: call(*([ms.Tensor(np.ones((2, 3)))] * (n - 1) + [ms.Tensor(np.ones(4))])), ValueError,
+             rf"{op}: shapes \(2, 3\) and \(4,\) cannot broadcast")]
 
 
 def _add_n(*xs):
@@ -22,7 +25,8 @@ RECORDS = [
                                                    ((7, 33), (7, 33))], NUMERIC_DTYPES,
              prim=lambda: _C.Primitive("AddN"), grad_shapes=[((2, 3), (2, 3), (2, 3))],
              bad=[(lambda: ops.addn([ms.Tensor([1.0, 2.0]), ms.Tensor([1.0])]), ValueError,
-                   r"AddN: every tensor in 'x' must have the shape of the first, \(2,\), but tensor 1 has shape \(1,\)"),
+                   r"AddN: every tensor in 'x' must have the shape of the first, \(2,\), "
+                   r"but tensor 1 has shape \(1,\)"),
                   (lambda: ops.addn([ms.Tensor([1.0]), ms.Tensor([1])]), TypeError,
                    "AddN: every tensor in 'x' must have the dtype of the first, Float32, but tensor 1 is Int64"),
                   (lambda: ops.AddN()(()), ValueError, "AddN: 'x' must hold at least one tensor"),

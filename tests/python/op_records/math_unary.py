@@ -28,7 +28,8 @@ def _floats_only(op):
 
 
 def _not_bool(op):
-    return [(lambda: getattr(ops, op)()(ms.Tensor([True])), TypeError, rf"{op}: 'x' must be a numeric tensor, but got Bool")]
+    return [(lambda: getattr(ops, op)()(ms.Tensor([True])), TypeError,
+             rf"{op}: 'x' must be a numeric tensor, but got Bool")]
 
 
 RECORDS = [

@@ -153,39 +153,129 @@ def amin(input, axis=None, keepdims=False):
 
 # --- unary math -----------------------------------------------------------------------------------
 
-def _unary(op, name, doc):
-    p = prim(op)
-
-    def fn(input):
-        return p(input)
-    fn.__name__ = fn.__qualname__ = name
-    fn.__doc__ = doc
-    return fn
+_abs, _sign, _square, _reciprocal = prim("Abs"), prim("Sign"), prim("Square"), prim("Reciprocal")
+_rsqrt, _floor, _ceil, _expm1 = prim("Rsqrt"), prim("Floor"), prim("Ceil"), prim("Expm1")
+_log1p, _sin, _cos, _tan = prim("Log1p"), prim("Sin"), prim("Cos"), prim("Tan")
+_asin, _acos, _atan, _sinh = prim("Asin"), prim("ACos"), prim("Atan"), prim("Sinh")
+_cosh, _tanh, _erf, _erfc = prim("Cosh"), prim("Tanh"), prim("Erf"), prim("Erfc")
+_isnan, _isinf, _isfinite = prim("IsNan"), prim("IsInf"), prim("IsFinite")
 
 
-abs = _unary("Abs", "abs", "|input|, elementwise.")
-sign = _unary("Sign", "sign", "-1, 0 or 1 by the sign of each element; NaN stays NaN.")
-square = _unary("Square", "square", "input * input, elementwise.")
-reciprocal = _unary("Reciprocal", "reciprocal", "1 / input, elementwise; integers give Float32.")
-rsqrt = _unary("Rsqrt", "rsqrt", "1 / sqrt(input), elementwise.")
-floor = _unary("Floor", "floor", "The largest integer not greater than each element (floating-point input).")
-ceil = _unary("Ceil", "ceil", "The smallest integer not less than each element (floating-point input).")
-expm1 = _unary("Expm1", "expm1", "exp(input) - 1, accurate near 0.")
-log1p = _unary("Log1p", "log1p", "log(1 + input), accurate near 0.")
-sin = _unary("Sin", "sin", "Sine (radians), elementwise.")
-cos = _unary("Cos", "cos", "Cosine (radians), elementwise.")
-tan = _unary("Tan", "tan", "Tangent (radians), elementwise.")
-asin = _unary("Asin", "asin", "Arcsine, elementwise; NaN outside [-1, 1].")
-acos = _unary("ACos", "acos", "Arccosine, elementwise; NaN outside [-1, 1].")
-atan = _unary("Atan", "atan", "Arctangent, elementwise.")
-sinh = _unary("Sinh", "sinh", "Hyperbolic sine, elementwise.")
-cosh = _unary("Cosh", "cosh", "Hyperbolic cosine, elementwise.")
-tanh = _unary("Tanh", "tanh", "Hyperbolic tangent, elementwise.")
-erf = _unary("Erf", "erf", "The Gauss error function, elementwise.")
-erfc = _unary("Erfc", "erfc", "The complementary error function 1 - erf(input), elementwise.")
-isnan = _unary("IsNan", "isnan", "Where input is NaN; a Bool tensor.")
-isinf = _unary("IsInf", "isinf", "Where input is +inf or -inf; a Bool tensor.")
-isfinite = _unary("IsFinite", "isfinite", "Where input is neither infinite nor NaN; a Bool tensor.")
+def abs(input):
+    """|input|, elementwise."""
+    return _abs(input)
+
+
+def sign(input):
+    """-1, 0 or 1 by the sign of each element; NaN stays NaN."""
+    return _sign(input)
+
+
+def square(input):
+    """input * input, elementwise."""
+    return _square(input)
+
+
+def reciprocal(input):
+    """1 / input, elementwise; integers give Float32."""
+    return _reciprocal(input)
+
+
+def rsqrt(input):
+    """1 / sqrt(input), elementwise."""
+    return _rsqrt(input)
+
+
+def floor(input):
+    """The largest integer not greater than each element (floating-point input)."""
+    return _floor(input)
+
+
+def ceil(input):
+    """The smallest integer not less than each element (floating-point input)."""
+    return _ceil(input)
+
+
+def expm1(input):
+    """exp(input) - 1, accurate near 0."""
+    return _expm1(input)
+
+
+def log1p(input):
+    """log(1 + input), accurate near 0."""
+    return _log1p(input)
+
+
+def sin(input):
+    """Sine (radians), elementwise."""
+    return _sin(input)
+
+
+def cos(input):
+    """Cosine (radians), elementwise."""
+    return _cos(input)
+
+
+def tan(input):
+    """Tangent (radians), elementwise."""
+    return _tan(input)
+
+
+def asin(input):
+    """Arcsine, elementwise; NaN outside [-1, 1]."""
+    return _asin(input)
+
+
+def acos(input):
+    """Arccosine, elementwise; NaN outside [-1, 1]."""
+    return _acos(input)
+
+
+def atan(input):
+    """Arctangent, elementwise."""
+    return _atan(input)
+
+
+def sinh(input):
+    """Hyperbolic sine, elementwise."""
+    return _sinh(input)
+
+
+def cosh(input):
+    """Hyperbolic cosine, elementwise."""
+    return _cosh(input)
+
+
+def tanh(input):
+    """Hyperbolic tangent, elementwise."""
+    return _tanh(input)
+
+
+def erf(input):
+    """The Gauss error function, elementwise."""
+    return _erf(input)
+
+
+def erfc(input):
+    """The complementary error function 1 - erf(input), elementwise."""
+    return _erfc(input)
+
+
+def isnan(input):
+    """Where input is NaN; a Bool tensor."""
+    return _isnan(input)
+
+
+def isinf(input):
+    """Where input is +inf or -inf; a Bool tensor."""
+    return _isinf(input)
+
+
+def isfinite(input):
+    """Where input is neither infinite nor NaN; a Bool tensor."""
+    return _isfinite(input)
+
+
 absolute, arcsin, arccos, arctan = abs, asin, acos, atan
 
 _round = prim("Round")
