@@ -1,16 +1,10 @@
 """set_context / get_context / set_seed, including the seed's ``context.set_context`` spelling."""
+import contextlib
+
 import pytest
 
 import sprout as ms
 from sprout import _C, context
-
-
-class _nothing:
-    def __enter__(self):
-        return self
-
-    def __exit__(self, *exc):
-        return False
 
 
 def test_modes_and_defaults():
@@ -18,8 +12,8 @@ def test_modes_and_defaults():
     assert ms.get_context("device_target") == "CPU"
     old = ms.get_context("mode")
     try:
-        with pytest.warns(RuntimeWarning, match="graph compiler is not part of this build") if not \
-                context._warned_graph_mode else _nothing():
+        warned = context._warned_graph_mode  # the warning is given once per process
+        with contextlib.nullcontext() if warned else pytest.warns(RuntimeWarning, match="graph compiler is not"):
             context.set_context(mode=context.GRAPH_MODE)
         assert ms.get_context("mode") == ms.GRAPH_MODE
         ms.set_context(mode=ms.PYNATIVE_MODE, device_target="CPU")
