@@ -85,7 +85,7 @@ def test_setitem_casts_and_checks():
 def _check_grad(prim, inputs, wrt, rng, eps=1e-6):
     """Compares _C.run_bprop with central differences of sum(outputs * douts) for the inputs in `wrt`."""
     def run(values):
-        out = prim(*values)
+        out = prim(*[ms.Tensor(v.asnumpy().copy()) for v in values])  # fresh copies: ScatterAdd works in place
         return list(out) if isinstance(out, tuple) else [out]
 
     outs = run(inputs)
@@ -144,6 +144,8 @@ GRAD_CASES = {
                                               [_f(3, 2, rng=r), ms.Tensor([[2, 0]]), _f(1, 2, rng=r)]), [0, 2]),
     "Meshgrid": (lambda r: (_C.Primitive("Meshgrid", {"indexing": "xy"}), [_f(3, rng=r), _f(2, rng=r), _f(4, rng=r)]),
                  [0, 1, 2]),
+    "ScatterAdd": (lambda r: (_C.Primitive("ScatterAdd"), [_f(3, 2, rng=r), ms.Tensor([2, 0, 2]), _f(3, 2, rng=r)]),
+                   [0, 2]),
     "Select-broadcast-cond": (lambda r: (_C.Primitive("Select"), [ms.Tensor([True, False]), _f(2, 2, rng=r),
                                                                   _f(2, 2, rng=r)]), [1, 2]),
 }
@@ -162,3 +164,10 @@ def test_stop_gradient_blocks_the_gradient():
     prim = _C.Primitive("StopGradient")
     (g,) = _C.run_bprop(prim, [x], [prim(x)], [ms.Tensor(np.ones((2, 3)))])
     np.testing.assert_array_equal(g.asnumpy(), np.zeros((2, 3)))
+
+
+def test_scatter_add_updates_its_input_in_place():
+    x = ms.Tensor(np.zeros((3, 2)))
+    out = ops.scatter_add(x, ms.Tensor([1, 1]), ms.Tensor(np.ones((2, 2))))
+    np.testing.assert_array_equal(x.asnumpy(), [[0, 0], [2, 2], [0, 0]])
+    np.testing.assert_array_equal(out.asnumpy(), x.asnumpy())

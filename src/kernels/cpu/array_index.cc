@@ -144,6 +144,27 @@ void add_slices(T* dst, const T* src, const std::vector<int64_t>& offsets, int64
   }
 }
 
+// Adds into out[0], which is the op's input tensor itself (see dispatch_scatter_add).
+void scatter_add_kernel(const ScatterAddAttrs&, std::span<const Tensor> in, std::span<Tensor> out) {
+  const Tensor& x = out[0];
+  std::vector<int64_t> rows = read_indices(in[1]);
+  normalize_indices("ScatterAdd", "indices", rows, x.shape()[0]);
+  Tensor target = x.is_contiguous() ? x : x.clone();
+  const Tensor updates = in[2].contiguous();
+  const int64_t slice = x.shape()[0] == 0 ? 0 : x.numel() / x.shape()[0];
+  visit_dtype(x.dtype(), [&](auto z) {
+    using T = decltype(z);
+    if constexpr (std::is_same_v<T, bool>) {
+      for (size_t r = 0; r < rows.size(); ++r)
+        for (int64_t i = 0; i < slice; ++i)
+          target.data<bool>()[rows[r] * slice + i] |= updates.data<bool>()[static_cast<int64_t>(r) * slice + i];
+    } else {
+      add_slices(target.template data<T>(), updates.template data<T>(), rows, slice);
+    }
+  });
+  if (!x.is_contiguous()) x.copy_from(target);
+}
+
 void zero(const Tensor& t) { std::memset(t.raw_data(), 0, t.nbytes()); }
 
 void scatter_nd_kernel(const ScatterNdAttrs&, std::span<const Tensor> in, std::span<Tensor> out) {
@@ -232,6 +253,7 @@ SPROUT_REGISTER(cpu_array_index) {
   register_kernel<NoAttrs>("TensorScatterUpdate", Device::CPU, tensor_scatter_update_kernel);
   register_kernel<SegmentAttrs>("UnsortedSegmentSum", Device::CPU, unsorted_segment_sum_kernel);
   register_kernel<OneHotAttrs>("OneHot", Device::CPU, one_hot_kernel);
+  register_kernel<ScatterAddAttrs>("ScatterAdd", Device::CPU, scatter_add_kernel);
 }
 
 }  // namespace sprout
