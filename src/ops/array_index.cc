@@ -64,9 +64,10 @@ std::vector<TensorSpec> infer_masked_select(const OpDef& op, const NoAttrs&, std
 std::vector<Tensor> dispatch_masked_select(const NoAttrs& a, std::span<const Tensor> in) {
   static const OpDef& def = OpRegistry::instance().get("MaskedSelect");
   Shape s = broadcast_shapes(def.name, in[0].shape(), in[1].shape());
-  Tensor mask = in[1].expand(s);
+  Tensor mask = in[1].expand(s).contiguous();
+  const bool* m = mask.data<bool>();
   int64_t count = 0;
-  for (int64_t i = 0, n = mask.numel(); i < n; ++i) count += mask.element_as_int(i) != 0;
+  for (int64_t i = 0, n = mask.numel(); i < n; ++i) count += m[i];
   std::vector<Tensor> out{Tensor::empty(Shape{count}, in[0].dtype())};
   def.kernel(Device::CPU)(&a, in, out);
   return out;

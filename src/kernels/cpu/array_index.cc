@@ -13,9 +13,10 @@
 namespace sprout {
 namespace {
 
-// Calls fn(elements...) elementwise over `out` and `ins` broadcast to its shape (at most 3 inputs).
-template <class T, class Fn, size_t K>
-void elementwise(const Tensor& out, const std::array<Tensor, K>& ins, Fn fn) {
+// Runs fn(pointers, inner strides, n) over rows of `out` and `ins` broadcast to its shape, split across
+// threads; fn gets typed base pointers already offset to the row.
+template <class T, size_t K, class Fn>
+void rows_of(const Tensor& out, const std::array<Tensor, K>& ins, Fn fn) {
   std::array<Tensor, K> views;
   std::array<std::span<const int64_t>, K + 1> strides;
   strides[0] = out.strides();
@@ -24,16 +25,14 @@ void elementwise(const Tensor& out, const std::array<Tensor, K>& ins, Fn fn) {
     strides[k + 1] = views[k].strides();
   }
   NdLoop<K + 1> loop(out.shape(), strides);
-  T* po = static_cast<T*>(out.raw_data());
+  std::array<int64_t, K + 1> inner;
+  for (size_t k = 0; k <= K; ++k) inner[k] = loop.inner_stride(k);
   parallel_for(out.numel(), kParallelGrain, [&](int64_t begin, int64_t end) {
     loop.run_elements(begin, end, [&](const std::array<int64_t, K + 1>& off, int64_t n) {
-      for (int64_t i = 0; i < n; ++i) {
-        std::array<const char*, K> at;
-        for (size_t k = 0; k < K; ++k)
-          at[k] = static_cast<const char*>(views[k].raw_data()) +
-                  (off[k + 1] + i * loop.inner_stride(k + 1)) * static_cast<int64_t>(views[k].itemsize());
-        po[off[0] + i * loop.inner_stride(0)] = fn(at);
-      }
+      std::array<const char*, K> at;
+      for (size_t k = 0; k < K; ++k)
+        at[k] = static_cast<const char*>(views[k].raw_data()) + off[k + 1] * static_cast<int64_t>(views[k].itemsize());
+      fn(static_cast<T*>(out.raw_data()) + off[0], at, inner, n);
     });
   });
 }
@@ -41,9 +40,17 @@ void elementwise(const Tensor& out, const std::array<Tensor, K>& ins, Fn fn) {
 void select_kernel(const NoAttrs&, std::span<const Tensor> in, std::span<Tensor> out) {
   visit_dtype(out[0].dtype(), [&](auto zero) {
     using T = decltype(zero);
-    elementwise<T>(out[0], std::array<Tensor, 3>{in[0], in[1], in[2]}, [](const std::array<const char*, 3>& p) {
-      return *reinterpret_cast<const bool*>(p[0]) ? *reinterpret_cast<const T*>(p[1]) : *reinterpret_cast<const T*>(p[2]);
-    });
+    rows_of<T>(out[0], std::array<Tensor, 3>{in[0], in[1], in[2]},
+               [](T* po, const std::array<const char*, 3>& at, const std::array<int64_t, 4>& s, int64_t n) {
+                 const bool* c = reinterpret_cast<const bool*>(at[0]);
+                 const T* x = reinterpret_cast<const T*>(at[1]);
+                 const T* y = reinterpret_cast<const T*>(at[2]);
+                 if (s[0] == 1 && s[1] == 1 && s[2] == 1 && s[3] == 1) {  // the common contiguous case vectorizes
+                   for (int64_t i = 0; i < n; ++i) po[i] = c[i] ? x[i] : y[i];
+                 } else {
+                   for (int64_t i = 0; i < n; ++i) po[i * s[0]] = c[i * s[1]] ? x[i * s[2]] : y[i * s[3]];
+                 }
+               });
   });
 }
 
@@ -52,9 +59,16 @@ void masked_fill_kernel(const NoAttrs&, std::span<const Tensor> in, std::span<Te
   visit_dtype(out[0].dtype(), [&](auto zero) {
     using T = decltype(zero);
     const T v = static_cast<T>(static_cast<compute_t<T>>(value));
-    elementwise<T>(out[0], std::array<Tensor, 2>{in[0], in[1]}, [v](const std::array<const char*, 2>& p) {
-      return *reinterpret_cast<const bool*>(p[1]) ? v : *reinterpret_cast<const T*>(p[0]);
-    });
+    rows_of<T>(out[0], std::array<Tensor, 2>{in[0], in[1]},
+               [v](T* po, const std::array<const char*, 2>& at, const std::array<int64_t, 3>& s, int64_t n) {
+                 const T* x = reinterpret_cast<const T*>(at[0]);
+                 const bool* m = reinterpret_cast<const bool*>(at[1]);
+                 if (s[0] == 1 && s[1] == 1 && s[2] == 1) {
+                   for (int64_t i = 0; i < n; ++i) po[i] = m[i] ? v : x[i];
+                 } else {
+                   for (int64_t i = 0; i < n; ++i) po[i * s[0]] = m[i * s[2]] ? v : x[i * s[1]];
+                 }
+               });
   });
 }
 
