@@ -262,7 +262,8 @@ struct StridedSliceAttrs {
         attr("end_mask", &StridedSliceAttrs::end_mask, "Bit i set: entry i runs to the end."),
         attr("ellipsis_mask", &StridedSliceAttrs::ellipsis_mask, "Bit i set: entry i is '...' (at most one bit)."),
         attr("new_axis_mask", &StridedSliceAttrs::new_axis_mask, "Bit i set: entry i inserts an axis of size 1."),
-        attr("shrink_axis_mask", &StridedSliceAttrs::shrink_axis_mask, "Bit i set: entry i takes index begin[i] and drops the axis."),
+        attr("shrink_axis_mask", &StridedSliceAttrs::shrink_axis_mask,
+             "Bit i set: entry i takes index begin[i] and drops the axis."),
         attr("begin", &StridedSliceAttrs::begin, "Start per entry.").call(),
         attr("end", &StridedSliceAttrs::end, "Stop (excluded) per entry.").call(),
         attr("strides", &StridedSliceAttrs::strides, "Step per entry (nonzero).").call()};

@@ -183,11 +183,12 @@ V gather_nd(BpropBuilder& b, V x, V indices) { return emit_op(b, "GatherNd", {x,
 std::vector<TensorSpec> infer_one_hot(const OpDef& op, const OneHotAttrs& a, std::span<const TensorSpec> in) {
   check_index_dtype(op, 0, in[0]);
   SPROUT_CHECK(a.depth >= 0, ValueError, op.name, ": 'depth' must be non-negative, but got ", a.depth);
-  SPROUT_CHECK(in[1].dtype == in[2].dtype, TypeError, op.name, ": 'on_value' and 'off_value' must have the same dtype, ",
-               "but got ", name(in[1].dtype), " and ", name(in[2].dtype));
+  SPROUT_CHECK(in[1].dtype == in[2].dtype, TypeError, op.name,
+               ": 'on_value' and 'off_value' must have the same dtype, but got ", name(in[1].dtype), " and ",
+               name(in[2].dtype));
   for (size_t i = 1; i < 3; ++i)
-    SPROUT_CHECK(in[i].shape.empty(), ValueError, op.name, ": '", op.inputs[i], "' must be a 0-d tensor, but got shape ",
-                 shape_str(in[i].shape));
+    SPROUT_CHECK(in[i].shape.empty(), ValueError, op.name, ": '", op.inputs[i],
+                 "' must be a 0-d tensor, but got shape ", shape_str(in[i].shape));
   const int64_t ndim = static_cast<int64_t>(in[0].shape.size());
   SPROUT_CHECK(a.axis >= -1 && a.axis <= ndim, ValueError, op.name, ": 'axis' must be in [-1, ", ndim,
                "], but got ", a.axis);

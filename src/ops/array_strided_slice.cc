@@ -71,7 +71,8 @@ int64_t range_length(int64_t size, int64_t start, int64_t stop, int64_t step) {
   return start > stop ? (start - stop - step - 1) / (-step) : 0;
 }
 
-std::vector<TensorSpec> infer_strided_slice(const OpDef& op, const StridedSliceAttrs& a, std::span<const TensorSpec> in) {
+std::vector<TensorSpec> infer_strided_slice(const OpDef& op, const StridedSliceAttrs& a,
+                                            std::span<const TensorSpec> in) {
   Shape out;
   int64_t dim = 0;
   for (const SliceStep& s : resolve(op, a, in[0].shape)) {

@@ -143,7 +143,8 @@ void gather_nd_kernel(const NoAttrs&, std::span<const Tensor> in, std::span<Tens
   parallel_for(static_cast<int64_t>(offsets.size()), std::max<int64_t>(1, kParallelGrain * 4 / bytes),
                [&](int64_t b, int64_t e) {
                  for (int64_t r = b; r < e; ++r)
-                   std::memcpy(dst + r * bytes, src + offsets[static_cast<size_t>(r)] * bytes, static_cast<size_t>(bytes));
+                   std::memcpy(dst + r * bytes, src + offsets[static_cast<size_t>(r)] * bytes,
+                               static_cast<size_t>(bytes));
                });
 }
 
@@ -244,7 +245,8 @@ void one_hot_kernel(const OneHotAttrs& a, std::span<const Tensor> in, std::span<
   const double on = in[1].element_as_double(0), off = in[2].element_as_double(0);
   visit_dtype(out[0].dtype(), [&](auto z) {
     using T = decltype(z);
-    const T on_v = static_cast<T>(static_cast<compute_t<T>>(on)), off_v = static_cast<T>(static_cast<compute_t<T>>(off));
+    const T on_v = static_cast<T>(static_cast<compute_t<T>>(on));
+    const T off_v = static_cast<T>(static_cast<compute_t<T>>(off));
     T* p = out[0].template data<T>();
     std::fill(p, p + out[0].numel(), off_v);
     for (int64_t o = 0; o < outer; ++o)

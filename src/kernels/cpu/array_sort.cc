@@ -54,7 +54,8 @@ void for_each_line(const Tensor& x, int64_t axis, int64_t m, Fn fn) {
   const int64_t n = x.ndim() == 0 ? 1 : x.shape()[axis];
   for (int64_t d = 0; d < axis; ++d) outer *= x.shape()[d];
   for (int64_t d = axis + 1; d < x.ndim(); ++d) inner *= x.shape()[d];
-  parallel_for(outer * inner, std::max<int64_t>(1, kParallelGrain / std::max<int64_t>(n, 1)), [&](int64_t b, int64_t e) {
+  const int64_t grain = std::max<int64_t>(1, kParallelGrain / std::max<int64_t>(n, 1));
+  parallel_for(outer * inner, grain, [&](int64_t b, int64_t e) {
     for (int64_t line = b; line < e; ++line) {
       int64_t o = line / inner, i = line % inner;
       fn(o * n * inner + i, o * m * inner + i, inner);
@@ -105,7 +106,8 @@ void order_kernel(const Attrs& a, int64_t axis, int64_t m, bool descending, std:
       if constexpr (std::is_floating_point_v<C>) {
         auto is_number = [](const Entry& e) { return !std::isnan(e.first); };
         if (descending) {
-          numbers_begin = std::stable_partition(line.begin(), line.end(), [&](const Entry& e) { return !is_number(e); });
+          auto is_nan = [&](const Entry& e) { return !is_number(e); };
+          numbers_begin = std::stable_partition(line.begin(), line.end(), is_nan);
         } else {
           numbers_end = std::stable_partition(line.begin(), line.end(), is_number);
         }
@@ -164,7 +166,8 @@ void unique_kernel(const NoAttrs&, std::span<const Tensor> in, std::span<Tensor>
     int32_t* pi = out[1].template data<int32_t>();
     for (int64_t i = 0; i < n; ++i) {
       C v = static_cast<C>(px[i]);
-      pi[i] = static_cast<int32_t>(std::lower_bound(values.begin(), values.end(), v, less_nan_last<C>) - values.begin());
+      auto at = std::lower_bound(values.begin(), values.end(), v, less_nan_last<C>);
+      pi[i] = static_cast<int32_t>(at - values.begin());
     }
   });
 }

@@ -26,8 +26,8 @@ inline std::vector<int64_t> read_indices(const Tensor& t) {
 // Maps each index into [0, n) (negative ones count from the end); ValueError on anything outside [-n, n).
 inline void normalize_indices(std::string_view op, std::string_view what, std::vector<int64_t>& idx, int64_t n) {
   for (int64_t& i : idx) {
-    SPROUT_CHECK(i >= -n && i < n, ValueError, op, ": index ", i, " in '", what, "' is out of range for an axis of size ",
-                 n, " (valid: [", -n, ", ", n, "))");
+    SPROUT_CHECK(i >= -n && i < n, ValueError, op, ": index ", i, " in '", what,
+                 "' is out of range for an axis of size ", n, " (valid: [", -n, ", ", n, "))");
     if (i < 0) i += n;
   }
 }
