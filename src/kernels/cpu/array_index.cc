@@ -91,20 +91,45 @@ void masked_select_kernel(const NoAttrs&, std::span<const Tensor> in, std::span<
 void gather_kernel(const GatherAttrs& a, std::span<const Tensor> in, std::span<Tensor> out) {
   const Tensor x = in[0].contiguous();
   const int64_t axis = a.axis < 0 ? a.axis + x.ndim() : a.axis;
-  std::vector<int64_t> idx = read_indices(in[1]);
-  normalize_indices("Gather", "input_indices", idx, x.shape()[axis]);
+  const int64_t n = x.shape()[axis];
+  // Int64 indices already in [0, n) are used where they lie; others are copied and normalized.
+  const Tensor indices = in[1].contiguous();
+  const int64_t k = indices.numel();
+  std::vector<int64_t> owned;
+  const int64_t* idx = indices.dtype() == DType::Int64 ? indices.data<int64_t>() : nullptr;
+  if (idx == nullptr || !all_in_range(idx, k, n)) {
+    owned = read_indices(indices);
+    normalize_indices("Gather", "input_indices", owned, n);
+    idx = owned.data();
+  }
   int64_t outer = 1, inner = 1;
   for (int64_t d = 0; d < axis; ++d) outer *= x.shape()[d];
   for (int64_t d = axis + 1; d < x.ndim(); ++d) inner *= x.shape()[d];
-  const int64_t n = x.shape()[axis], k = static_cast<int64_t>(idx.size());
   const int64_t bytes = inner * static_cast<int64_t>(x.itemsize());
   const char* src = static_cast<const char*>(x.raw_data());
   char* dst = static_cast<char*>(out[0].raw_data());
   if (bytes == 0) return;
-  parallel_for(outer * k, std::max<int64_t>(1, kParallelGrain * 4 / bytes), [&](int64_t begin, int64_t end) {
+  const int64_t grain = std::max<int64_t>(1, kParallelGrain * 4 / bytes);
+  if (inner == 1 && (bytes == 4 || bytes == 8)) {  // gathering single elements: typed loads, no memcpy calls
+    auto gather_words = [&](auto word) {
+      using W = decltype(word);
+      const W* s = reinterpret_cast<const W*>(src);
+      W* d = reinterpret_cast<W*>(dst);
+      const int64_t* ix = idx;
+      for (int64_t o = 0; o < outer; ++o)  // usually outer == 1: split the index list across threads
+        parallel_for(k, grain, [&](int64_t begin, int64_t end) {
+          const W* row = s + o * n;
+          W* out_row = d + o * k;
+          for (int64_t j = begin; j < end; ++j) out_row[j] = row[ix[j]];
+        });
+    };
+    bytes == 4 ? gather_words(uint32_t{}) : gather_words(uint64_t{});
+    return;
+  }
+  parallel_for(outer * k, grain, [&](int64_t begin, int64_t end) {
     for (int64_t t = begin; t < end; ++t) {
       int64_t o = t / k, j = t % k;
-      std::memcpy(dst + t * bytes, src + (o * n + idx[static_cast<size_t>(j)]) * bytes, static_cast<size_t>(bytes));
+      std::memcpy(dst + t * bytes, src + (o * n + idx[j]) * bytes, static_cast<size_t>(bytes));
     }
   });
 }

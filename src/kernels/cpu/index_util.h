@@ -32,4 +32,11 @@ inline void normalize_indices(std::string_view op, std::string_view what, std::v
   }
 }
 
+// Whether every index is in [0, n): one unsigned comparison each (negative values wrap to huge).
+inline bool all_in_range(const int64_t* idx, int64_t count, int64_t n) {
+  bool ok = true;
+  for (int64_t i = 0; i < count; ++i) ok &= static_cast<uint64_t>(idx[i]) < static_cast<uint64_t>(n);
+  return ok;
+}
+
 }  // namespace sprout
