@@ -246,4 +246,36 @@ struct SliceAttrs {
   }
 };
 
+// Bit i of a mask refers to entry i of begin/end/strides (TensorFlow's strided-slice semantics).
+struct StridedSliceAttrs {
+  int64_t begin_mask = 0;
+  int64_t end_mask = 0;
+  int64_t ellipsis_mask = 0;
+  int64_t new_axis_mask = 0;
+  int64_t shrink_axis_mask = 0;
+  std::vector<int64_t> begin;
+  std::vector<int64_t> end;
+  std::vector<int64_t> strides;
+  static constexpr auto fields() {
+    return std::tuple{
+        attr("begin_mask", &StridedSliceAttrs::begin_mask, "Bit i set: entry i starts at the beginning."),
+        attr("end_mask", &StridedSliceAttrs::end_mask, "Bit i set: entry i runs to the end."),
+        attr("ellipsis_mask", &StridedSliceAttrs::ellipsis_mask, "Bit i set: entry i is '...' (at most one bit)."),
+        attr("new_axis_mask", &StridedSliceAttrs::new_axis_mask, "Bit i set: entry i inserts an axis of size 1."),
+        attr("shrink_axis_mask", &StridedSliceAttrs::shrink_axis_mask,
+             "Bit i set: entry i takes index begin[i] and drops the axis."),
+        attr("begin", &StridedSliceAttrs::begin, "Start per entry.").call(),
+        attr("end", &StridedSliceAttrs::end, "Stop (excluded) per entry.").call(),
+        attr("strides", &StridedSliceAttrs::strides, "Step per entry (nonzero).").call()};
+  }
+};
+
+struct ScatterAddAttrs {
+  bool use_locking = false;
+  static constexpr auto fields() {
+    return std::tuple{attr("use_locking", &ScatterAddAttrs::use_locking, "Accepted for MindSpore compatibility; "
+                                                                         "eager updates never race.")};
+  }
+};
+
 }  // namespace sprout

@@ -42,11 +42,11 @@ std::vector<TensorSpec> infer_range(const OpDef& op, const RangeAttrs& a, std::s
 std::vector<TensorSpec> infer_linspace(const OpDef& op, const LinSpaceAttrs& a, std::span<const TensorSpec> in) {
   for (size_t i = 0; i < 2; ++i) {
     check_floating(op, i, in[i]);
-    SPROUT_CHECK(in[i].shape.empty(), ValueError, op.name, ": '", op.inputs[i], "' must be a 0-d tensor, but got shape ",
-                 shape_str(in[i].shape));
+    SPROUT_CHECK(in[i].shape.empty(), ValueError, op.name, ": '", op.inputs[i],
+                 "' must be a 0-d tensor, but got shape ", shape_str(in[i].shape));
   }
-  SPROUT_CHECK(in[0].dtype == in[1].dtype, TypeError, op.name, ": 'start' and 'stop' must have the same dtype, but got ",
-               name(in[0].dtype), " and ", name(in[1].dtype));
+  SPROUT_CHECK(in[0].dtype == in[1].dtype, TypeError, op.name,
+               ": 'start' and 'stop' must have the same dtype, but got ", name(in[0].dtype), " and ", name(in[1].dtype));
   SPROUT_CHECK(a.num >= 1, ValueError, op.name, ": 'num' must be positive, but got ", a.num);
   return {TensorSpec{in[0].dtype, Shape{a.num}}};
 }

@@ -1,5 +1,5 @@
 // Array ops that select or place elements by index or mask: Select, MaskedFill, MaskedSelect, Gather,
-// GatherNd, ScatterNd, TensorScatterUpdate, UnsortedSegmentSum, OneHot.
+// GatherNd, ScatterNd, TensorScatterUpdate, UnsortedSegmentSum, OneHot, and ScatterAdd (in place).
 // Index values are data, so infer cannot see them: kernels check them (a ValueError names the op, the
 // bad index and the valid range) before touching memory.
 #include "ops/array_attrs.h"
@@ -64,9 +64,10 @@ std::vector<TensorSpec> infer_masked_select(const OpDef& op, const NoAttrs&, std
 std::vector<Tensor> dispatch_masked_select(const NoAttrs& a, std::span<const Tensor> in) {
   static const OpDef& def = OpRegistry::instance().get("MaskedSelect");
   Shape s = broadcast_shapes(def.name, in[0].shape(), in[1].shape());
-  Tensor mask = in[1].expand(s);
+  Tensor mask = in[1].expand(s).contiguous();
+  const bool* m = mask.data<bool>();
   int64_t count = 0;
-  for (int64_t i = 0, n = mask.numel(); i < n; ++i) count += mask.element_as_int(i) != 0;
+  for (int64_t i = 0, n = mask.numel(); i < n; ++i) count += m[i];
   std::vector<Tensor> out{Tensor::empty(Shape{count}, in[0].dtype())};
   def.kernel(Device::CPU)(&a, in, out);
   return out;
@@ -182,11 +183,12 @@ V gather_nd(BpropBuilder& b, V x, V indices) { return emit_op(b, "GatherNd", {x,
 std::vector<TensorSpec> infer_one_hot(const OpDef& op, const OneHotAttrs& a, std::span<const TensorSpec> in) {
   check_index_dtype(op, 0, in[0]);
   SPROUT_CHECK(a.depth >= 0, ValueError, op.name, ": 'depth' must be non-negative, but got ", a.depth);
-  SPROUT_CHECK(in[1].dtype == in[2].dtype, TypeError, op.name, ": 'on_value' and 'off_value' must have the same dtype, ",
-               "but got ", name(in[1].dtype), " and ", name(in[2].dtype));
+  SPROUT_CHECK(in[1].dtype == in[2].dtype, TypeError, op.name,
+               ": 'on_value' and 'off_value' must have the same dtype, but got ", name(in[1].dtype), " and ",
+               name(in[2].dtype));
   for (size_t i = 1; i < 3; ++i)
-    SPROUT_CHECK(in[i].shape.empty(), ValueError, op.name, ": '", op.inputs[i], "' must be a 0-d tensor, but got shape ",
-                 shape_str(in[i].shape));
+    SPROUT_CHECK(in[i].shape.empty(), ValueError, op.name, ": '", op.inputs[i],
+                 "' must be a 0-d tensor, but got shape ", shape_str(in[i].shape));
   const int64_t ndim = static_cast<int64_t>(in[0].shape.size());
   SPROUT_CHECK(a.axis >= -1 && a.axis <= ndim, ValueError, op.name, ": 'axis' must be in [-1, ", ndim,
                "], but got ", a.axis);
@@ -203,6 +205,29 @@ std::vector<V> one_hot_bprop(BpropBuilder& b) {
   V d_on = b.reduce_sum(b.mul(b.dout(), hot), {}, false);
   V d_off = b.sub(b.reduce_sum(b.dout(), {}, false), d_on);
   return {V{}, d_on, d_off};
+}
+
+// ---- ScatterAdd (in place) ------------------------------------------------------------------------
+
+std::vector<TensorSpec> infer_scatter_add(const OpDef& op, const ScatterAddAttrs&, std::span<const TensorSpec> in) {
+  check_index_dtype(op, 1, in[1]);
+  SPROUT_CHECK(in[0].dtype == in[2].dtype, TypeError, op.name,
+               ": 'updates' must have the dtype of 'input_x' (", name(in[0].dtype), "), but got ", name(in[2].dtype));
+  SPROUT_CHECK(!in[0].shape.empty(), ValueError, op.name, ": 'input_x' must have rank >= 1, but got a 0-d tensor");
+  Shape expected = in[1].shape;
+  append(expected, in[0].shape.begin() + 1, in[0].shape.end());
+  SPROUT_CHECK(in[2].shape == expected, ValueError, op.name, ": 'updates' must have shape indices.shape + ",
+               "input_x.shape[1:] = ", shape_str(expected), ", but got ", shape_str(in[2].shape));
+  return {in[0]};
+}
+
+// ScatterAdd updates 'input_x' itself (a Parameter, in MindSpore) and returns it: the kernel adds into
+// the input's memory.
+std::vector<Tensor> dispatch_scatter_add(const ScatterAddAttrs& a, std::span<const Tensor> in) {
+  static const OpDef& def = OpRegistry::instance().get("ScatterAdd");
+  std::vector<Tensor> out{in[0]};
+  def.kernel(Device::CPU)(&a, in, out);
+  return out;
 }
 
 }  // namespace
@@ -272,6 +297,15 @@ SPROUT_REGISTER(array_index) {
       .outputs({"output"})
       .infer(infer_one_hot)
       .bprop(bprop_rule(one_hot_bprop));
+  define_op<ScatterAddAttrs>("ScatterAdd")
+      .doc("Adds 'updates' into the rows of 'input_x' at 'indices', in place (duplicates accumulate); returns it.")
+      .inputs({"input_x", "indices", "updates"})
+      .outputs({"output"})
+      .infer(infer_scatter_add)
+      .view(dispatch_scatter_add)
+      .bprop(bprop_rule([](BpropBuilder& b) -> std::vector<V> {
+        return {b.dout(), V{}, emit_op(b, "Gather", {b.dout(), b.input(1)}, {{"axis", int64_t{0}}})};
+      }));
 }
 
 }  // namespace sprout

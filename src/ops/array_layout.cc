@@ -100,8 +100,9 @@ std::vector<TensorSpec> infer_meshgrid(const OpDef& op, const MeshgridAttrs& a, 
   for (size_t i = 0; i < in.size(); ++i) {
     SPROUT_CHECK(in[i].shape.size() == 1, ValueError, op.name, ": every input must be 1-d, but input ", i,
                  " has shape ", shape_str(in[i].shape));
-    SPROUT_CHECK(in[i].dtype == in[0].dtype, TypeError, op.name, ": every input must have the same dtype, but input 0 is ",
-                 name(in[0].dtype), " and input ", i, " is ", name(in[i].dtype));
+    SPROUT_CHECK(in[i].dtype == in[0].dtype, TypeError, op.name,
+                 ": every input must have the same dtype, but input 0 is ", name(in[0].dtype), " and input ", i,
+                 " is ", name(in[i].dtype));
     out[meshgrid_axis(a, i, in.size())] = in[i].shape[0];
   }
   return std::vector<TensorSpec>(in.size(), TensorSpec{in[0].dtype, out});

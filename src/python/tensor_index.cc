@@ -52,13 +52,13 @@ std::vector<Item> parse(nb::handle index) {
     } else if (PyLong_Check(item.ptr()) || nb::hasattr(item, "__index__")) {
       out.push_back(Item{Kind::Int, item, nb::cast<int64_t>(item.attr("__index__")()), {}});
     } else if (PySlice_Check(item.ptr())) {
-      out.push_back(Item{Kind::Slice, item});
+      out.push_back(Item{Kind::Slice, item, 0, {}});
     } else if (item.is_none()) {
-      out.push_back(Item{Kind::NewAxis, item});
+      out.push_back(Item{Kind::NewAxis, item, 0, {}});
     } else if (item.ptr() == Py_Ellipsis) {
       if (seen_ellipsis) index_error("Tensor index: an index can only have a single ellipsis ('...')");
       seen_ellipsis = true;
-      out.push_back(Item{Kind::Ellipsis, item});
+      out.push_back(Item{Kind::Ellipsis, item, 0, {}});
     } else {
       throw TypeError(str("Tensor index: an index must be an int, slice, None or Ellipsis (basic indexing) or an ",
                           "integer or bool Tensor, list or array (advanced indexing), but got ",
@@ -123,7 +123,8 @@ Plan make_plan(const Tensor& t, const std::vector<Item>& items, bool any_advance
   int64_t dim = 0, last_advanced_item = -1;
   for (size_t i = 0; i < items.size(); ++i) {
     const Item& it = items[i];
-    const bool advanced = it.kind == Kind::IntArray || it.kind == Kind::BoolArray || (any_advanced && it.kind == Kind::Int);
+    const bool advanced =
+        it.kind == Kind::IntArray || it.kind == Kind::BoolArray || (any_advanced && it.kind == Kind::Int);
     if (advanced) {
       if (last_advanced_item >= 0 && last_advanced_item != static_cast<int64_t>(i) - 1) plan.adjacent = false;
       last_advanced_item = static_cast<int64_t>(i);
@@ -218,8 +219,8 @@ Tensor tensor_getitem(const Tensor& t, nb::handle index) {
   if (plan.indices.size() == 1)  // one index array: Gather puts its dims where the axis was
     return run1("Gather", {plan.view, plan.indices[0]}, {{"axis", plan.dims[0]}});
   std::vector<Tensor> columns;
-  for (const Tensor& idx : plan.indices)
-    columns.push_back(run1("BroadcastTo", {idx}, {{"shape", std::vector<int64_t>(plan.broadcast.begin(), plan.broadcast.end())}}));
+  const std::vector<int64_t> broadcast(plan.broadcast.begin(), plan.broadcast.end());
+  for (const Tensor& idx : plan.indices) columns.push_back(run1("BroadcastTo", {idx}, {{"shape", broadcast}}));
   Tensor coords = run_eager(Primitive::make("Stack").with_attr("axis", int64_t{-1}), columns)[0];
   Tensor moved = run1("Transpose", {plan.view}, {{"perm", advanced_first(plan)}});
   Tensor out = run1("GatherNd", {moved, coords});

@@ -85,7 +85,7 @@ def test_setitem_casts_and_checks():
 def _check_grad(prim, inputs, wrt, rng, eps=1e-6):
     """Compares _C.run_bprop with central differences of sum(outputs * douts) for the inputs in `wrt`."""
     def run(values):
-        out = prim(*values)
+        out = prim(*[ms.Tensor(v.asnumpy().copy()) for v in values])  # fresh copies: ScatterAdd works in place
         return list(out) if isinstance(out, tuple) else [out]
 
     outs = run(inputs)
@@ -144,6 +144,8 @@ GRAD_CASES = {
                                               [_f(3, 2, rng=r), ms.Tensor([[2, 0]]), _f(1, 2, rng=r)]), [0, 2]),
     "Meshgrid": (lambda r: (_C.Primitive("Meshgrid", {"indexing": "xy"}), [_f(3, rng=r), _f(2, rng=r), _f(4, rng=r)]),
                  [0, 1, 2]),
+    "ScatterAdd": (lambda r: (_C.Primitive("ScatterAdd"), [_f(3, 2, rng=r), ms.Tensor([2, 0, 2]), _f(3, 2, rng=r)]),
+                   [0, 2]),
     "Select-broadcast-cond": (lambda r: (_C.Primitive("Select"), [ms.Tensor([True, False]), _f(2, 2, rng=r),
                                                                   _f(2, 2, rng=r)]), [1, 2]),
 }
@@ -162,3 +164,58 @@ def test_stop_gradient_blocks_the_gradient():
     prim = _C.Primitive("StopGradient")
     (g,) = _C.run_bprop(prim, [x], [prim(x)], [ms.Tensor(np.ones((2, 3)))])
     np.testing.assert_array_equal(g.asnumpy(), np.zeros((2, 3)))
+
+
+def test_scatter_add_updates_its_input_in_place():
+    x = ms.Tensor(np.zeros((3, 2)))
+    out = ops.scatter_add(x, ms.Tensor([1, 1]), ms.Tensor(np.ones((2, 2))))
+    np.testing.assert_array_equal(x.asnumpy(), [[0, 0], [2, 2], [0, 0]])
+    np.testing.assert_array_equal(out.asnumpy(), x.asnumpy())
+
+
+def _random_index(rng, shape):
+    """A random mix of ints, slices, None, Ellipsis, integer lists/arrays and bool masks valid for `shape`."""
+    items, dim = [], 0
+    use_ellipsis = rng.random() < 0.2
+    while dim < len(shape) and rng.random() < 0.8:
+        n = shape[dim]
+        kind = rng.integers(0, 6)
+        if kind == 0:
+            items.append(int(rng.integers(-n, n)))
+        elif kind == 1:
+            items.append(slice(int(rng.integers(-n, n + 1)), int(rng.integers(-n, n + 1)),
+                               int(rng.choice([-2, -1, 1, 2]))))
+        elif kind == 2:
+            items.append(None)
+            continue
+        elif kind == 3:
+            items.append(rng.integers(-n, n, size=int(rng.integers(0, 4))).tolist())
+        elif kind == 4:
+            items.append(rng.integers(-n, n, size=(2, 1)))
+        else:
+            items.append(rng.random(n) < 0.5)
+        dim += 1
+    if use_ellipsis:
+        items.insert(int(rng.integers(0, len(items) + 1)), Ellipsis)
+    return tuple(items)
+
+
+def test_random_indices_match_numpy():
+    rng = np.random.default_rng(7)
+    checked = 0
+    for _ in range(400):
+        index = _random_index(rng, A.shape)
+        try:
+            expected = A[index]
+        except IndexError:  # NumPy rejects it (index arrays that do not broadcast): so must we
+            with pytest.raises(IndexError):
+                ms.Tensor(A)[index]
+            continue
+        np.testing.assert_array_equal(ms.Tensor(A)[index].asnumpy(), expected, err_msg=str(index))
+        target, x = A.copy(), ms.Tensor(A.copy())
+        value = rng.standard_normal(expected.shape)
+        target[index] = value
+        x[index] = ms.Tensor(value)
+        np.testing.assert_array_equal(x.asnumpy(), target, err_msg=f"setitem {index}")
+        checked += 1
+    assert checked > 300

@@ -13,9 +13,10 @@
 namespace sprout {
 namespace {
 
-// Calls fn(elements...) elementwise over `out` and `ins` broadcast to its shape (at most 3 inputs).
-template <class T, class Fn, size_t K>
-void elementwise(const Tensor& out, const std::array<Tensor, K>& ins, Fn fn) {
+// Runs fn(pointers, inner strides, n) over rows of `out` and `ins` broadcast to its shape, split across
+// threads; fn gets typed base pointers already offset to the row.
+template <class T, size_t K, class Fn>
+void rows_of(const Tensor& out, const std::array<Tensor, K>& ins, Fn fn) {
   std::array<Tensor, K> views;
   std::array<std::span<const int64_t>, K + 1> strides;
   strides[0] = out.strides();
@@ -24,16 +25,14 @@ void elementwise(const Tensor& out, const std::array<Tensor, K>& ins, Fn fn) {
     strides[k + 1] = views[k].strides();
   }
   NdLoop<K + 1> loop(out.shape(), strides);
-  T* po = static_cast<T*>(out.raw_data());
+  std::array<int64_t, K + 1> inner;
+  for (size_t k = 0; k <= K; ++k) inner[k] = loop.inner_stride(k);
   parallel_for(out.numel(), kParallelGrain, [&](int64_t begin, int64_t end) {
     loop.run_elements(begin, end, [&](const std::array<int64_t, K + 1>& off, int64_t n) {
-      for (int64_t i = 0; i < n; ++i) {
-        std::array<const char*, K> at;
-        for (size_t k = 0; k < K; ++k)
-          at[k] = static_cast<const char*>(views[k].raw_data()) +
-                  (off[k + 1] + i * loop.inner_stride(k + 1)) * static_cast<int64_t>(views[k].itemsize());
-        po[off[0] + i * loop.inner_stride(0)] = fn(at);
-      }
+      std::array<const char*, K> at;
+      for (size_t k = 0; k < K; ++k)
+        at[k] = static_cast<const char*>(views[k].raw_data()) + off[k + 1] * static_cast<int64_t>(views[k].itemsize());
+      fn(static_cast<T*>(out.raw_data()) + off[0], at, inner, n);
     });
   });
 }
@@ -41,9 +40,17 @@ void elementwise(const Tensor& out, const std::array<Tensor, K>& ins, Fn fn) {
 void select_kernel(const NoAttrs&, std::span<const Tensor> in, std::span<Tensor> out) {
   visit_dtype(out[0].dtype(), [&](auto zero) {
     using T = decltype(zero);
-    elementwise<T>(out[0], std::array<Tensor, 3>{in[0], in[1], in[2]}, [](const std::array<const char*, 3>& p) {
-      return *reinterpret_cast<const bool*>(p[0]) ? *reinterpret_cast<const T*>(p[1]) : *reinterpret_cast<const T*>(p[2]);
-    });
+    rows_of<T>(out[0], std::array<Tensor, 3>{in[0], in[1], in[2]},
+               [](T* po, const std::array<const char*, 3>& at, const std::array<int64_t, 4>& s, int64_t n) {
+                 const bool* c = reinterpret_cast<const bool*>(at[0]);
+                 const T* x = reinterpret_cast<const T*>(at[1]);
+                 const T* y = reinterpret_cast<const T*>(at[2]);
+                 if (s[0] == 1 && s[1] == 1 && s[2] == 1 && s[3] == 1) {  // the common contiguous case vectorizes
+                   for (int64_t i = 0; i < n; ++i) po[i] = c[i] ? x[i] : y[i];
+                 } else {
+                   for (int64_t i = 0; i < n; ++i) po[i * s[0]] = c[i * s[1]] ? x[i * s[2]] : y[i * s[3]];
+                 }
+               });
   });
 }
 
@@ -52,9 +59,16 @@ void masked_fill_kernel(const NoAttrs&, std::span<const Tensor> in, std::span<Te
   visit_dtype(out[0].dtype(), [&](auto zero) {
     using T = decltype(zero);
     const T v = static_cast<T>(static_cast<compute_t<T>>(value));
-    elementwise<T>(out[0], std::array<Tensor, 2>{in[0], in[1]}, [v](const std::array<const char*, 2>& p) {
-      return *reinterpret_cast<const bool*>(p[1]) ? v : *reinterpret_cast<const T*>(p[0]);
-    });
+    rows_of<T>(out[0], std::array<Tensor, 2>{in[0], in[1]},
+               [v](T* po, const std::array<const char*, 2>& at, const std::array<int64_t, 3>& s, int64_t n) {
+                 const T* x = reinterpret_cast<const T*>(at[0]);
+                 const bool* m = reinterpret_cast<const bool*>(at[1]);
+                 if (s[0] == 1 && s[1] == 1 && s[2] == 1) {
+                   for (int64_t i = 0; i < n; ++i) po[i] = m[i] ? v : x[i];
+                 } else {
+                   for (int64_t i = 0; i < n; ++i) po[i * s[0]] = m[i * s[2]] ? v : x[i * s[1]];
+                 }
+               });
   });
 }
 
@@ -77,20 +91,45 @@ void masked_select_kernel(const NoAttrs&, std::span<const Tensor> in, std::span<
 void gather_kernel(const GatherAttrs& a, std::span<const Tensor> in, std::span<Tensor> out) {
   const Tensor x = in[0].contiguous();
   const int64_t axis = a.axis < 0 ? a.axis + x.ndim() : a.axis;
-  std::vector<int64_t> idx = read_indices(in[1]);
-  normalize_indices("Gather", "input_indices", idx, x.shape()[axis]);
+  const int64_t n = x.shape()[axis];
+  // Int64 indices already in [0, n) are used where they lie; others are copied and normalized.
+  const Tensor indices = in[1].contiguous();
+  const int64_t k = indices.numel();
+  std::vector<int64_t> owned;
+  const int64_t* idx = indices.dtype() == DType::Int64 ? indices.data<int64_t>() : nullptr;
+  if (idx == nullptr || !all_in_range(idx, k, n)) {
+    owned = read_indices(indices);
+    normalize_indices("Gather", "input_indices", owned, n);
+    idx = owned.data();
+  }
   int64_t outer = 1, inner = 1;
   for (int64_t d = 0; d < axis; ++d) outer *= x.shape()[d];
   for (int64_t d = axis + 1; d < x.ndim(); ++d) inner *= x.shape()[d];
-  const int64_t n = x.shape()[axis], k = static_cast<int64_t>(idx.size());
   const int64_t bytes = inner * static_cast<int64_t>(x.itemsize());
   const char* src = static_cast<const char*>(x.raw_data());
   char* dst = static_cast<char*>(out[0].raw_data());
   if (bytes == 0) return;
-  parallel_for(outer * k, std::max<int64_t>(1, kParallelGrain * 4 / bytes), [&](int64_t begin, int64_t end) {
+  const int64_t grain = std::max<int64_t>(1, kParallelGrain * 4 / bytes);
+  if (inner == 1 && (bytes == 4 || bytes == 8)) {  // gathering single elements: typed loads, no memcpy calls
+    auto gather_words = [&](auto word) {
+      using W = decltype(word);
+      const W* s = reinterpret_cast<const W*>(src);
+      W* d = reinterpret_cast<W*>(dst);
+      const int64_t* ix = idx;
+      for (int64_t o = 0; o < outer; ++o)  // usually outer == 1: split the index list across threads
+        parallel_for(k, grain, [&](int64_t begin, int64_t end) {
+          const W* row = s + o * n;
+          W* out_row = d + o * k;
+          for (int64_t j = begin; j < end; ++j) out_row[j] = row[ix[j]];
+        });
+    };
+    bytes == 4 ? gather_words(uint32_t{}) : gather_words(uint64_t{});
+    return;
+  }
+  parallel_for(outer * k, grain, [&](int64_t begin, int64_t end) {
     for (int64_t t = begin; t < end; ++t) {
       int64_t o = t / k, j = t % k;
-      std::memcpy(dst + t * bytes, src + (o * n + idx[static_cast<size_t>(j)]) * bytes, static_cast<size_t>(bytes));
+      std::memcpy(dst + t * bytes, src + (o * n + idx[j]) * bytes, static_cast<size_t>(bytes));
     }
   });
 }
@@ -129,7 +168,8 @@ void gather_nd_kernel(const NoAttrs&, std::span<const Tensor> in, std::span<Tens
   parallel_for(static_cast<int64_t>(offsets.size()), std::max<int64_t>(1, kParallelGrain * 4 / bytes),
                [&](int64_t b, int64_t e) {
                  for (int64_t r = b; r < e; ++r)
-                   std::memcpy(dst + r * bytes, src + offsets[static_cast<size_t>(r)] * bytes, static_cast<size_t>(bytes));
+                   std::memcpy(dst + r * bytes, src + offsets[static_cast<size_t>(r)] * bytes,
+                               static_cast<size_t>(bytes));
                });
 }
 
@@ -142,6 +182,27 @@ void add_slices(T* dst, const T* src, const std::vector<int64_t>& offsets, int64
     const T* s = src + static_cast<int64_t>(r) * slice;
     for (int64_t i = 0; i < slice; ++i) d[i] = static_cast<T>(static_cast<C>(d[i]) + static_cast<C>(s[i]));
   }
+}
+
+// Adds into out[0], which is the op's input tensor itself (see dispatch_scatter_add).
+void scatter_add_kernel(const ScatterAddAttrs&, std::span<const Tensor> in, std::span<Tensor> out) {
+  const Tensor& x = out[0];
+  std::vector<int64_t> rows = read_indices(in[1]);
+  normalize_indices("ScatterAdd", "indices", rows, x.shape()[0]);
+  Tensor target = x.is_contiguous() ? x : x.clone();
+  const Tensor updates = in[2].contiguous();
+  const int64_t slice = x.shape()[0] == 0 ? 0 : x.numel() / x.shape()[0];
+  visit_dtype(x.dtype(), [&](auto z) {
+    using T = decltype(z);
+    if constexpr (std::is_same_v<T, bool>) {
+      for (size_t r = 0; r < rows.size(); ++r)
+        for (int64_t i = 0; i < slice; ++i)
+          target.data<bool>()[rows[r] * slice + i] |= updates.data<bool>()[static_cast<int64_t>(r) * slice + i];
+    } else {
+      add_slices(target.template data<T>(), updates.template data<T>(), rows, slice);
+    }
+  });
+  if (!x.is_contiguous()) x.copy_from(target);
 }
 
 void zero(const Tensor& t) { std::memset(t.raw_data(), 0, t.nbytes()); }
@@ -209,7 +270,8 @@ void one_hot_kernel(const OneHotAttrs& a, std::span<const Tensor> in, std::span<
   const double on = in[1].element_as_double(0), off = in[2].element_as_double(0);
   visit_dtype(out[0].dtype(), [&](auto z) {
     using T = decltype(z);
-    const T on_v = static_cast<T>(static_cast<compute_t<T>>(on)), off_v = static_cast<T>(static_cast<compute_t<T>>(off));
+    const T on_v = static_cast<T>(static_cast<compute_t<T>>(on));
+    const T off_v = static_cast<T>(static_cast<compute_t<T>>(off));
     T* p = out[0].template data<T>();
     std::fill(p, p + out[0].numel(), off_v);
     for (int64_t o = 0; o < outer; ++o)
@@ -232,6 +294,7 @@ SPROUT_REGISTER(cpu_array_index) {
   register_kernel<NoAttrs>("TensorScatterUpdate", Device::CPU, tensor_scatter_update_kernel);
   register_kernel<SegmentAttrs>("UnsortedSegmentSum", Device::CPU, unsorted_segment_sum_kernel);
   register_kernel<OneHotAttrs>("OneHot", Device::CPU, one_hot_kernel);
+  register_kernel<ScatterAddAttrs>("ScatterAdd", Device::CPU, scatter_add_kernel);
 }
 
 }  // namespace sprout

@@ -36,6 +36,24 @@ bool better(C v, C best) {
   return MAX ? v > best : v < best;
 }
 
+// Index of the extremum of a contiguous run. `!(v <= best)` holds for a larger v and for NaN, so one
+// comparison per element serves both; the first NaN ends the search.
+template <bool MAX, class C, class T>
+int64_t arg_run(const T* x, int64_t n) {
+  C best = static_cast<C>(x[0]);
+  if (best != best) return 0;
+  int64_t at = 0;
+  for (int64_t j = 1; j < n; ++j) {
+    C v = static_cast<C>(x[j]);
+    if (MAX ? !(v <= best) : !(v >= best)) {
+      if (v != v) return j;
+      best = v;
+      at = j;
+    }
+  }
+  return at;
+}
+
 template <bool MAX>
 void arg_kernel(const ArgAttrs& a, std::span<const Tensor> in, std::span<Tensor> out) {
   const Tensor x = in[0].contiguous();
@@ -52,6 +70,10 @@ void arg_kernel(const ArgAttrs& a, std::span<const Tensor> in, std::span<Tensor>
                    for (int64_t o = b; o < e; ++o) {
                      const T* block = px + o * l.n * l.inner;
                      int64_t* bi = best_index.data() + o * l.inner;
+                     if (l.inner == 1) {  // a contiguous run: one scalar best
+                       bi[0] = arg_run<MAX, C>(block, l.n);
+                       continue;
+                     }
                      for (int64_t i = 0; i < l.inner; ++i) best[i] = static_cast<C>(block[i]);
                      for (int64_t j = 1; j < l.n; ++j)
                        for (int64_t i = 0; i < l.inner; ++i) {

@@ -1,11 +1,14 @@
 // CPU kernels of Sort, TopK and Unique. Each line along the sorted axis is copied into a buffer of
-// (value, index) pairs, ordered with the standard algorithms (stable_sort; partial_sort for TopK) and
-// written back; lines split across threads.
+// keys carrying value and index (Note [Sort keys]), sorted with Highway's vectorized quicksort
+// (partial_sort for TopK) and written back; lines split across threads. 64-bit values sort as
+// (value, index) pairs with std::sort.
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <numeric>
 #include <type_traits>
 
+#include "hwy/contrib/sort/vqsort.h"
 #include "kernels/cpu/parallel.h"
 #include "ops/array_attrs.h"
 #include "ops/op_def.h"
@@ -23,10 +26,24 @@ bool less_nan_last(C a, C b) {
   return a < b;
 }
 
-// Descending order with NaN first (the reverse of the above, keeping ties stable).
+// Note [Sort keys]
+// Values of 32 bits or fewer map to unsigned keys with the same order (floats: flip the sign bit, or all
+// bits of negatives; every NaN becomes the largest key), so a line sorts as plain uint64 numbers
+// key << 32 | index: one integer comparison each, ties broken by index, which makes the sort stable.
+// Descending order inverts the key but not the index.
 template <class C>
-bool greater_nan_first(C a, C b) {
-  return less_nan_last(b, a);
+uint64_t order_key(C v) {
+  if constexpr (std::is_same_v<C, float>) {
+    if (std::isnan(v)) return 0xFFFFFFFFu;
+    uint32_t bits;
+    std::memcpy(&bits, &v, sizeof bits);
+    if (v == 0.0f) bits = 0;  // -0.0 and 0.0 are equal
+    return (bits & 0x80000000u) ? ~bits : (bits | 0x80000000u);
+  } else if constexpr (std::is_signed_v<C>) {
+    return static_cast<uint64_t>(static_cast<int64_t>(v) + (int64_t{1} << 31));
+  } else {
+    return static_cast<uint64_t>(v);
+  }
 }
 
 // Runs fn(line_in, line_out_values, line_out_indices, stride) for every line along `axis` of the
@@ -37,7 +54,8 @@ void for_each_line(const Tensor& x, int64_t axis, int64_t m, Fn fn) {
   const int64_t n = x.ndim() == 0 ? 1 : x.shape()[axis];
   for (int64_t d = 0; d < axis; ++d) outer *= x.shape()[d];
   for (int64_t d = axis + 1; d < x.ndim(); ++d) inner *= x.shape()[d];
-  parallel_for(outer * inner, std::max<int64_t>(1, kParallelGrain / std::max<int64_t>(n, 1)), [&](int64_t b, int64_t e) {
+  const int64_t grain = std::max<int64_t>(1, kParallelGrain / std::max<int64_t>(n, 1));
+  parallel_for(outer * inner, grain, [&](int64_t b, int64_t e) {
     for (int64_t line = b; line < e; ++line) {
       int64_t o = line / inner, i = line % inner;
       fn(o * n * inner + i, o * m * inner + i, inner);
@@ -56,25 +74,58 @@ void order_kernel(const Attrs& a, int64_t axis, int64_t m, bool descending, std:
     const T* px = x.template data<T>();
     T* pv = out[0].template data<T>();
     int32_t* pi = out[1].template data<int32_t>();
+    if constexpr (sizeof(C) <= 4 && !std::is_same_v<C, bool>) {
+      for_each_line(x, axis, m, [&](int64_t in_at, int64_t out_at, int64_t stride) {
+        thread_local hwy::Sorter sorter;  // vectorized quicksort (Highway vqsort); reusable scratch
+        std::vector<uint64_t> keys(static_cast<size_t>(n));
+        for (int64_t k = 0; k < n; ++k) {
+          uint64_t key = order_key(static_cast<C>(px[in_at + k * stride]));
+          keys[k] = ((descending ? ~key & 0xFFFFFFFFu : key) << 32) | static_cast<uint64_t>(k);
+        }
+        if constexpr (TOPK) {
+          std::partial_sort(keys.begin(), keys.begin() + m, keys.end());
+        } else {
+          sorter(keys.data(), keys.size(), hwy::SortAscending());
+        }
+        for (int64_t k = 0; k < m; ++k) {
+          const auto index = static_cast<int32_t>(keys[k] & 0xFFFFFFFFu);
+          pv[out_at + k * stride] = px[in_at + index * stride];
+          pi[out_at + k * stride] = index;
+        }
+      });
+      return;
+    }
+    using Entry = std::pair<C, int32_t>;
     for_each_line(x, axis, m, [&](int64_t in_at, int64_t out_at, int64_t stride) {
-      std::vector<int32_t> order(static_cast<size_t>(n));
-      std::iota(order.begin(), order.end(), 0);
-      auto value = [&](int32_t k) { return static_cast<C>(px[in_at + k * stride]); };
-      auto cmp = [&](int32_t p, int32_t q) {
-        // Ties keep the lower index first, in both directions.
-        C vp = value(p), vq = value(q);
-        if (descending ? greater_nan_first(vp, vq) : less_nan_last(vp, vq)) return true;
-        if (descending ? greater_nan_first(vq, vp) : less_nan_last(vq, vp)) return false;
-        return p < q;
+      // The line is copied out once so the sort compares values held next to their indices.
+      std::vector<Entry> line(static_cast<size_t>(n));
+      for (int64_t k = 0; k < n; ++k) line[k] = {static_cast<C>(px[in_at + k * stride]), static_cast<int32_t>(k)};
+      // NaNs go to their end first (ascending: last; descending: first), in index order; the numbers
+      // in between sort with plain comparisons.
+      auto numbers_begin = line.begin(), numbers_end = line.end();
+      if constexpr (std::is_floating_point_v<C>) {
+        auto is_number = [](const Entry& e) { return !std::isnan(e.first); };
+        if (descending) {
+          auto is_nan = [&](const Entry& e) { return !is_number(e); };
+          numbers_begin = std::stable_partition(line.begin(), line.end(), is_nan);
+        } else {
+          numbers_end = std::stable_partition(line.begin(), line.end(), is_number);
+        }
+      }
+      auto plain = [descending](const Entry& p, const Entry& q) {
+        return descending ? (p.first > q.first || (p.first == q.first && p.second < q.second))
+                          : (p.first < q.first || (p.first == q.first && p.second < q.second));
       };
       if constexpr (TOPK) {
-        std::partial_sort(order.begin(), order.begin() + m, order.end(), cmp);
+        // Descending: the NaNs (if any) already lead; the rest of the k come from the numbers.
+        auto k_end = line.begin() + m;
+        if (k_end > numbers_begin) std::partial_sort(numbers_begin, k_end, numbers_end, plain);
       } else {
-        std::sort(order.begin(), order.end(), cmp);
+        std::sort(numbers_begin, numbers_end, plain);
       }
       for (int64_t k = 0; k < m; ++k) {
-        pv[out_at + k * stride] = px[in_at + order[k] * stride];
-        pi[out_at + k * stride] = order[k];
+        pv[out_at + k * stride] = px[in_at + line[k].second * stride];
+        pi[out_at + k * stride] = line[k].second;
       }
     });
   });
@@ -115,7 +166,8 @@ void unique_kernel(const NoAttrs&, std::span<const Tensor> in, std::span<Tensor>
     int32_t* pi = out[1].template data<int32_t>();
     for (int64_t i = 0; i < n; ++i) {
       C v = static_cast<C>(px[i]);
-      pi[i] = static_cast<int32_t>(std::lower_bound(values.begin(), values.end(), v, less_nan_last<C>) - values.begin());
+      auto at = std::lower_bound(values.begin(), values.end(), v, less_nan_last<C>);
+      pi[i] = static_cast<int32_t>(at - values.begin());
     }
   });
 }

@@ -59,7 +59,7 @@ RECORDS = [
              bad=[(lambda: ops.masked_select(_ones(2), _ones(2)), TypeError, "MaskedSelect: 'mask' must"),
                   (lambda: ops.masked_select(_ones(2), ms.Tensor([True, False, True])), ValueError, "MaskedSelect")]),
     OpRecord("MaskedSelect", lambda x, y: ops.masked_select(x, y > 0),
-             lambda x, y: np.broadcast_to(x, np.broadcast_shapes(x.shape, y.shape))[np.broadcast_to(y, np.broadcast_shapes(x.shape, y.shape)) > 0],
+             lambda x, y: np.broadcast_arrays(x, y)[0][np.broadcast_arrays(x, y)[1] > 0],
              [((2, 3), (3,)), ((3, 1), (1, 2))], (ms.float32, ms.int32), exact=True),
     OpRecord("Gather", lambda x: ops.gather(x, ms.Tensor(GATHER_INDEX, ms.int32), 1),
              lambda x: np.take(x, GATHER_INDEX, axis=1), [((3, 4),), ((2, 3, 5),), ((0, 3),)], ALL_DTYPES, exact=True,

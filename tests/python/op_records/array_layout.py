@@ -73,3 +73,37 @@ def _replace_ref(x, u):
     out[1, 0] = u[0, 0]
     out[0, 1] = u[0, 1]
     return out
+
+
+def _scatter_add_ref(x):
+    out = x.copy()
+    np.add.at(out, [1, 0, 1], np.arange(out[:3].size).reshape((3,) + out.shape[1:]).astype(out.dtype))
+    return out
+
+
+def _scatter_add(x):
+    updates = ms.Tensor(np.arange(3 * int(np.prod(x.shape[1:]))).reshape((3,) + x.shape[1:]), x.dtype)
+    return ops.scatter_add(x, ms.Tensor([1, 0, 1]), updates)
+
+
+RECORDS += [
+    OpRecord("StridedSlice", lambda x: ops.strided_slice(x, (1, 0, -1), (3, 0, 0), (1, 1, -2), end_mask=2),
+             lambda x: x[1:3, :, -1:0:-2], [((3, 2, 5),), ((4, 1, 2),)], ALL_DTYPES, exact=True,
+             prim=lambda: _C.Primitive("StridedSlice", {"begin": (1, 0, -1), "end": (3, 0, 0), "strides": (1, 1, -2),
+                                                         "end_mask": 2})),
+    OpRecord("StridedSlice", lambda x: ops.StridedSlice(ellipsis_mask=1, new_axis_mask=2, shrink_axis_mask=4)(
+                 x, (0, 0, 1), (0, 0, 2), (1, 1, 1)), lambda x: x[..., None, 1], [((2, 3, 4),), ((4,),)],
+             (ms.float32, ms.int32), exact=True,
+             prim=lambda: _C.Primitive("StridedSlice", {"begin": (0, 0, 1), "end": (0, 0, 2), "strides": (1, 1, 1),
+                                                         "ellipsis_mask": 1, "new_axis_mask": 2,
+                                                         "shrink_axis_mask": 4}),
+             bad=[(lambda: ops.strided_slice(_ones(3), (0,), (2,), (0,)), ValueError, "StridedSlice: 'strides' must be nonzero"),
+                  (lambda: ops.strided_slice(_ones(3), (5,), (6,), (1,), shrink_axis_mask=1), ValueError,
+                   "StridedSlice: index 5 .* out of range for axis 0 of size 3"),
+                  (lambda: ops.strided_slice(_ones(3), (0, 0), (1,), (1,)), ValueError, "must have the same length")]),
+    OpRecord("ScatterAdd", _scatter_add, _scatter_add_ref, [((3, 2),), ((4,),)], NUMERIC_DTYPES,
+             bad=[(lambda: ops.scatter_add(_ones(3), ms.Tensor([3]), _ones(1)), ValueError,
+                   "ScatterAdd: index 3 in 'indices' is out of range"),
+                  (lambda: ops.scatter_add(_ones(3, 2), ms.Tensor([0]), _ones(2)), ValueError,
+                   r"ScatterAdd: 'updates' must have shape indices.shape \+ input_x.shape\[1:\] = \(1, 2\)")]),
+]

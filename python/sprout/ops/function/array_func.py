@@ -473,6 +473,20 @@ def slice(input_x, begin, size):
     return prim("Slice")(input_x, _ints(begin, "slice", "begin"), _ints(size, "slice", "size"))
 
 
+def strided_slice(input_x, begin, end, strides, begin_mask=0, end_mask=0, ellipsis_mask=0, new_axis_mask=0,
+                  shrink_axis_mask=0):
+    """input_x[begin:end:strides] per entry, with bit masks for omitted bounds, '...', new axes and indexing."""
+    return prim("StridedSlice", begin_mask=begin_mask, end_mask=end_mask, ellipsis_mask=ellipsis_mask,
+                new_axis_mask=new_axis_mask, shrink_axis_mask=shrink_axis_mask)(
+        input_x, _ints(begin, "strided_slice", "begin"), _ints(end, "strided_slice", "end"),
+        _ints(strides, "strided_slice", "strides"))
+
+
+def scatter_add(input_x, indices, updates):
+    """Adds `updates` into the rows of `input_x` at `indices`, in place; returns `input_x`."""
+    return prim("ScatterAdd")(input_x, _tensor(indices, "scatter_add", "indices"), updates)
+
+
 # ---- graph plumbing -------------------------------------------------------------------------------
 
 def depend(value, expr):
@@ -494,7 +508,7 @@ __all__ = ["cast", "reshape", "transpose", "permute",
            "unsorted_segment_sum", "masked_fill", "masked_select", "one_hot",
            "argmax", "argmin", "cumsum", "cumprod", "depend", "stop_gradient",
            "sort", "argsort", "topk", "unique", "gather_elements", "tensor_scatter_elements", "roll", "meshgrid",
-           "pad", "slice"]
+           "pad", "slice", "strided_slice", "scatter_add"]
 
 # Also Tensor methods (x.squeeze(), x.argmax() ...): same name, the tensor as first argument.
 TENSOR_METHODS = ["expand_dims", "unsqueeze", "squeeze", "tile", "flip", "split", "chunk",
