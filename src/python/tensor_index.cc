@@ -1,5 +1,6 @@
 // Tensor indexing with NumPy's rules. Note [Tensor indexing] in tensor_index.h.
 #include "python/tensor_index.h"
+#include "runtime/autograd/graph.h"
 
 #include <algorithm>
 #include <cstring>
@@ -207,6 +208,19 @@ bool has_advanced(const std::vector<Item>& items) {
   return false;
 }
 
+// While a gradient is being taken through `t`, the view of the basic items must be an op the tape
+// records: the same window, expressed as AsStrided over t's logical row-major layout (whose gradient,
+// AsStridedScatter, is differentiable again, so indexing works at any order).
+Plan make_recorded_plan(const Tensor& t, const std::vector<Item>& items, bool advanced) {
+  Tensor logical(nullptr, t.dtype(), t.shape(), contiguous_strides(t.shape()), 0);  // metadata only
+  Plan plan = make_plan(logical, items, advanced);
+  const Tensor& w = plan.view;
+  plan.view = run1("AsStrided", {t}, {{"size", std::vector<int64_t>(w.shape().begin(), w.shape().end())},
+                                       {"stride", std::vector<int64_t>(w.strides().begin(), w.strides().end())},
+                                       {"storage_offset", w.offset()}});
+  return plan;
+}
+
 }  // namespace
 
 Tensor tensor_getitem(const Tensor& t, nb::handle index) {
@@ -214,7 +228,7 @@ Tensor tensor_getitem(const Tensor& t, nb::handle index) {
   const bool advanced = has_advanced(items);
   if (advanced && items.size() == 1 && items[0].kind == Kind::BoolArray && items[0].array.shape() == t.shape())
     return run1("MaskedSelect", {t, items[0].array});  // x[mask] over every axis
-  Plan plan = make_plan(t, items, advanced);
+  Plan plan = t.autograd() && is_recording() ? make_recorded_plan(t, items, advanced) : make_plan(t, items, advanced);
   if (!advanced) return plan.view;
   if (plan.indices.size() == 1)  // one index array: Gather puts its dims where the axis was
     return run1("Gather", {plan.view, plan.indices[0]}, {{"axis", plan.dims[0]}});
@@ -231,6 +245,9 @@ Tensor tensor_getitem(const Tensor& t, nb::handle index) {
 }
 
 void tensor_setitem(const Tensor& t, nb::handle index, nb::handle value) {
+  SPROUT_CHECK(!(t.autograd() && is_recording()), RuntimeError,
+               "Tensor index assignment: cannot write in place into a tensor that a gradient is being taken through; "
+               "build the new value with ops.masked_fill, ops.select or ops.tensor_scatter_update instead");
   std::vector<Item> items = parse(index);
   const bool advanced = has_advanced(items);
   Plan plan = make_plan(t, items, advanced);

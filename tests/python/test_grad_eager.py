@@ -172,3 +172,32 @@ def test_bad_use_fails_clearly():
         ms.grad(lambda a: a, weights=[x])(x)
     with pytest.raises(ValueError, match="both be None"):
         ms.grad(lambda a: a, None)(x)
+
+
+def test_indexing_is_differentiable_to_any_order():
+    a = np.arange(12.0).reshape(3, 4)
+    for index in [1, (slice(None), slice(None, None, 2)), (Ellipsis, -1), (None, 0, slice(1, 3)),
+                  (slice(None, None, -1), 2)]:
+        g = ms.grad(lambda t: (t[index] * t[index]).sum())(ms.Tensor(a))
+        expect = numeric_grad(lambda v: float((v[index] ** 2).sum()), a)
+        np.testing.assert_allclose(g.asnumpy(), expect, rtol=1e-6, atol=1e-6, err_msg=str(index))
+    x = ms.Tensor(a)
+    g = ms.grad(lambda t: (t.T[1:, ::2] * 3).sum())(x)  # a view of a view of a non-contiguous tensor
+    expect = np.zeros((3, 4))
+    expect[::2, 1:] = 3
+    np.testing.assert_allclose(g.asnumpy(), expect)
+    d = ops.GradOperation()
+    second = d(lambda t: d(lambda u: (u[0] ** 3).sum())(t).sum())(ms.Tensor([2.0, 5.0]))
+    np.testing.assert_allclose(second.asnumpy(), [12.0, 0.0])
+
+
+def test_in_place_assignment_under_grad_is_refused():
+    def f(t):
+        t[0] = 1.0
+        return t.sum()
+
+    with pytest.raises(RuntimeError, match="cannot write in place into a tensor that a gradient"):
+        ms.grad(f)(ms.Tensor([1.0, 2.0]))
+    y = ms.Tensor([1.0, 2.0])
+    y[0] = 5.0  # outside a grad scope it is an ordinary in-place write
+    assert y.tolist() == [5.0, 2.0]
