@@ -1,0 +1,190 @@
+"""Layers built on the operator library: shapes, parameters, modes, and gradients against finite differences."""
+import numpy as np
+import pytest
+
+import sprout as ms
+from sprout import nn, ops
+
+
+def finite_difference(f, param, eps=1e-3):
+    base = param.asnumpy().copy()
+    grad = np.zeros_like(base, dtype=np.float64)
+    for i in range(base.size):
+        for sign in (1, -1):
+            shifted = base.copy()
+            shifted.reshape(-1)[i] += sign * eps
+            param.set_data(ms.Tensor(shifted))
+            grad.reshape(-1)[i] += sign * f().item() / (2 * eps)
+    param.set_data(ms.Tensor(base))
+    return grad
+
+
+def check_weight_grads(net, loss_of, rtol=2e-2, atol=2e-3, max_params=2):
+    grads = ms.grad(lambda: loss_of(), None, weights=net.trainable_params())()
+    for p, g in list(zip(net.trainable_params(), grads))[:max_params]:
+        np.testing.assert_allclose(g.asnumpy(), finite_difference(loss_of, p), rtol=rtol, atol=atol, err_msg=p.name)
+
+
+def test_conv_pool_flatten_shapes_and_names():
+    net = nn.SequentialCell(nn.Conv2d(3, 4, 3), nn.ReLU(), nn.MaxPool2d(2, 2), nn.Conv2d(4, 2, 3, pad_mode="valid",
+                                                                                          has_bias=True),
+                            nn.AvgPool2d(2, 2), nn.Flatten())
+    x = ms.Tensor(np.random.rand(2, 3, 12, 12).astype(np.float32))
+    assert net(x).shape == (2, 2 * 2 * 2)
+    assert [n for n, _ in net.parameters_and_names()] == ["0.weight", "3.weight", "3.bias"]
+    assert nn.AdaptiveAvgPool2d((1, 1))(x).shape == (2, 3, 1, 1)
+    with pytest.raises(ValueError, match="divisible by group"):
+        nn.Conv2d(3, 4, 3, group=2)
+
+
+def test_conv_gradients():
+    ms.set_seed(0)
+    net = nn.Conv2d(2, 3, 3, pad_mode="pad", padding=1, has_bias=True)
+    x = ms.Tensor(np.random.default_rng(0).standard_normal((2, 2, 5, 5)).astype(np.float32))
+    check_weight_grads(net, lambda: (net(x) ** 2).mean())
+
+
+def test_batchnorm_train_and_eval():
+    bn = nn.BatchNorm2d(3, momentum=0.9)
+    x = np.random.default_rng(1).standard_normal((4, 3, 5, 5)).astype(np.float32) * 2 + 1
+    y = bn.set_train()(ms.Tensor(x)).asnumpy()
+    mean, var = x.mean(axis=(0, 2, 3)), x.var(axis=(0, 2, 3))
+    np.testing.assert_allclose(y, (x - mean[None, :, None, None]) / np.sqrt(var[None, :, None, None] + 1e-5),
+                               rtol=1e-3, atol=1e-3)
+    np.testing.assert_allclose(bn.moving_mean.asnumpy(), 0.1 * mean, rtol=1e-4, atol=1e-5)
+    y_eval = bn.set_train(False)(ms.Tensor(x)).asnumpy()
+    expect = (x - bn.moving_mean.asnumpy()[None, :, None, None]) / np.sqrt(
+        bn.moving_variance.asnumpy()[None, :, None, None] + 1e-5)
+    np.testing.assert_allclose(y_eval, expect, rtol=1e-4, atol=1e-4)
+
+
+def test_layernorm_and_dropout_modes():
+    ln = nn.LayerNorm((4,))
+    x = np.random.default_rng(2).standard_normal((3, 4)).astype(np.float32)
+    y = ln(ms.Tensor(x)).asnumpy()
+    np.testing.assert_allclose(y, (x - x.mean(-1, keepdims=True)) / np.sqrt(x.var(-1, keepdims=True) + 1e-7),
+                               rtol=1e-4, atol=1e-4)
+    drop = nn.Dropout(p=0.5)
+    ones = ms.Tensor(np.ones((1000,), np.float32))
+    assert drop(ones).asnumpy().sum() == 1000  # not training: identity
+    kept = drop.set_train()(ones).asnumpy()
+    assert set(np.unique(kept)) <= {0.0, 2.0} and 350 < (kept > 0).sum() < 650
+
+
+def test_embedding():
+    emb = nn.Embedding(10, 3, padding_idx=0)
+    out = emb(ms.Tensor(np.array([[1, 0], [9, 1]], np.int32)))
+    assert out.shape == (2, 2, 3) and not out.asnumpy()[0, 1].any()
+    np.testing.assert_array_equal(out.asnumpy()[0, 0], emb.embedding_table.asnumpy()[1])
+
+
+def lstm_reference(x, weights, hidden):
+    h = np.zeros((x.shape[1], hidden))
+    c = np.zeros((x.shape[1], hidden))
+    sig = lambda v: 1 / (1 + np.exp(-v))  # noqa: E731
+    outs = []
+    w_ih, w_hh, b_ih, b_hh = weights
+    for t in range(x.shape[0]):
+        g = x[t] @ w_ih.T + b_ih + h @ w_hh.T + b_hh
+        i, f, gg, o = np.split(g, 4, axis=1)
+        c = sig(f) * c + sig(i) * np.tanh(gg)
+        h = sig(o) * np.tanh(c)
+        outs.append(h)
+    return np.stack(outs), h, c
+
+
+def test_lstm_matches_reference_and_bidirectional_shapes():
+    lstm = nn.LSTM(3, 4)
+    x = np.random.default_rng(3).standard_normal((5, 2, 3)).astype(np.float32)
+    out, (h, c) = lstm(ms.Tensor(x))
+    weights = [p.asnumpy() for p in lstm.get_parameters()]
+    ref_out, ref_h, ref_c = lstm_reference(x, weights, 4)
+    np.testing.assert_allclose(out.asnumpy(), ref_out, rtol=1e-4, atol=1e-5)
+    np.testing.assert_allclose(h.asnumpy()[0], ref_h, rtol=1e-4, atol=1e-5)
+    bi = nn.LSTM(3, 4, num_layers=2, bidirectional=True, batch_first=True)
+    out, (h, c) = bi(ms.Tensor(x.transpose(1, 0, 2)))
+    assert out.shape == (2, 5, 8) and h.shape == (4, 2, 4)
+    gru = nn.GRU(3, 4, num_layers=2)
+    out, h = gru(ms.Tensor(x))
+    assert out.shape == (5, 2, 4) and h.shape == (2, 2, 4)
+
+
+def test_recurrent_gradients():
+    ms.set_seed(4)
+    gru = nn.GRU(2, 3)
+    x = ms.Tensor(np.random.default_rng(4).standard_normal((3, 2, 2)).astype(np.float32))
+    check_weight_grads(gru, lambda: (gru(x)[0] ** 2).sum())
+
+
+def test_multihead_attention_matches_reference():
+    ms.set_seed(5)
+    mha = nn.MultiheadAttention(8, 2)
+    rng = np.random.default_rng(5)
+    q = rng.standard_normal((4, 3, 8)).astype(np.float32)
+    out, weights = mha(ms.Tensor(q), ms.Tensor(q), ms.Tensor(q))
+    w_in, b_in = mha.in_proj_weight.asnumpy(), mha.in_proj_bias.asnumpy()
+    proj = [q @ w_in[k * 8:(k + 1) * 8].T + b_in[k * 8:(k + 1) * 8] for k in range(3)]
+    heads = [p.reshape(4, 3, 2, 4).transpose(1, 2, 0, 3) for p in proj]
+    scores = heads[0] @ heads[1].transpose(0, 1, 3, 2) / 2.0
+    attn = np.exp(scores - scores.max(-1, keepdims=True))
+    attn /= attn.sum(-1, keepdims=True)
+    ctx = (attn @ heads[2]).transpose(2, 0, 1, 3).reshape(4, 3, 8)
+    ref = ctx @ mha.out_proj.weight.asnumpy().T + mha.out_proj.bias.asnumpy()
+    np.testing.assert_allclose(out.asnumpy(), ref, rtol=1e-4, atol=1e-5)
+    np.testing.assert_allclose(weights.asnumpy(), attn.mean(axis=1), rtol=1e-4, atol=1e-6)
+    check_weight_grads(mha, lambda: (mha(ms.Tensor(q), ms.Tensor(q), ms.Tensor(q))[0] ** 2).mean(), max_params=1)
+
+
+def test_transformer_stack_trains():
+    ms.set_seed(6)
+    layer = nn.TransformerEncoderLayer(8, 2, dim_feedforward=16, dropout=0.0)
+    model = nn.TransformerEncoder(layer, 2)
+    assert len(model.trainable_params()) == 2 * len(layer.trainable_params())
+    x = ms.Tensor(np.random.default_rng(6).standard_normal((5, 2, 8)).astype(np.float32))
+    target = ms.Tensor(np.zeros((5, 2, 8), np.float32))
+    step = nn.TrainOneStepCell(nn.WithLossCell(model, nn.MSELoss()), nn.Adam(model.trainable_params(), 1e-2))
+    first = step(x, target).item()
+    for _ in range(20):
+        last = step(x, target).item()
+    assert last < first
+    dec = nn.TransformerDecoderLayer(8, 2, dim_feedforward=16, dropout=0.0, norm_first=True)
+    assert dec(x, x, tgt_is_causal=True).shape == (5, 2, 8)
+
+
+@pytest.mark.parametrize("cell, args", [
+    (nn.CrossEntropyLoss(), ("logits", "labels")),
+    (nn.SoftmaxCrossEntropyWithLogits(sparse=True, reduction="mean"), ("logits", "labels")),
+    (nn.SoftmaxCrossEntropyWithLogits(reduction="sum"), ("logits", "onehot")),
+    (nn.NLLLoss(), ("logprobs", "labels")),
+    (nn.L1Loss(), ("logits", "target")),
+    (nn.SmoothL1Loss(reduction="mean"), ("logits", "target")),
+    (nn.BCEWithLogitsLoss(), ("logits", "probs")),
+    (nn.BCELoss(), ("probs", "probs")),
+    (nn.KLDivLoss(reduction="sum"), ("logprobs", "probs")),
+])
+def test_losses_match_numpy(cell, args):
+    rng = np.random.default_rng(7)
+    logits = rng.standard_normal((4, 3)).astype(np.float32)
+    labels = np.array([0, 2, 1, 2], np.int32)
+    logprobs = logits - np.log(np.exp(logits).sum(1, keepdims=True))
+    data = {"logits": logits, "labels": labels, "onehot": np.eye(3, dtype=np.float32)[labels],
+            "logprobs": logprobs, "target": rng.standard_normal((4, 3)).astype(np.float32),
+            "probs": np.clip(rng.random((4, 3)), 0.05, 0.95).astype(np.float32)}
+    a, b = (data[k] for k in args)
+    got = cell(ms.Tensor(a), ms.Tensor(b)).asnumpy()
+    name = type(cell).__name__
+    if name in ("CrossEntropyLoss", "SoftmaxCrossEntropyWithLogits", "NLLLoss"):
+        nll = -logprobs[np.arange(4), labels]
+        expect = nll.sum() if getattr(cell, "reduction", "mean") == "sum" else nll.mean()
+    elif name == "L1Loss":
+        expect = np.abs(a - b).mean()
+    elif name == "SmoothL1Loss":
+        d = np.abs(a - b)
+        expect = np.where(d < 1, 0.5 * d * d, d - 0.5).mean()
+    elif name == "BCEWithLogitsLoss":
+        expect = (np.maximum(a, 0) - a * b + np.log1p(np.exp(-np.abs(a)))).mean()
+    elif name == "BCELoss":
+        expect = -(b * np.log(a) + (1 - b) * np.log(1 - a)).mean()
+    else:
+        expect = (b * (np.log(b) - a)).sum()
+    np.testing.assert_allclose(got, expect, rtol=1e-4, atol=1e-5)
