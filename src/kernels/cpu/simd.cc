@@ -91,33 +91,59 @@ HWY_INLINE V apply_unary(D d, V x) {
   if constexpr (OP == UnaryOp::Sqrt) return hn::Sqrt(x);
 }
 
+// Highway's Exp and Log are accurate only inside their documented domain. Lanes outside it (overflow,
+// underflow to subnormals, log of 0 / negatives / inf, NaN) are rare: each vector is checked with one
+// compare, and only a vector that holds such a lane is redone with libm, so ordinary data costs a
+// single pass and edge values still match IEEE libm exactly.
+template <UnaryOp OP, class D, class V>
+HWY_INLINE auto in_domain(D d, V x) {
+  using T = hn::TFromD<D>;
+  if constexpr (OP == UnaryOp::Exp) {
+    const T hi = sizeof(T) == 4 ? T(88.72283) : T(709.782712893384);
+    const T lo = sizeof(T) == 4 ? T(-87.33654) : T(-708.3964185322641);
+    return hn::And(hn::Lt(x, hn::Set(d, hi)), hn::Gt(x, hn::Set(d, lo)));
+  } else if constexpr (OP == UnaryOp::Log) {
+    return hn::And(hn::Gt(x, hn::Zero(d)), hn::Lt(x, hn::Set(d, std::numeric_limits<T>::infinity())));
+  } else {
+    return hn::Eq(x, x);  // Neg, Sqrt: exact everywhere; the mask is never consulted
+  }
+}
+
+template <UnaryOp OP, class T>
+HWY_INLINE T unary_libm(T x) {
+  if constexpr (OP == UnaryOp::Exp) return std::exp(x);
+  if constexpr (OP == UnaryOp::Log) return std::log(x);
+  return x;
+}
+
+template <UnaryOp OP, class T>
+HWY_INLINE void unary_vector(const T* x, T* out, int64_t count) {
+  const hn::ScalableTag<T> d;
+  auto v = hn::LoadU(d, x);
+  hn::StoreU(apply_unary<OP>(d, v), d, out);
+  if constexpr (OP == UnaryOp::Exp || OP == UnaryOp::Log) {
+    if (!hn::AllTrue(d, in_domain<OP>(d, v)))
+      for (int64_t j = 0; j < count; ++j) {
+        bool ok = OP == UnaryOp::Exp ? (x[j] < T(sizeof(T) == 4 ? 88.72283 : 709.782712893384) &&
+                                        x[j] > T(sizeof(T) == 4 ? -87.33654 : -708.3964185322641))
+                                     : (x[j] > T(0) && x[j] < std::numeric_limits<T>::infinity());
+        if (!ok) out[j] = unary_libm<OP>(x[j]);
+      }
+  }
+}
+
 template <UnaryOp OP, class T>
 HWY_INLINE void unary_loop(const T* x, T* out, int64_t n) {
   const hn::ScalableTag<T> d;
   const int64_t lanes = static_cast<int64_t>(hn::Lanes(d));
   int64_t i = 0;
-  for (; i + lanes <= n; i += lanes) hn::StoreU(apply_unary<OP>(d, hn::LoadU(d, x + i)), d, out + i);
-  if (i < n) {
+  for (; i + lanes <= n; i += lanes) unary_vector<OP>(x + i, out + i, lanes);
+  if (i < n) {  // the tail through a padded buffer, so it gets the same vector code
     HWY_ALIGN T tx[hn::MaxLanes(d)], to[hn::MaxLanes(d)];
     std::fill(tx, tx + hn::MaxLanes(d), T(1));
     std::memcpy(tx, x + i, static_cast<size_t>(n - i) * sizeof(T));
-    hn::Store(apply_unary<OP>(d, hn::Load(d, tx)), d, to);
+    unary_vector<OP>(tx, to, n - i);
     std::memcpy(out + i, to, static_cast<size_t>(n - i) * sizeof(T));
-  }
-}
-
-// Highway's Exp and Log return garbage outside their documented domain; fix up the edge values
-// (overflow to inf, underflow to 0, log of 0 / negative / inf / NaN) to match IEEE libm.
-template <UnaryOp OP, class T>
-HWY_INLINE void fix_domain(const T* x, T* out, int64_t n) {
-  if constexpr (OP == UnaryOp::Exp) {
-    const T hi = sizeof(T) == 4 ? T(88.72283) : T(709.782712893384);
-    const T lo = sizeof(T) == 4 ? T(-87.33654) : T(-708.3964185322641);
-    for (int64_t i = 0; i < n; ++i)
-      if (!(x[i] < hi && x[i] > lo)) out[i] = std::exp(x[i]);
-  } else if constexpr (OP == UnaryOp::Log) {
-    for (int64_t i = 0; i < n; ++i)
-      if (!(x[i] > T(0) && x[i] < std::numeric_limits<T>::infinity())) out[i] = std::log(x[i]);
   }
 }
 
@@ -125,8 +151,8 @@ template <class T>
 void unary_impl(UnaryOp op, const T* x, T* out, int64_t n) {
   switch (op) {
     case UnaryOp::Neg: return unary_loop<UnaryOp::Neg>(x, out, n);
-    case UnaryOp::Exp: unary_loop<UnaryOp::Exp>(x, out, n); return fix_domain<UnaryOp::Exp>(x, out, n);
-    case UnaryOp::Log: unary_loop<UnaryOp::Log>(x, out, n); return fix_domain<UnaryOp::Log>(x, out, n);
+    case UnaryOp::Exp: return unary_loop<UnaryOp::Exp>(x, out, n);
+    case UnaryOp::Log: return unary_loop<UnaryOp::Log>(x, out, n);
     case UnaryOp::Sqrt: return unary_loop<UnaryOp::Sqrt>(x, out, n);
   }
 }
