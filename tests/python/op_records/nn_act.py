@@ -88,7 +88,7 @@ SOFTMAX_SHAPES = [((2, 5),), ((),), ((0, 3),), ((3, 700),), ((2, 3, 600),), ((4,
 SOFTMAX_BAD = [
     (lambda: ops.Softmax(axis=(0, 1))(ms.Tensor(np.ones((2, 3)))), ValueError, r"Softmax: 'axis' must name exactly one axis"),
     (lambda: ops.softmax(ms.Tensor(np.ones((2, 3))), 2), ValueError, r"Softmax: 'axis' must be in \[-2, 1\]"),
-    (lambda: ops.softmax(ms.Tensor([1, 2])), TypeError, r"Softmax: 'x' must be a floating-point tensor"),
+    (lambda: ops.softmax(ms.Tensor([1, 2])), TypeError, r"Softmax: 'logits' must be a floating-point tensor"),
     (lambda: ops.log_softmax(ms.Tensor(np.ones((2, 3))), -3), ValueError, r"LogSoftmax: 'axis' must be in \[-2, 1\]"),
 ]
 
