@@ -212,3 +212,16 @@ def test_embedding_gradient_with_padding_and_frequency_scaling():
     expected /= np.maximum(np.bincount(idx.reshape(-1), minlength=4), 1)[:, None]
     expected[1] = 0
     np.testing.assert_allclose(dw.asnumpy(), expected, rtol=1e-12)
+
+
+def test_fused_activation_gradients_at_edge_values():
+    from sprout import _C
+    x = np.array([np.nan, np.inf, -np.inf, 0.0, 1e30, -1e30], np.float32)
+    want = {"ReluGrad": [0, 1, 0, 0, 1, 0], "SiLUGrad": [np.nan, 1, 0, 0.5, 1, 0]}
+    for approximate in ("none", "tanh"):
+        want[("GeLUGrad", approximate)] = [np.nan, 1, 0, 0.5, 1, 0]
+    for key, expected in want.items():
+        op, attrs = (key, {}) if isinstance(key, str) else (key[0], {"approximate": key[1]})
+        for dtype in (ms.float32, ms.float64):
+            got = _C.Primitive(op, attrs)(ms.Tensor(np.ones(6), dtype), ms.Tensor(x, dtype)).asnumpy()
+            np.testing.assert_allclose(got, expected, err_msg=f"{key} {dtype}")

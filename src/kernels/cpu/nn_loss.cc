@@ -4,6 +4,8 @@
 // Class indices are checked before any work, so a bad index is a ValueError, never a wild read.
 #include <cmath>
 #include <limits>
+#include <optional>
+#include <string>
 #include <vector>
 
 #include "kernels/cpu/nn_act_common.h"
