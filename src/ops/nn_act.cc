@@ -1,6 +1,6 @@
 // Elementwise activations. Each keeps its input's shape and dtype; all but ReLU and ReLU6 take
 // floating-point inputs only (as MindSpore). Gradients are written from registry ops (Sigmoid and
-// Softplus included), so every rule is itself differentiable; ReLU, GeLU and SiLU, the ones training
+// Softplus included), so every rule is itself differentiable; ReLU, GeLU, SiLU and Sigmoid, the ones training
 // spends most time in, use the fused gradient ops of nn_act_grad.cc.
 #include "ops/infer_util.h"
 #include "ops/nn_act.h"
@@ -88,7 +88,7 @@ SPROUT_REGISTER(nn_act) {
                         return b.mul(d, nn::mul_scalar(b, inside, 1.0 / 6.0));
                       });
   activation<NoAttrs>("Sigmoid", "input_x", "1 / (1 + exp(-x)), elementwise.", infer_float_unary,
-                      [](BpropBuilder& b, V, V out, V d) { return b.mul(d, b.mul(out, nn::rsub_scalar(b, 1, out))); });
+                      [](BpropBuilder& b, V, V out, V d) { return b.emitter().emit("SigmoidGrad", {out, d}); });
   activation<NoAttrs>("Softplus", "input_x", "log(1 + exp(x)), elementwise, without overflow.", infer_float_unary,
                       [](BpropBuilder& b, V x, V, V d) { return b.mul(d, nn::sigmoid(b, x)); });
 }

@@ -58,9 +58,22 @@ V silu_second(BpropBuilder& b, V x) {  // s (1 - s) (2 + x (1 - 2 s))
   return b.mul(s1, nn::add_scalar(b, b.mul(x, nn::rsub_scalar(b, 1, nn::mul_scalar(b, s, 2))), 2));
 }
 
+// SigmoidGrad(y, dy) = dy y (1 - y): d/dy = ddx dy (1 - 2 y), d/d(dy) = SigmoidGrad(y, ddx).
+std::vector<V> sigmoid_grad_bprop(BpropBuilder& b) {
+  V y = b.input(0), dy = b.input(1), ddx = b.dout();
+  V d_y = b.mul(b.mul(ddx, dy), nn::rsub_scalar(b, 1, nn::mul_scalar(b, y, 2)));
+  return {d_y, b.emitter().emit("SigmoidGrad", {y, ddx})};
+}
+
 }  // namespace
 
 SPROUT_REGISTER(nn_act_grad) {
+  define_op<NoAttrs>("SigmoidGrad")
+      .doc("dy * y * (1 - y) from the output y of Sigmoid: its gradient, fused.")
+      .inputs({"y", "dy"})
+      .outputs({"output"})
+      .infer(infer_activation_grad)
+      .bprop(bprop_rule(sigmoid_grad_bprop));
   define_op<NoAttrs>("ReluGrad")
       .doc("y_backprop where x > 0, else 0: the gradient of ReLU, fused.")
       .inputs({"y_backprop", "x"})

@@ -61,7 +61,8 @@ void run_activation_grad(ActivationGrad act, const Tensor& dy, const Tensor& x, 
       T* po = static_cast<T*>(o.raw_data());
       const T* pd = static_cast<const T*>(dy.raw_data());
       const T* px = static_cast<const T*>(x.raw_data());
-      parallel_for(o.numel(), act == ActivationGrad::ReLU ? kParallelGrain : kParallelGrain / 8, [&](int64_t b, int64_t e) {
+      const bool cheap = act == ActivationGrad::ReLU || act == ActivationGrad::SigmoidFromOutput;
+      parallel_for(o.numel(), cheap ? kParallelGrain : kParallelGrain / 8, [&](int64_t b, int64_t e) {
         loop.run_elements(b, e, [&](const std::array<int64_t, 3>& off, int64_t n) {
           if constexpr (std::is_same_v<T, C>) {
             if (so == 1 && sd == 1 && sx == 1) return simd_activation_grad(act, pd + off[1], px + off[2], po + off[0], n);
@@ -87,6 +88,11 @@ void run_activation_grad(ActivationGrad act, const Tensor& dy, const Tensor& x, 
 template <ActivationGrad ACT>
 void activation_grad_kernel(const NoAttrs&, std::span<const Tensor> in, std::span<Tensor> out) {
   run_activation_grad(ACT, in[0], in[1], out[0]);
+}
+
+// SigmoidGrad takes (y, dy): the output first, as MindSpore.
+void sigmoid_grad_kernel(const NoAttrs&, std::span<const Tensor> in, std::span<Tensor> out) {
+  run_activation_grad(ActivationGrad::SigmoidFromOutput, in[1], in[0], out[0]);
 }
 
 void gelu_grad_kernel(const GeLUAttrs& a, std::span<const Tensor> in, std::span<Tensor> out) {
@@ -127,6 +133,7 @@ SPROUT_REGISTER(cpu_nn_act) {
   register_kernel<NoAttrs>("ReluGrad", Device::CPU, activation_grad_kernel<ActivationGrad::ReLU>);
   register_kernel<GeLUAttrs>("GeLUGrad", Device::CPU, gelu_grad_kernel);
   register_kernel<NoAttrs>("SiLUGrad", Device::CPU, activation_grad_kernel<ActivationGrad::SiLU>);
+  register_kernel<NoAttrs>("SigmoidGrad", Device::CPU, sigmoid_grad_kernel);
 }
 
 }  // namespace sprout

@@ -165,6 +165,7 @@ HWY_INLINE V derivative(D d, V x) {
     V s1 = hn::Mul(s, hn::Sub(one, s));
     return hn::Add(s, hn::IfThenZeroElse(hn::Eq(s1, hn::Zero(d)), hn::Mul(hn::Mul(x, s1), dw)));
   }
+  if constexpr (ACT == ActivationGrad::SigmoidFromOutput) return hn::Mul(x, hn::Sub(one, x));  // x is y here
   if constexpr (ACT == ActivationGrad::SiLU) {
     V s = sigmoid(d, x);  // s (1 + x (1 - s))
     return hn::Add(s, gated(d, x, hn::Mul(s, hn::Sub(one, s))));
@@ -210,6 +211,7 @@ void activation_grad_impl(ActivationGrad act, const T* dy, const T* x, T* out, i
       }
     case ActivationGrad::GeLUTanh: return activation_grad_loop<ActivationGrad::GeLUTanh>(dy, x, out, n);
     case ActivationGrad::SiLU: return activation_grad_loop<ActivationGrad::SiLU>(dy, x, out, n);
+    case ActivationGrad::SigmoidFromOutput: return activation_grad_loop<ActivationGrad::SigmoidFromOutput>(dy, x, out, n);
   }
 }
 void ActivationGradF32(ActivationGrad act, const float* dy, const float* x, float* out, int64_t n) {

@@ -21,7 +21,8 @@ void simd_activation(Activation act, float alpha, const float* x, float* out, in
 void simd_activation(Activation act, double alpha, const double* x, double* out, int64_t n);
 
 // The activations whose derivative has a fused kernel (their composite bprop cost 7-10x the forward).
-enum class ActivationGrad : uint8_t { ReLU, GeLU, GeLUTanh, SiLU };
+// SigmoidFromOutput takes the forward's output y instead of x: sigmoid' = y (1 - y).
+enum class ActivationGrad : uint8_t { ReLU, GeLU, GeLUTanh, SiLU, SigmoidFromOutput };
 
 // out[i] = dy[i] * act'(x[i]).
 void simd_activation_grad(ActivationGrad act, const float* dy, const float* x, float* out, int64_t n);

@@ -130,7 +130,8 @@ _GRAD_BAD = [(lambda: ops.ReluGrad()(ms.Tensor(np.ones(3)), ms.Tensor(np.ones(4)
 for _op, _ref, _attrs in [("ReluGrad", lambda d, x: d * (x > 0), {}),
                           ("GeLUGrad", lambda d, x: d * _gelu_prime(x), {"approximate": "none"}),
                           ("GeLUGrad", lambda d, x: d * _gelu_tanh_prime(x), {"approximate": "tanh"}),
-                          ("SiLUGrad", lambda d, x: d * _silu_prime(x), {})]:
+                          ("SiLUGrad", lambda d, x: d * _silu_prime(x), {}),
+                          ("SigmoidGrad", lambda y, d: d * y * (1 - y), {})]:
     RECORDS.append(OpRecord(_op, lambda d, x, o=_op, a=_attrs: getattr(ops, o)(**a)(d, x), _ref, _GRAD_SHAPES,
                             low=-4, high=4, prim=lambda o=_op, a=_attrs: _C.Primitive(o, a),
                             grad_shapes=[((2, 3), (2, 3))], bad=_GRAD_BAD, tol={ms.float32: (1e-5, 2e-6)}))
