@@ -27,6 +27,12 @@ def _check_float_tensor(api, arg, x):
     return x
 
 
+def _check_axis(api, axis):
+    if isinstance(axis, bool) or not isinstance(axis, (int, np.integer)):
+        raise TypeError(f"{api}: 'axis' must be an int, but got {type(axis).__name__}")
+    return int(axis)
+
+
 def _check_float_arg(api, arg, value):
     if isinstance(value, bool) or not isinstance(value, (int, float)):
         raise TypeError(f"{api}: '{arg}' must be a float, but got {type(value).__name__}")
@@ -110,8 +116,7 @@ def softplus(input, beta=1, threshold=20):
 def softmax(input, axis=-1, *, dtype=None):
     """exp(input) / sum(exp(input)) along `axis`; `dtype` casts the input first."""
     _check_tensor("softmax", "input", input)
-    if not isinstance(axis, int) or isinstance(axis, bool):
-        raise TypeError(f"softmax: 'axis' must be an int, but got {type(axis).__name__}")
+    axis = _check_axis("softmax", axis)
     if dtype is not None:
         input = _cast(input, dtype)
     return prim("Softmax", axis=(axis,))(input)
@@ -120,8 +125,7 @@ def softmax(input, axis=-1, *, dtype=None):
 def log_softmax(logits, axis=-1):
     """logits - log(sum(exp(logits))) along `axis`, computed by log-sum-exp."""
     _check_tensor("log_softmax", "logits", logits)
-    if not isinstance(axis, int) or isinstance(axis, bool):
-        raise TypeError(f"log_softmax: 'axis' must be an int, but got {type(axis).__name__}")
+    axis = _check_axis("log_softmax", axis)
     return prim("LogSoftmax", axis=axis)(logits)
 
 
