@@ -1,6 +1,7 @@
 // Elementwise activations. Each keeps its input's shape and dtype; all but ReLU and ReLU6 take
 // floating-point inputs only (as MindSpore). Gradients are written from registry ops (Sigmoid and
-// Softplus included), so every rule is itself differentiable.
+// Softplus included), so every rule is itself differentiable; ReLU, GeLU, SiLU and Sigmoid, the ones training
+// spends most time in, use the fused gradient ops of nn_act_grad.cc.
 #include "ops/infer_util.h"
 #include "ops/nn_act.h"
 #include "ops/nn_act_bprop.h"
@@ -36,29 +37,14 @@ void activation(const char* name, const char* input, const char* doc,
       bprop_rule([rule](BpropBuilder& b) -> std::vector<V> { return {rule(b, b.input(0), b.out(), b.dout())}; }));
 }
 
-// d/dx of 0.5 x (1 + erf(x / sqrt 2)) = Phi(x) + x phi(x). Phi is recovered from the output as out / x
-// (0.5 at x = 0), which needs no Erf op and stays differentiable.
-V gelu_exact_grad(BpropBuilder& b, V x, V out) {
-  V at_zero = nn::mask_equal(b, x, 0);
-  V phi_cdf = b.add(b.div(out, b.add(x, at_zero)), nn::mul_scalar(b, at_zero, 0.5));
-  V density = nn::mul_scalar(b, nn::exp(b, nn::mul_scalar(b, b.mul(x, x), -0.5)), 0.3989422804014327);
-  return b.add(phi_cdf, b.mul(x, density));
-}
-
-// d/dx of x sigmoid(2u), u = sqrt(2/pi) (x + 0.044715 x^3).
-V gelu_tanh_grad(BpropBuilder& b, V x) {
-  constexpr double k = 1.5957691216057308;  // 2 sqrt(2/pi)
-  V x2 = b.mul(x, x);
-  V s = nn::sigmoid(b, nn::mul_scalar(b, b.mul(x, nn::add_scalar(b, nn::mul_scalar(b, x2, 0.044715), 1)), k));
-  V du = nn::add_scalar(b, nn::mul_scalar(b, x2, 3 * 0.044715 * k), k);
-  return b.add(s, b.mul(b.mul(x, du), b.mul(s, nn::rsub_scalar(b, 1, s))));
-}
-
 }  // namespace
 
 SPROUT_REGISTER(nn_act) {
   activation<NoAttrs>("ReLU", "input_x", "max(x, 0), elementwise.", infer_numeric_unary,
-                      [](BpropBuilder& b, V x, V, V d) { return b.mul(d, nn::mask_greater(b, x, 0)); });
+                      [](BpropBuilder& b, V x, V, V d) {
+                        if (!is_floating(b.spec(x).dtype)) return V{};  // no gradient flows into integers
+                        return b.emitter().emit("ReluGrad", {d, x});
+                      });
   activation<NoAttrs>("ReLU6", "x", "min(max(x, 0), 6), elementwise.", infer_numeric_unary,
                       [](BpropBuilder& b, V x, V, V d) {
                         return b.mul(d, b.mul(nn::mask_greater(b, x, 0), nn::mask_less(b, x, 6)));
@@ -77,15 +63,12 @@ SPROUT_REGISTER(nn_act) {
                          return b.mul(d, slope);
                        });
   activation<GeLUAttrs>("GeLU", "x", "Gaussian error linear unit x * Phi(x), exact or tanh-approximated.", infer_gelu,
-                        [](BpropBuilder& b, V x, V out, V d) {
-                          bool exact = b.prim().attrs_as<GeLUAttrs>().approximate == "none";
-                          return b.mul(d, exact ? gelu_exact_grad(b, x, out) : gelu_tanh_grad(b, x));
+                        [](BpropBuilder& b, V x, V, V d) {
+                          const std::string& approximate = b.prim().attrs_as<GeLUAttrs>().approximate;
+                          return b.emitter().emit("GeLUGrad", {d, x}, {{"approximate", approximate}});
                         });
   activation<NoAttrs>("SiLU", "input", "x * sigmoid(x) (swish), elementwise.", infer_float_unary,
-                      [](BpropBuilder& b, V x, V, V d) {
-                        V s = nn::sigmoid(b, x);
-                        return b.mul(d, b.mul(s, nn::add_scalar(b, b.mul(x, nn::rsub_scalar(b, 1, s)), 1)));
-                      });
+                      [](BpropBuilder& b, V x, V, V d) { return b.emitter().emit("SiLUGrad", {d, x}); });
   activation<NoAttrs>("Mish", "x", "x * tanh(softplus(x)), elementwise.", infer_float_unary,
                       [](BpropBuilder& b, V x, V, V d) {
                         V t = nn::tanh(b, nn::softplus(b, x));  // d = t + x (1 - t^2) sigmoid(x)
@@ -105,7 +88,7 @@ SPROUT_REGISTER(nn_act) {
                         return b.mul(d, nn::mul_scalar(b, inside, 1.0 / 6.0));
                       });
   activation<NoAttrs>("Sigmoid", "input_x", "1 / (1 + exp(-x)), elementwise.", infer_float_unary,
-                      [](BpropBuilder& b, V, V out, V d) { return b.mul(d, b.mul(out, nn::rsub_scalar(b, 1, out))); });
+                      [](BpropBuilder& b, V, V out, V d) { return b.emitter().emit("SigmoidGrad", {out, d}); });
   activation<NoAttrs>("Softplus", "input_x", "log(1 + exp(x)), elementwise, without overflow.", infer_float_unary,
                       [](BpropBuilder& b, V x, V, V d) { return b.mul(d, nn::sigmoid(b, x)); });
 }

@@ -34,7 +34,7 @@ int64_t axis_of(BpropBuilder& b, int64_t axis) {
 SPROUT_REGISTER(nn_act_softmax) {
   define_op<SoftmaxAttrs>("Softmax")
       .doc("exp(x) / sum(exp(x)) over one axis, computed as exp(x - max) / sum(exp(x - max)).")
-      .inputs({"x"})
+      .inputs({"logits"})
       .outputs({"output"})
       .infer(infer_softmax)
       .bprop(bprop_rule([](BpropBuilder& b) -> std::vector<V> {

@@ -212,3 +212,33 @@ def test_embedding_gradient_with_padding_and_frequency_scaling():
     expected /= np.maximum(np.bincount(idx.reshape(-1), minlength=4), 1)[:, None]
     expected[1] = 0
     np.testing.assert_allclose(dw.asnumpy(), expected, rtol=1e-12)
+
+
+def test_fused_activation_gradients_at_edge_values():
+    from sprout import _C
+    x = np.array([np.nan, np.inf, -np.inf, 0.0, 1e30, -1e30], np.float32)
+    want = {"ReluGrad": [0, 1, 0, 0, 1, 0], "SiLUGrad": [np.nan, 1, 0, 0.5, 1, 0]}
+    for approximate in ("none", "tanh"):
+        want[("GeLUGrad", approximate)] = [np.nan, 1, 0, 0.5, 1, 0]
+    for key, expected in want.items():
+        op, attrs = (key, {}) if isinstance(key, str) else (key[0], {"approximate": key[1]})
+        for dtype in (ms.float32, ms.float64):
+            got = _C.Primitive(op, attrs)(ms.Tensor(np.ones(6), dtype), ms.Tensor(x, dtype)).asnumpy()
+            np.testing.assert_allclose(got, expected, err_msg=f"{key} {dtype}")
+
+
+def test_composite_activations():
+    x = np.random.default_rng(10).uniform(-5, 5, (4, 6))
+    t = ms.Tensor(x)
+    a, s = 1.6732632423543772, 1.0507009873554805
+    cases = [(ops.logsigmoid(t), -np.logaddexp(0, -x)), (ops.softsign(t), x / (1 + np.abs(x))),
+             (ops.hardtanh(t, -2, 3), np.clip(x, -2, 3)), (ops.selu(t), s * np.where(x > 0, x, a * np.expm1(x))),
+             (ops.celu(t, 2.0), np.where(x > 0, x, 2 * np.expm1(x / 2))),
+             (ops.glu(t), x[:, :3] / (1 + np.exp(-x[:, 3:]))), (ops.glu(t, 0), x[:2] / (1 + np.exp(-x[2:])))]
+    for got, want in cases:
+        np.testing.assert_allclose(got.asnumpy(), want, rtol=1e-12, atol=1e-15)
+    with pytest.raises(ValueError, match="glu: dimension 1 of 'x' must be even"):
+        ops.glu(ms.Tensor(np.ones((2, 3))))
+    with pytest.raises(ValueError, match="hardtanh: 'min_val' must not exceed 'max_val'"):
+        ops.hardtanh(t, 1.0, -1.0)
+    np.testing.assert_array_equal(ops.logsigmoid(ms.Tensor(np.array([-1e4, 1e4], np.float32))).asnumpy(), [-1e4, 0])

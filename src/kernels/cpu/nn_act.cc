@@ -49,6 +49,56 @@ void run_activation(Activation act, double alpha, const Tensor& x, const Tensor&
   });
 }
 
+// dx = dy * act'(x) over any layout and floating dtype (shapes are equal: infer checks).
+void run_activation_grad(ActivationGrad act, const Tensor& dy, const Tensor& x, const Tensor& o) {
+  NdLoop<3> loop(o.shape(), {std::span<const int64_t>(o.strides()), std::span<const int64_t>(dy.strides()),
+                             std::span<const int64_t>(x.strides())});
+  const int64_t so = loop.inner_stride(0), sd = loop.inner_stride(1), sx = loop.inner_stride(2);
+  visit_dtype(o.dtype(), [&](auto zero) {
+    using T = decltype(zero);
+    if constexpr (std::is_floating_point_v<compute_t<T>>) {
+      using C = act_compute_t<T>;
+      T* po = static_cast<T*>(o.raw_data());
+      const T* pd = static_cast<const T*>(dy.raw_data());
+      const T* px = static_cast<const T*>(x.raw_data());
+      const bool cheap = act == ActivationGrad::ReLU || act == ActivationGrad::SigmoidFromOutput;
+      parallel_for(o.numel(), cheap ? kParallelGrain : kParallelGrain / 8, [&](int64_t b, int64_t e) {
+        loop.run_elements(b, e, [&](const std::array<int64_t, 3>& off, int64_t n) {
+          if constexpr (std::is_same_v<T, C>) {
+            if (so == 1 && sd == 1 && sx == 1) return simd_activation_grad(act, pd + off[1], px + off[2], po + off[0], n);
+          }
+          C bd[kActBlock], bx[kActBlock], bo[kActBlock];
+          for (int64_t i = 0; i < n; i += kActBlock) {
+            const int64_t m = std::min(kActBlock, n - i);
+            for (int64_t j = 0; j < m; ++j) {
+              bd[j] = static_cast<C>(pd[off[1] + (i + j) * sd]);
+              bx[j] = static_cast<C>(px[off[2] + (i + j) * sx]);
+            }
+            simd_activation_grad(act, bd, bx, bo, m);
+            for (int64_t j = 0; j < m; ++j) po[off[0] + (i + j) * so] = static_cast<T>(bo[j]);
+          }
+        });
+      });
+    } else {
+      SPROUT_ASSERT(false, "activation gradient kernel on ", name(o.dtype()));
+    }
+  });
+}
+
+template <ActivationGrad ACT>
+void activation_grad_kernel(const NoAttrs&, std::span<const Tensor> in, std::span<Tensor> out) {
+  run_activation_grad(ACT, in[0], in[1], out[0]);
+}
+
+// SigmoidGrad takes (y, dy): the output first, as MindSpore.
+void sigmoid_grad_kernel(const NoAttrs&, std::span<const Tensor> in, std::span<Tensor> out) {
+  run_activation_grad(ActivationGrad::SigmoidFromOutput, in[1], in[0], out[0]);
+}
+
+void gelu_grad_kernel(const GeLUAttrs& a, std::span<const Tensor> in, std::span<Tensor> out) {
+  run_activation_grad(a.approximate == "none" ? ActivationGrad::GeLU : ActivationGrad::GeLUTanh, in[0], in[1], out[0]);
+}
+
 template <Activation ACT>
 void activation_kernel(const NoAttrs&, std::span<const Tensor> in, std::span<Tensor> out) {
   run_activation(ACT, 0.0, in[0], out[0]);
@@ -80,6 +130,10 @@ SPROUT_REGISTER(cpu_nn_act) {
   register_kernel<NoAttrs>("HSigmoid", Device::CPU, activation_kernel<Activation::HSigmoid>);
   register_kernel<NoAttrs>("Sigmoid", Device::CPU, activation_kernel<Activation::Sigmoid>);
   register_kernel<NoAttrs>("Softplus", Device::CPU, activation_kernel<Activation::Softplus>);
+  register_kernel<NoAttrs>("ReluGrad", Device::CPU, activation_grad_kernel<ActivationGrad::ReLU>);
+  register_kernel<GeLUAttrs>("GeLUGrad", Device::CPU, gelu_grad_kernel);
+  register_kernel<NoAttrs>("SiLUGrad", Device::CPU, activation_grad_kernel<ActivationGrad::SiLU>);
+  register_kernel<NoAttrs>("SigmoidGrad", Device::CPU, sigmoid_grad_kernel);
 }
 
 }  // namespace sprout

@@ -145,6 +145,82 @@ void ActivationF64(Activation act, double alpha, const double* x, double* out, i
   activation_impl(act, alpha, x, out, n);
 }
 
+// act'(x), written from the same pieces as the forward so edge values agree with it.
+template <ActivationGrad ACT, class D, class V>
+HWY_INLINE V derivative(D d, V x) {
+  using T = hn::TFromD<D>;
+  const V one = hn::Set(d, 1);
+  if constexpr (ACT == ActivationGrad::GeLU) {
+    // Phi(x) + x phi(x); x phi(x) -> 0 at both infinities (exp_flush gives 0, not inf * 0).
+    V density = hn::Mul(hn::Set(d, T(0.3989422804014327)), exp_flush(d, hn::Mul(hn::Set(d, T(-0.5)), hn::Mul(x, x))));
+    return hn::Add(normal_cdf(d, x), gated(d, x, density));
+  }
+  if constexpr (ACT == ActivationGrad::GeLUTanh) {
+    // d/dx x s, s = sigmoid(w), w = k (x + c x^3), k = 2 sqrt(2/pi): s + x s (1 - s) k (1 + 3 c x^2).
+    const V k = hn::Set(d, T(1.5957691216057308)), c = hn::Set(d, T(0.044715));
+    V x2 = hn::Mul(x, x);
+    V s = sigmoid(d, hn::Mul(k, hn::MulAdd(hn::Mul(c, x2), x, x)));
+    V dw = hn::Mul(k, hn::MulAdd(hn::Mul(hn::Set(d, T(3)), c), x2, one));
+    // Where s (1 - s) is 0 the term is 0, also when dw has overflowed to inf (|x| > 1e19).
+    V s1 = hn::Mul(s, hn::Sub(one, s));
+    return hn::Add(s, hn::IfThenZeroElse(hn::Eq(s1, hn::Zero(d)), hn::Mul(hn::Mul(x, s1), dw)));
+  }
+  if constexpr (ACT == ActivationGrad::SigmoidFromOutput) return hn::Mul(x, hn::Sub(one, x));  // x is y here
+  if constexpr (ACT == ActivationGrad::SiLU) {
+    V s = sigmoid(d, x);  // s (1 + x (1 - s))
+    return hn::Add(s, gated(d, x, hn::Mul(s, hn::Sub(one, s))));
+  }
+}
+
+template <ActivationGrad ACT, class T>
+HWY_INLINE void activation_grad_loop(const T* dy, const T* x, T* out, int64_t n) {
+  const hn::ScalableTag<T> d;
+  const int64_t lanes = static_cast<int64_t>(hn::Lanes(d));
+  auto run = [&](auto vdy, auto vx) {
+    if constexpr (ACT == ActivationGrad::ReLU) {
+      return hn::IfThenElseZero(hn::Gt(vx, hn::Zero(d)), vdy);  // dy where x > 0, else 0 (NaN x included)
+    } else {
+      return hn::IfThenElse(hn::IsNaN(vx), vx, hn::Mul(vdy, derivative<ACT>(d, vx)));
+    }
+  };
+  int64_t i = 0;
+  for (; i + lanes <= n; i += lanes) hn::StoreU(run(hn::LoadU(d, dy + i), hn::LoadU(d, x + i)), d, out + i);
+  if (i < n) {
+    HWY_ALIGN T tdy[hn::MaxLanes(d)] = {}, tx[hn::MaxLanes(d)] = {}, to[hn::MaxLanes(d)];
+    std::memcpy(tdy, dy + i, static_cast<size_t>(n - i) * sizeof(T));
+    std::memcpy(tx, x + i, static_cast<size_t>(n - i) * sizeof(T));
+    hn::Store(run(hn::Load(d, tdy), hn::Load(d, tx)), d, to);
+    std::memcpy(out + i, to, static_cast<size_t>(n - i) * sizeof(T));
+  }
+}
+
+template <class T>
+void activation_grad_impl(ActivationGrad act, const T* dy, const T* x, T* out, int64_t n) {
+  switch (act) {
+    case ActivationGrad::ReLU: return activation_grad_loop<ActivationGrad::ReLU>(dy, x, out, n);
+    case ActivationGrad::GeLU:
+      if constexpr (sizeof(T) == 4) {
+        return activation_grad_loop<ActivationGrad::GeLU>(dy, x, out, n);
+      } else {  // the float erfc fit is not accurate enough for double
+        for (int64_t i = 0; i < n; ++i) {
+          const T phi = T(0.5) * std::erfc(-x[i] * T(0.70710678118654752440));
+          const T density = T(0.3989422804014327) * std::exp(T(-0.5) * x[i] * x[i]);
+          out[i] = std::isnan(x[i]) ? x[i] : dy[i] * (phi + (density == T(0) ? T(0) : x[i] * density));
+        }
+        return;
+      }
+    case ActivationGrad::GeLUTanh: return activation_grad_loop<ActivationGrad::GeLUTanh>(dy, x, out, n);
+    case ActivationGrad::SiLU: return activation_grad_loop<ActivationGrad::SiLU>(dy, x, out, n);
+    case ActivationGrad::SigmoidFromOutput: return activation_grad_loop<ActivationGrad::SigmoidFromOutput>(dy, x, out, n);
+  }
+}
+void ActivationGradF32(ActivationGrad act, const float* dy, const float* x, float* out, int64_t n) {
+  activation_grad_impl(act, dy, x, out, n);
+}
+void ActivationGradF64(ActivationGrad act, const double* dy, const double* x, double* out, int64_t n) {
+  activation_grad_impl(act, dy, x, out, n);
+}
+
 template <class T>
 T exp_shifted_sum_impl(const T* x, T shift, T* out, int64_t n) {
   const hn::ScalableTag<T> d;
@@ -215,6 +291,8 @@ HWY_AFTER_NAMESPACE();
 namespace sprout {
 HWY_EXPORT(ActivationF32);
 HWY_EXPORT(ActivationF64);
+HWY_EXPORT(ActivationGradF32);
+HWY_EXPORT(ActivationGradF64);
 HWY_EXPORT(ExpShiftedSumF32);
 HWY_EXPORT(ExpShiftedSumF64);
 HWY_EXPORT(ExpShiftedAccumulateF32);
@@ -225,6 +303,12 @@ void simd_activation(Activation act, float alpha, const float* x, float* out, in
 }
 void simd_activation(Activation act, double alpha, const double* x, double* out, int64_t n) {
   HWY_DYNAMIC_DISPATCH(ActivationF64)(act, alpha, x, out, n);
+}
+void simd_activation_grad(ActivationGrad act, const float* dy, const float* x, float* out, int64_t n) {
+  HWY_DYNAMIC_DISPATCH(ActivationGradF32)(act, dy, x, out, n);
+}
+void simd_activation_grad(ActivationGrad act, const double* dy, const double* x, double* out, int64_t n) {
+  HWY_DYNAMIC_DISPATCH(ActivationGradF64)(act, dy, x, out, n);
 }
 float simd_exp_shifted_sum(const float* x, float shift, float* out, int64_t n) {
   return HWY_DYNAMIC_DISPATCH(ExpShiftedSumF32)(x, shift, out, n);

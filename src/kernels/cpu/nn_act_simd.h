@@ -20,6 +20,14 @@ enum class Activation : uint8_t {
 void simd_activation(Activation act, float alpha, const float* x, float* out, int64_t n);
 void simd_activation(Activation act, double alpha, const double* x, double* out, int64_t n);
 
+// The activations whose derivative has a fused kernel (their composite bprop cost 7-10x the forward).
+// SigmoidFromOutput takes the forward's output y instead of x: sigmoid' = y (1 - y).
+enum class ActivationGrad : uint8_t { ReLU, GeLU, GeLUTanh, SiLU, SigmoidFromOutput };
+
+// out[i] = dy[i] * act'(x[i]).
+void simd_activation_grad(ActivationGrad act, const float* dy, const float* x, float* out, int64_t n);
+void simd_activation_grad(ActivationGrad act, const double* dy, const double* x, double* out, int64_t n);
+
 // out[i] = exp(x[i] - shift) (out may be null: nothing stored); returns the sum of those values.
 // The softmax of a row with shift = its maximum.
 float simd_exp_shifted_sum(const float* x, float shift, float* out, int64_t n);

@@ -90,15 +90,22 @@ void softmax_columns(const C* x, C* out, int64_t outer, int64_t n, int64_t inner
   const int64_t blocks = (inner + kCols - 1) / kCols;
   parallel_for(outer * blocks, std::max<int64_t>(1, kParallelGrain / 8 / std::max<int64_t>(n * kCols, 1)),
                [&](int64_t b, int64_t e) {
-    C max[kCols], sum[kCols], lse[kCols];
+    C max[kCols], sum[kCols], part[kCols], lse[kCols];
     for (int64_t task = b; task < e; ++task) {
       const int64_t o = task / blocks, c0 = task % blocks * kCols, w = std::min(kCols, inner - c0);
       const C* xs = x + o * n * inner + c0;
       C* os = out + o * n * inner + c0;
       std::copy(xs, xs + w, max);
       for (int64_t r = 1; r < n; ++r) simd_accumulate(ReduceOp::Max, max, xs + r * inner, w);
+      // Sums run over blocks of 64 rows, then into the total: the rounding error grows with n / 64 + 64
+      // additions instead of n (5x smaller at n = 5000 in float).
       std::fill(sum, sum + w, C(0));
-      for (int64_t r = 0; r < n; ++r) simd_exp_shifted_accumulate(xs + r * inner, max, os + r * inner, sum, w);
+      for (int64_t r0 = 0; r0 < n; r0 += 64) {
+        std::fill(part, part + w, C(0));
+        for (int64_t r = r0; r < std::min(n, r0 + 64); ++r)
+          simd_exp_shifted_accumulate(xs + r * inner, max, os + r * inner, part, w);
+        simd_binary(BinaryOp::Add, sum, 1, part, 1, sum, w);
+      }
       if constexpr (LOG) {
         simd_unary(UnaryOp::Log, sum, lse, w);  // simd_unary must not run in place (it re-reads its input)
         simd_binary(BinaryOp::Add, max, 1, lse, 1, lse, w);

@@ -4,6 +4,8 @@
 // Class indices are checked before any work, so a bad index is a ValueError, never a wild read.
 #include <cmath>
 #include <limits>
+#include <optional>
+#include <string>
 #include <vector>
 
 #include "kernels/cpu/nn_act_common.h"
@@ -36,11 +38,18 @@ void with_compute_type(DType t, Fn&& fn) {
   else fn(float{});
 }
 
-// log(sum(exp(row))) by max subtraction; exp(row - max) is left in `scratch` (length n) when given.
+// A row's maximum and sum(exp(row - max)): its log-sum-exp is max + log(sum), its softmax
+// exp(row - max) / sum. exp(row - max) is left in `scratch` (length n) when given.
 template <class C>
-C log_sum_exp(const C* row, int64_t n, C* scratch) {
+struct RowExp {
+  C max, sum;
+  C log_sum_exp() const { return max + std::log(sum); }
+};
+
+template <class C>
+RowExp<C> row_exp(const C* row, int64_t n, C* scratch) {
   const C max = simd_reduce(ReduceOp::Max, row, n);
-  return max + std::log(simd_exp_shifted_sum(row, max, scratch, n));
+  return {max, simd_exp_shifted_sum(row, max, scratch, n)};
 }
 
 void softmax_ce_kernel(const NoAttrs&, std::span<const Tensor> in, std::span<Tensor> out) {
@@ -61,8 +70,8 @@ void softmax_ce_kernel(const NoAttrs&, std::span<const Tensor> in, std::span<Ten
       for (int64_t r = b; r < e; ++r) {
         const C *xr = px + r * classes, *yr = py + r * classes;
         C* br = pb + r * classes;
-        const C lse = log_sum_exp(xr, classes, br);  // br = exp(x - max)
-        const C inv = std::exp(simd_reduce(ReduceOp::Max, xr, classes) - lse);  // 1 / sum(exp(x - max))
+        const RowExp<C> e = row_exp(xr, classes, br);  // br = exp(x - max)
+        const C lse = e.log_sum_exp(), inv = C(1) / e.sum;
         C total = 0;
         for (int64_t c = 0; c < classes; ++c) {
           if (yr[c] != C(0)) total += yr[c] * (lse - xr[c]);  // a 0 label adds 0 even where x = -inf
@@ -89,17 +98,16 @@ void sparse_softmax_ce_kernel(const SparseSoftmaxCrossEntropyAttrs& a, std::span
     std::vector<C> losses(static_cast<size_t>(rows));
     const C inv_rows = C(1) / static_cast<C>(rows);
     parallel_for(rows, std::max<int64_t>(1, kParallelGrain / 8 / std::max<int64_t>(classes, 1)), [&](int64_t b, int64_t e) {
-      std::vector<C> scratch(a.is_grad ? 0 : static_cast<size_t>(classes));
       for (int64_t r = b; r < e; ++r) {
         const C* xr = px + r * classes;
-        C* g = a.is_grad ? result.data<C>() + r * classes : scratch.data();
-        const C lse = log_sum_exp(xr, classes, g);
+        C* g = a.is_grad ? result.data<C>() + r * classes : nullptr;  // the loss needs no exp stored
+        const RowExp<C> ex = row_exp(xr, classes, g);
         if (a.is_grad) {  // (softmax - onehot) / N
-          const C scale = std::exp(simd_reduce(ReduceOp::Max, xr, classes) - lse) * inv_rows;
+          const C scale = inv_rows / ex.sum;
           simd_binary(BinaryOp::Mul, g, 1, &scale, 0, g, classes);
           g[labels[r]] -= inv_rows;
         } else {
-          losses[r] = lse - xr[labels[r]];
+          losses[r] = ex.log_sum_exp() - xr[labels[r]];
         }
       }
     });

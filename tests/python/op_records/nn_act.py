@@ -88,7 +88,7 @@ SOFTMAX_SHAPES = [((2, 5),), ((),), ((0, 3),), ((3, 700),), ((2, 3, 600),), ((4,
 SOFTMAX_BAD = [
     (lambda: ops.Softmax(axis=(0, 1))(ms.Tensor(np.ones((2, 3)))), ValueError, r"Softmax: 'axis' must name exactly one axis"),
     (lambda: ops.softmax(ms.Tensor(np.ones((2, 3))), 2), ValueError, r"Softmax: 'axis' must be in \[-2, 1\]"),
-    (lambda: ops.softmax(ms.Tensor([1, 2])), TypeError, r"Softmax: 'x' must be a floating-point tensor"),
+    (lambda: ops.softmax(ms.Tensor([1, 2])), TypeError, r"Softmax: 'logits' must be a floating-point tensor"),
     (lambda: ops.log_softmax(ms.Tensor(np.ones((2, 3))), -3), ValueError, r"LogSoftmax: 'axis' must be in \[-2, 1\]"),
 ]
 
@@ -103,3 +103,35 @@ for _axis in (-1, 0, 1):
                             low=-30, high=30, prim=lambda a=_axis: _C.Primitive("LogSoftmax", {"axis": a}),
                             grad_shapes=[((3, 4, 2),)], tol={ms.float32: (1e-5, 1e-5), ms.float16: (4e-3, 2e-2),
                                                              ms.bfloat16: (2e-2, 0.25)}))
+
+
+def _gelu_prime(x):
+    return 0.5 * (1 + _erf(x / math.sqrt(2))) + x * np.exp(-0.5 * x * x) / math.sqrt(2 * math.pi)
+
+
+def _gelu_tanh_prime(x):
+    k, c = 2 * math.sqrt(2 / math.pi), 0.044715
+    s = _sigmoid(k * (x + c * x ** 3))
+    return s + x * s * (1 - s) * k * (1 + 3 * c * x * x)
+
+
+def _silu_prime(x):
+    s = _sigmoid(x)
+    return s * (1 + x * (1 - s))
+
+
+_GRAD_SHAPES = [((2, 3), (2, 3)), ((), ()), ((0, 4), (0, 4)), ((7, 33), (7, 33))]
+_GRAD_BAD = [(lambda: ops.ReluGrad()(ms.Tensor(np.ones(3)), ms.Tensor(np.ones(4))), ValueError,
+              r"ReluGrad: 'y_backprop' and 'x' must have the same dtype and shape"),
+             (lambda: ops.SiLUGrad()(ms.Tensor([1, 2]), ms.Tensor([1, 2])), TypeError,
+              r"SiLUGrad: 'dout' must be a floating-point tensor"),
+             (lambda: ops.GeLUGrad(approximate="x")(ms.Tensor([1.0]), ms.Tensor([1.0])), ValueError,
+              r"GeLUGrad: 'approximate' must be 'none' or 'tanh'")]
+for _op, _ref, _attrs in [("ReluGrad", lambda d, x: d * (x > 0), {}),
+                          ("GeLUGrad", lambda d, x: d * _gelu_prime(x), {"approximate": "none"}),
+                          ("GeLUGrad", lambda d, x: d * _gelu_tanh_prime(x), {"approximate": "tanh"}),
+                          ("SiLUGrad", lambda d, x: d * _silu_prime(x), {}),
+                          ("SigmoidGrad", lambda y, d: d * y * (1 - y), {})]:
+    RECORDS.append(OpRecord(_op, lambda d, x, o=_op, a=_attrs: getattr(ops, o)(**a)(d, x), _ref, _GRAD_SHAPES,
+                            low=-4, high=4, prim=lambda o=_op, a=_attrs: _C.Primitive(o, a),
+                            grad_shapes=[((2, 3), (2, 3))], bad=_GRAD_BAD, tol={ms.float32: (1e-5, 2e-6)}))

@@ -27,6 +27,12 @@ def _check_float_tensor(api, arg, x):
     return x
 
 
+def _check_axis(api, axis):
+    if isinstance(axis, bool) or not isinstance(axis, (int, np.integer)):
+        raise TypeError(f"{api}: 'axis' must be an int, but got {type(axis).__name__}")
+    return int(axis)
+
+
 def _check_float_arg(api, arg, value):
     if isinstance(value, bool) or not isinstance(value, (int, float)):
         raise TypeError(f"{api}: '{arg}' must be a float, but got {type(value).__name__}")
@@ -107,11 +113,63 @@ def softplus(input, beta=1, threshold=20):
     return _sub(out, _mul(above, gap if beta == 1 else _mul(gap, 1.0 / beta)))
 
 
+def logsigmoid(x):
+    """log(sigmoid(x)) = -softplus(-x), without overflow."""
+    _check_float_tensor("logsigmoid", "x", x)
+    return _neg(_softplus(_neg(x)))
+
+
+def softsign(x):
+    """x / (1 + |x|)."""
+    _check_float_tensor("softsign", "x", x)
+    return prim("RealDiv")(x, _add(_maximum(x, _neg(x)), 1.0))
+
+
+def hardtanh(input, min_val=-1.0, max_val=1.0):
+    """input clamped to [min_val, max_val]."""
+    _check_float_tensor("hardtanh", "input", input)
+    min_val, max_val = _check_float_arg("hardtanh", "min_val", min_val), _check_float_arg("hardtanh", "max_val", max_val)
+    if min_val > max_val:
+        raise ValueError(f"hardtanh: 'min_val' must not exceed 'max_val', but got {min_val} and {max_val}")
+    return _minimum(_maximum(input, min_val), max_val)
+
+
+_SELU_ALPHA, _SELU_SCALE = 1.6732632423543772848170429916717, 1.0507009873554804934193349852946
+
+
+def selu(input_x):
+    """scale * elu(x, alpha) with the self-normalizing constants (alpha 1.6733, scale 1.0507)."""
+    _check_float_tensor("selu", "input_x", input_x)
+    return _mul(prim("Elu", alpha=_SELU_ALPHA)(input_x), _SELU_SCALE)
+
+
+def celu(x, alpha=1.0):
+    """x where x > 0, else alpha * (exp(x / alpha) - 1): alpha * elu(x / alpha)."""
+    _check_float_tensor("celu", "x", x)
+    alpha = _check_float_arg("celu", "alpha", alpha)
+    if alpha == 0:
+        raise ValueError("celu: 'alpha' must not be 0")
+    return _mul(prim("Elu", alpha=1.0)(_mul(x, 1.0 / alpha)), alpha)
+
+
+def glu(x, axis=-1):
+    """a * sigmoid(b), where a and b are the two halves of `x` along `axis`."""
+    _check_float_tensor("glu", "x", x)
+    axis = _check_axis("glu", axis)
+    if not -x.ndim <= axis < x.ndim:
+        raise ValueError(f"glu: 'axis' must be in [{-x.ndim}, {x.ndim}), but got {axis}")
+    axis %= x.ndim
+    size = x.shape[axis]
+    if size % 2:
+        raise ValueError(f"glu: dimension {axis} of 'x' must be even to split in halves, but is {size}")
+    lead = (slice(None),) * axis
+    return _mul(x[lead + (slice(0, size // 2),)], _sigmoid(x[lead + (slice(size // 2, size),)]))
+
+
 def softmax(input, axis=-1, *, dtype=None):
     """exp(input) / sum(exp(input)) along `axis`; `dtype` casts the input first."""
     _check_tensor("softmax", "input", input)
-    if not isinstance(axis, int) or isinstance(axis, bool):
-        raise TypeError(f"softmax: 'axis' must be an int, but got {type(axis).__name__}")
+    axis = _check_axis("softmax", axis)
     if dtype is not None:
         input = _cast(input, dtype)
     return prim("Softmax", axis=(axis,))(input)
@@ -120,8 +178,7 @@ def softmax(input, axis=-1, *, dtype=None):
 def log_softmax(logits, axis=-1):
     """logits - log(sum(exp(logits))) along `axis`, computed by log-sum-exp."""
     _check_tensor("log_softmax", "logits", logits)
-    if not isinstance(axis, int) or isinstance(axis, bool):
-        raise TypeError(f"log_softmax: 'axis' must be an int, but got {type(axis).__name__}")
+    axis = _check_axis("log_softmax", axis)
     return prim("LogSoftmax", axis=axis)(logits)
 
 
@@ -375,7 +432,7 @@ def gru_cell(input, hx, w_ih, w_hh, b_ih=None, b_hh=None):
 
 
 __all__ = ["relu", "relu6", "leaky_relu", "elu", "gelu", "silu", "mish", "hardswish", "hardsigmoid", "sigmoid",
-           "softplus", "softmax", "log_softmax", "binary_cross_entropy_with_logits", "binary_cross_entropy", "nll_loss",
+           "softplus", "logsigmoid", "softsign", "hardtanh", "selu", "celu", "glu", "softmax", "log_softmax", "binary_cross_entropy_with_logits", "binary_cross_entropy", "nll_loss",
            "cross_entropy", "mse_loss", "l1_loss", "smooth_l1_loss", "kl_div", "dropout", "embedding",
            "scaled_dot_product_attention", "lstm_cell", "gru_cell"]
 
