@@ -351,8 +351,7 @@ def embedding(input, weight, padding_idx=None, max_norm=None, norm_type=2.0, sca
 
 
 def _tanh(x):
-    """tanh(x) = 2 sigmoid(2x) - 1, from the family's own Sigmoid kernel."""
-    return _sub(_mul(_sigmoid(_mul(x, 2.0)), 2.0), 1.0)
+    return prim("Tanh")(x)
 
 
 def scaled_dot_product_attention(query, key, value, attn_mask=None, dropout_p=0.0, is_causal=False, scale=None):
