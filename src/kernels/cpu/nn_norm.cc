@@ -1,5 +1,6 @@
-// CPU kernel of BatchNorm (Note [BatchNorm outputs]): float32 (and float16, widened) through oneDNN,
-// float64 through direct loops (nn_norm_batch.cc).
+// CPU kernels of BatchNorm and BatchNormGrad (Note [BatchNorm outputs]): float32 (and float16, widened)
+// through oneDNN, float64 through direct loops (nn_norm_batch.cc).
+#include <algorithm>
 #include <type_traits>
 #include <vector>
 
@@ -62,8 +63,38 @@ void batch_norm_kernel(const BatchNormAttrs& a, std::span<const Tensor> in, std:
   run<float>(a, p, in, out);
 }
 
+template <class T>
+void run_grad(const BatchNormProblem& p, std::span<const Tensor> in, std::span<Tensor> out) {
+  Tensor dy = contiguous_compute(in[0]), x = contiguous_compute(in[1]), scale = contiguous_compute(in[2]);
+  Tensor mean = contiguous_compute(in[3]), var = contiguous_compute(in[4]);
+  Tensor dx = compute_buffer(out[0]), dscale = compute_buffer(out[1]), dbias = compute_buffer(out[2]);
+  if (p.n * p.s == 0) {  // an empty batch: no gradient
+    std::fill(dscale.data<T>(), dscale.data<T>() + p.c, T(0));
+    std::fill(dbias.data<T>(), dbias.data<T>() + p.c, T(0));
+  } else if constexpr (std::is_same_v<T, float>) {
+    onednn_batch_norm_backward(p, dy.data<T>(), x.data<T>(), scale.data<T>(), mean.data<T>(), var.data<T>(),
+                               dx.data<T>(), dscale.data<T>(), dbias.data<T>());
+  } else {
+    loop_batch_norm_backward(p, dy.data<T>(), x.data<T>(), scale.data<T>(), mean.data<T>(), var.data<T>(), dx.data<T>(),
+                             dscale.data<T>(), dbias.data<T>());
+  }
+  store_result(dx, out[0]);
+  store_result(dscale, out[1]);
+  store_result(dbias, out[2]);
+}
+
+void batch_norm_grad_kernel(const BatchNormGradAttrs& a, std::span<const Tensor> in, std::span<Tensor> out) {
+  const Shape& xs = in[1].shape();
+  BatchNormProblem p{xs[0], xs[1], xs.size() == 4 ? xs[2] * xs[3] : 1, a.epsilon, a.is_training};
+  if (in[1].dtype() == DType::Float64) return run_grad<double>(p, in, out);
+  run_grad<float>(p, in, out);
+}
+
 }  // namespace
 
-SPROUT_REGISTER(cpu_nn_norm) { register_kernel<BatchNormAttrs>("BatchNorm", Device::CPU, batch_norm_kernel); }
+SPROUT_REGISTER(cpu_nn_norm) {
+  register_kernel<BatchNormAttrs>("BatchNorm", Device::CPU, batch_norm_kernel);
+  register_kernel<BatchNormGradAttrs>("BatchNormGrad", Device::CPU, batch_norm_grad_kernel);
+}
 
 }  // namespace sprout

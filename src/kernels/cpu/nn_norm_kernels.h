@@ -17,4 +17,11 @@ void onednn_batch_norm(const BatchNormProblem& p, const float* x, const float* s
 template <class T>
 void loop_batch_norm(const BatchNormProblem& p, const T* x, const T* scale, const T* bias, T* mean, T* var, T* y);
 
+// Gradient: dx, dscale, dbias from dy, x, scale and the statistics x was normalized with.
+void onednn_batch_norm_backward(const BatchNormProblem& p, const float* dy, const float* x, const float* scale,
+                                const float* mean, const float* var, float* dx, float* dscale, float* dbias);
+template <class T>
+void loop_batch_norm_backward(const BatchNormProblem& p, const T* dy, const T* x, const T* scale, const T* mean,
+                              const T* var, T* dx, T* dscale, T* dbias);
+
 }  // namespace sprout
