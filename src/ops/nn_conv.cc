@@ -200,6 +200,13 @@ SPROUT_REGISTER(nn_conv) {
       .outputs({"output"})
       .infer(infer_backprop_input)
       .bprop(bprop_rule(backprop_input_bprop));
+  // MindSpore's Conv2DTranspose is Conv2DBackpropInput under a second name (same attributes and inputs).
+  define_op<Conv2DBackpropInputAttrs>("Conv2DTranspose")
+      .doc("2-d transposed convolution: Conv2DBackpropInput as a layer (out_channel is the filter's first axis).")
+      .inputs({"out_backprop", "filter"})
+      .outputs({"output"})
+      .infer(infer_backprop_input)
+      .bprop(bprop_rule(backprop_input_bprop));
   define_op<Conv2DBackpropFilterAttrs>("Conv2DBackpropFilter")
       .doc("Gradient of Conv2D with respect to its filter.")
       .inputs({"out_backprop", "input"})

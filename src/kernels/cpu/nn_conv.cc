@@ -43,6 +43,7 @@ void backprop_filter_kernel(const Conv2DBackpropFilterAttrs& a, std::span<const 
 SPROUT_REGISTER(cpu_nn_conv) {
   register_kernel<Conv2DOpAttrs>("Conv2D", Device::CPU, conv2d_kernel);
   register_kernel<Conv2DBackpropInputAttrs>("Conv2DBackpropInput", Device::CPU, backprop_input_kernel);
+  register_kernel<Conv2DBackpropInputAttrs>("Conv2DTranspose", Device::CPU, backprop_input_kernel);
   register_kernel<Conv2DBackpropFilterAttrs>("Conv2DBackpropFilter", Device::CPU, backprop_filter_kernel);
 }
 

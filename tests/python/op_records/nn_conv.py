@@ -59,21 +59,21 @@ def _conv_record(case):
                     prim=lambda: _C.Primitive("Conv2D", case.attrs), grad_shapes=case.grad_samples, bad=CONV_BAD)
 
 
-def _backprop_input_record(case):
+def _backprop_input_record(case, op="Conv2DBackpropInput"):
     samples = [(case.out_shape(x, w), w, x) for x, w in case.samples]
     grads = [(case.out_shape(x, w), w) for x, w in case.grad_samples]
     x_shapes = {(case.out_shape(x, w), w): x for x, w in case.samples + case.grad_samples}
 
     def call(dy, w):
-        return ops.Conv2DBackpropInput(**case.attrs)(dy, w, x_shapes[(tuple(dy.shape), tuple(w.shape))])
+        return getattr(ops, op)(**case.attrs)(dy, w, x_shapes[(tuple(dy.shape), tuple(w.shape))])
 
     def reference(dy, w):
         x_shape = x_shapes[(dy.shape, w.shape)]
         return ref.conv2d_backprop_input(dy, w, x_shape, *case.geometry(x_shape))
 
     grad_x = x_shapes[grads[0]]
-    return OpRecord("Conv2DBackpropInput", call, reference, [s[:2] for s in samples], DTYPES, tol=TOL,
-                    prim=lambda: _C.Primitive("Conv2DBackpropInput", {**case.attrs, "input_sizes": grad_x}),
+    return OpRecord(op, call, reference, [s[:2] for s in samples], DTYPES, tol=TOL,
+                    prim=lambda: _C.Primitive(op, {**case.attrs, "input_sizes": grad_x}),
                     grad_shapes=grads[:1], bad=BACKPROP_INPUT_BAD)
 
 
@@ -136,5 +136,16 @@ FUNCTIONAL = OpRecord(
          (lambda: ops.conv2d(_t(1, 3, 5, 5), _t(4, 3, 3, 3), padding=(1, 2, 3)), ValueError,
           "conv2d: 'padding' must be an int or a tuple of 1 or 2 or 4 ints")])
 
-RECORDS = ([FUNCTIONAL] + [_conv_record(c) for c in CASES] + [_backprop_input_record(c) for c in CASES]
-           + [_backprop_filter_record(c) for c in CASES])
+# ops.conv1d: Conv2D over a height-1 image.
+CONV1D = OpRecord(
+    "Conv2D", lambda x, w, b: ops.conv1d(x, w, b, stride=2, pad_mode="pad", padding=1, dilation=2, groups=2),
+    lambda x, w, b: ref.conv2d(x[:, :, None], w[:, :, None], (1, 2), (1, 2), (0, 0, 1, 1), 2)[:, :, 0] + b[None, :, None],
+    [((2, 4, 9), (6, 2, 3), (6,)), ((1, 4, 5), (6, 2, 3), (6,))], DTYPES, tol=TOL,
+    prim=lambda: _C.Primitive("Conv2D", dict(out_channel=6, kernel_size=(1, 3), pad_mode="pad", pad=(0, 0, 1, 1),
+                                             stride=(1, 2), dilation=(1, 2), group=2)),
+    grad_shapes=[((1, 4, 1, 7), (6, 2, 1, 3))],
+    bad=[(lambda: ops.conv1d(_t(1, 3, 5, 5), _t(4, 3, 3)), ValueError, "conv1d: 'input' and 'weight' must be 3-d")])
+
+RECORDS = ([FUNCTIONAL, CONV1D] + [_conv_record(c) for c in CASES] + [_backprop_input_record(c) for c in CASES]
+           + [_backprop_filter_record(c) for c in CASES]
+           + [_backprop_input_record(c, "Conv2DTranspose") for c in CASES[1:3]])

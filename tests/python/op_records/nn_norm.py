@@ -202,3 +202,22 @@ RECORDS += [
     _batch_norm_grad_record(True, [(3, 2, 2, 3), (4, 3), (0, 2, 2, 2)]),
     _batch_norm_grad_record(False, [(2, 3, 2, 2), (3, 2)], epsilon=1e-3),
 ]
+
+
+def _group_norm_ref(groups, eps):
+    def reference(x, w, b):
+        g = x.reshape(x.shape[0], groups, -1)
+        y = ((g - g.mean(axis=2, keepdims=True)) / np.sqrt(g.var(axis=2, keepdims=True) + eps)).reshape(x.shape)
+        shape = (1, -1) + (1,) * (x.ndim - 2)
+        return y * w.reshape(shape) + b.reshape(shape)
+    return reference
+
+
+# ops.group_norm: LayerNorm over each group, then the per-channel affine.
+RECORDS.append(MultiOutputRecord(
+    "LayerNorm", lambda x, w, b: ops.group_norm(x, 2, w, b, eps=1e-4), _group_norm_ref(2, 1e-4),
+    [((3, 4, 2, 3), (4,), (4,)), ((2, 6, 5), (6,), (6,))], DTYPES, tol=LAYER_NORM_TOL,
+    prim=lambda: _C.Primitive("LayerNorm", dict(begin_norm_axis=2, begin_params_axis=2, epsilon=1e-4)),
+    grad_shapes=[((2, 2, 6), (6,), (6,))],
+    bad=[(lambda: ops.group_norm(_t(2, 6, 4), 4), ValueError,
+          "group_norm: 'num_groups' must be a positive int dividing the 6 channels, but got 4")]))

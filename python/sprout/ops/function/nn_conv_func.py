@@ -47,6 +47,21 @@ def conv2d(input, weight, bias=None, stride=1, pad_mode="valid", padding=0, dila
     return out
 
 
+def conv1d(input, weight, bias=None, stride=1, pad_mode="valid", padding=0, dilation=1, groups=1):
+    """1-d convolution of an (N, C_in, L) `input` with a (C_out, C_in / groups, K) `weight`: Conv2D over a
+    height-1 image. `padding` (with pad_mode "pad") is added at both ends."""
+    _check_tensor("conv1d", "input", input)
+    _check_tensor("conv1d", "weight", weight)
+    if input.ndim != 3 or weight.ndim != 3:
+        raise ValueError(f"conv1d: 'input' and 'weight' must be 3-d, but got shapes {input.shape} and {weight.shape}")
+    one = lambda arg, v: _ints("conv1d", arg, v, (1,))[0]  # noqa: E731
+    pad = one("padding", padding)
+    out = conv2d(input.reshape(input.shape[0], input.shape[1], 1, input.shape[2]),
+                 weight.reshape(weight.shape[0], weight.shape[1], 1, weight.shape[2]), bias, (1, one("stride", stride)),
+                 pad_mode, (0, 0, pad, pad), (1, one("dilation", dilation)), groups)
+    return out.reshape(out.shape[0], out.shape[1], out.shape[3])
+
+
 def _pool_window(api, kernel_size, stride):
     kernel = _ints(api, "kernel_size", kernel_size, (1, 2))
     return kernel, kernel if stride is None else _ints(api, "stride", stride, (1, 2))
@@ -119,6 +134,30 @@ def layer_norm(input, normalized_shape, weight=None, bias=None, eps=1e-5):
     return prim("LayerNorm", begin_norm_axis=axis, begin_params_axis=axis, epsilon=float(eps))(input, weight, bias)[0]
 
 
+def group_norm(input, num_groups, weight=None, bias=None, eps=1e-5):
+    """Group normalization of an (N, C, *) `input`: each sample's channels in `num_groups` groups, each
+    group normalized over its channels and spatial positions, then scaled and shifted per channel.
+    Built on LayerNorm (over each group) so its gradient is LayerNorm's."""
+    _check_tensor("group_norm", "input", input)
+    if input.ndim < 2:
+        raise ValueError(f"group_norm: 'input' must be (N, C, *), but got shape {input.shape}")
+    n, c = input.shape[:2]
+    if isinstance(num_groups, bool) or not isinstance(num_groups, int) or num_groups <= 0 or c % num_groups:
+        raise ValueError(f"group_norm: 'num_groups' must be a positive int dividing the {c} channels, "
+                         f"but got {num_groups!r}")
+    grouped = input.reshape(n, num_groups, -1)
+    ones = Tensor(np.ones(grouped.shape[2:]), input.dtype)
+    zeros = Tensor(np.zeros(grouped.shape[2:]), input.dtype)
+    y = prim("LayerNorm", begin_norm_axis=2, begin_params_axis=2, epsilon=float(eps))(grouped, ones, zeros)[0]
+    y = y.reshape(input.shape)
+    channel_shape = (1, c) + (1,) * (input.ndim - 2)
+    if weight is not None:
+        y = y * weight.reshape(channel_shape)
+    if bias is not None:
+        y = y + bias.reshape(channel_shape)
+    return y
+
+
 def interpolate(input, size=None, scale_factor=None, mode="nearest", align_corners=None, recompute_scale_factor=None):
     """Resizes the images of an NCHW `input` to `size`, or by `scale_factor` (output = floor(in * factor)).
 
@@ -149,4 +188,4 @@ def interpolate(input, size=None, scale_factor=None, mode="nearest", align_corne
     return prim("ResizeBilinearV2", align_corners=corners, half_pixel_centers=not corners)(input, out_hw)
 
 
-__all__ = ["conv2d", "max_pool2d", "avg_pool2d", "adaptive_avg_pool2d", "batch_norm", "layer_norm", "interpolate"]
+__all__ = ["conv1d", "conv2d", "max_pool2d", "avg_pool2d", "adaptive_avg_pool2d", "batch_norm", "layer_norm", "group_norm", "interpolate"]
