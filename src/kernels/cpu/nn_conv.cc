@@ -20,6 +20,12 @@ void dispatch(const Tensor& a_in, const Tensor& b_in, const Tensor& out, F32&& f
   }
 }
 
+// Measured single-threaded (2026-11-22), Conv2DBackpropInput, oneDNN vs im2col + sgemm:
+//   N=64, 1x32x32 <- 6, k5:      9.8 vs 2.8 ms
+//   N=32, 3x224x224 <- 64, k7:  3337 vs 717 ms
+//   N=32, 3x32x32 <- 16, k3:     2.9 vs 5.0 ms (the one loss, small in absolute terms)
+constexpr int64_t kFewInputChannels = 4;
+
 void conv2d_kernel(const Conv2DOpAttrs& a, std::span<const Tensor> in, std::span<Tensor> out) {
   Conv2DGeometry g = conv2d_geometry("Conv2D", a, in[0].shape(), in[1].shape());
   dispatch(in[0], in[1], out[0], [&](auto... p) { onednn_conv2d_forward(g, p...); },
@@ -28,6 +34,11 @@ void conv2d_kernel(const Conv2DOpAttrs& a, std::span<const Tensor> in, std::span
 
 void backprop_input_kernel(const Conv2DBackpropInputAttrs& a, std::span<const Tensor> in, std::span<Tensor> out) {
   Conv2DGeometry g = conv2d_geometry("Conv2DBackpropInput", a, a.input_sizes, in[1].shape());
+  // oneDNN's backward-data kernels block the input channels by 16; with very few of them (image
+  // inputs, C = 1 or 3) most of that work is padding, and im2col + sgemm wins (kFewInputChannels).
+  if (g.c / g.group < kFewInputChannels)
+    return dispatch(in[0], in[1], out[0], [&](auto... p) { gemm_conv2d_backward_data(g, p...); },
+                    [&](auto... p) { gemm_conv2d_backward_data(g, p...); });
   dispatch(in[0], in[1], out[0], [&](auto... p) { onednn_conv2d_backward_data(g, p...); },
            [&](auto... p) { gemm_conv2d_backward_data(g, p...); });
 }

@@ -40,16 +40,30 @@ void for_each_tap(const Conv2DGeometry& g, int64_t cg, Fn&& fn) {
       }
 }
 
-void im2col(const Conv2DGeometry& g, int64_t cg, const double* x, double* cols) {
+template <class T>
+void im2col(const Conv2DGeometry& g, int64_t cg, const T* x, T* cols) {
   const int64_t ohw = g.oh * g.ow;
-  for_each_tap(g, cg, [&](int64_t row, int64_t p, int64_t src) { cols[row * ohw + p] = src >= 0 ? x[src] : 0.0; });
+  for_each_tap(g, cg, [&](int64_t row, int64_t p, int64_t src) { cols[row * ohw + p] = src >= 0 ? x[src] : T(0); });
 }
 
-void col2im(const Conv2DGeometry& g, int64_t cg, const double* cols, double* x) {
+template <class T>
+void col2im(const Conv2DGeometry& g, int64_t cg, const T* cols, T* x) {
   const int64_t ohw = g.oh * g.ow;
   for_each_tap(g, cg, [&](int64_t row, int64_t p, int64_t dst) {
     if (dst >= 0) x[dst] += cols[row * ohw + p];
   });
+}
+
+// C = op(A) op(B) (+ C when accumulate), row-major.
+void gemm(bool ta, bool tb, int64_t m, int64_t n, int64_t k, const double* a, int64_t lda, const double* b, int64_t ldb,
+          bool accumulate, double* c, int64_t ldc) {
+  cblas_dgemm(CblasRowMajor, ta ? CblasTrans : CblasNoTrans, tb ? CblasTrans : CblasNoTrans, m, n, k, 1.0, a, lda, b,
+              ldb, accumulate ? 1.0 : 0.0, c, ldc);
+}
+void gemm(bool ta, bool tb, int64_t m, int64_t n, int64_t k, const float* a, int64_t lda, const float* b, int64_t ldb,
+          bool accumulate, float* c, int64_t ldc) {
+  cblas_sgemm(CblasRowMajor, ta ? CblasTrans : CblasNoTrans, tb ? CblasTrans : CblasNoTrans, m, n, k, 1.0f, a, lda, b,
+              ldb, accumulate ? 1.0f : 0.0f, c, ldc);
 }
 
 }  // namespace
@@ -60,22 +74,26 @@ void gemm_conv2d_forward(const Conv2DGeometry& g, const double* x, const double*
   for (int64_t n = 0; n < g.n; ++n)
     for (int64_t grp = 0; grp < g.group; ++grp) {
       im2col(g, s.cg, x + (n * g.c + grp * s.cg) * s.hw, cols.data());
-      cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, s.og, s.ohw, s.k, 1.0, w + grp * s.og * s.k, s.k,
-                  cols.data(), s.ohw, 0.0, y + (n * g.o + grp * s.og) * s.ohw, s.ohw);
+      gemm(false, false, s.og, s.ohw, s.k, w + grp * s.og * s.k, s.k, cols.data(), s.ohw, false,
+           y + (n * g.o + grp * s.og) * s.ohw, s.ohw);
     }
 }
 
-void gemm_conv2d_backward_data(const Conv2DGeometry& g, const double* dy, const double* w, double* dx) {
+template <class T>
+void gemm_conv2d_backward_data(const Conv2DGeometry& g, const T* dy, const T* w, T* dx) {
   GroupSizes s = group_sizes(g);
-  std::vector<double> cols(static_cast<size_t>(s.k * s.ohw));
-  std::memset(dx, 0, static_cast<size_t>(g.n * g.c * s.hw) * sizeof(double));
+  std::vector<T> cols(static_cast<size_t>(s.k * s.ohw));
+  std::memset(dx, 0, static_cast<size_t>(g.n * g.c * s.hw) * sizeof(T));
   for (int64_t n = 0; n < g.n; ++n)
     for (int64_t grp = 0; grp < g.group; ++grp) {
-      cblas_dgemm(CblasRowMajor, CblasTrans, CblasNoTrans, s.k, s.ohw, s.og, 1.0, w + grp * s.og * s.k, s.k,
-                  dy + (n * g.o + grp * s.og) * s.ohw, s.ohw, 0.0, cols.data(), s.ohw);
+      gemm(true, false, s.k, s.ohw, s.og, w + grp * s.og * s.k, s.k, dy + (n * g.o + grp * s.og) * s.ohw, s.ohw, false,
+           cols.data(), s.ohw);
       col2im(g, s.cg, cols.data(), dx + (n * g.c + grp * s.cg) * s.hw);
     }
 }
+
+template void gemm_conv2d_backward_data<float>(const Conv2DGeometry&, const float*, const float*, float*);
+template void gemm_conv2d_backward_data<double>(const Conv2DGeometry&, const double*, const double*, double*);
 
 void gemm_conv2d_backward_weights(const Conv2DGeometry& g, const double* dy, const double* x, double* dw) {
   GroupSizes s = group_sizes(g);
@@ -84,8 +102,8 @@ void gemm_conv2d_backward_weights(const Conv2DGeometry& g, const double* dy, con
   for (int64_t n = 0; n < g.n; ++n)
     for (int64_t grp = 0; grp < g.group; ++grp) {
       im2col(g, s.cg, x + (n * g.c + grp * s.cg) * s.hw, cols.data());
-      cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasTrans, s.og, s.k, s.ohw, 1.0, dy + (n * g.o + grp * s.og) * s.ohw,
-                  s.ohw, cols.data(), s.ohw, 1.0, dw + grp * s.og * s.k, s.k);
+      gemm(false, true, s.og, s.k, s.ohw, dy + (n * g.o + grp * s.og) * s.ohw, s.ohw, cols.data(), s.ohw, true,
+           dw + grp * s.og * s.k, s.k);
     }
 }
 

@@ -13,7 +13,8 @@ void onednn_conv2d_backward_weights(const Conv2DGeometry& g, const float* dy, co
 
 // Float64: im2col + BLAS dgemm (oneDNN has no float64 convolution).
 void gemm_conv2d_forward(const Conv2DGeometry& g, const double* x, const double* w, double* y);
-void gemm_conv2d_backward_data(const Conv2DGeometry& g, const double* dy, const double* w, double* dx);
+template <class T>  // float and double: float32 uses it where oneDNN is slow (see nn_conv.cc)
+void gemm_conv2d_backward_data(const Conv2DGeometry& g, const T* dy, const T* w, T* dx);
 void gemm_conv2d_backward_weights(const Conv2DGeometry& g, const double* dy, const double* x, double* dw);
 
 }  // namespace sprout
