@@ -62,6 +62,29 @@ def conv1d(input, weight, bias=None, stride=1, pad_mode="valid", padding=0, dila
     return out.reshape(out.shape[0], out.shape[1], out.shape[3])
 
 
+def conv3d(input, weight, bias=None, stride=1, pad_mode="valid", padding=0, dilation=1, groups=1):
+    """3-d convolution of an NCDHW `input` with a (C_out, C_in / groups, kD, kH, kW) `weight`, plus `bias`.
+
+    `padding` (with pad_mode "pad") is an int, (d, h, w) or (head, tail, top, bottom, left, right).
+    """
+    _check_tensor("conv3d", "input", input)
+    _check_tensor("conv3d", "weight", weight)
+    if weight.ndim != 5:
+        raise ValueError(f"conv3d: 'weight' must be 5-d (C_out, C_in / groups, kD, kH, kW), but got shape {weight.shape}")
+    pad = _ints("conv3d", "padding", padding, (1, 3, 6))
+    if len(pad) == 3:
+        pad = (pad[0], pad[0], pad[1], pad[1], pad[2], pad[2])
+    out = prim("Conv3D", out_channel=weight.shape[0], kernel_size=tuple(weight.shape[2:]), pad_mode=pad_mode, pad=pad,
+               stride=_ints("conv3d", "stride", stride, (1, 3, 5)), dilation=_ints("conv3d", "dilation", dilation, (1, 3, 5)),
+               group=groups)(input, weight)
+    if bias is not None:
+        _check_tensor("conv3d", "bias", bias)
+        if bias.shape != (weight.shape[0],):
+            raise ValueError(f"conv3d: 'bias' must have shape ({weight.shape[0]},), but got {bias.shape}")
+        out = out + bias.reshape(1, -1, 1, 1, 1)
+    return out
+
+
 def _pool_window(api, kernel_size, stride):
     kernel = _ints(api, "kernel_size", kernel_size, (1, 2))
     return kernel, kernel if stride is None else _ints(api, "stride", stride, (1, 2))
@@ -188,4 +211,4 @@ def interpolate(input, size=None, scale_factor=None, mode="nearest", align_corne
     return prim("ResizeBilinearV2", align_corners=corners, half_pixel_centers=not corners)(input, out_hw)
 
 
-__all__ = ["conv1d", "conv2d", "max_pool2d", "avg_pool2d", "adaptive_avg_pool2d", "batch_norm", "layer_norm", "group_norm", "interpolate"]
+__all__ = ["conv1d", "conv2d", "conv3d", "max_pool2d", "avg_pool2d", "adaptive_avg_pool2d", "batch_norm", "layer_norm", "group_norm", "interpolate"]
