@@ -40,7 +40,8 @@ class ConvCase:
 
 
 CASES = [
-    ConvCase(6, 3, [((2, 4, 7, 8), (6, 4, 3, 3)), ((1, 4, 3, 3), (6, 4, 3, 3)), ((0, 4, 5, 5), (6, 4, 3, 3))]),
+    ConvCase(6, 3, [((2, 4, 7, 8), (6, 4, 3, 3)), ((1, 4, 3, 3), (6, 4, 3, 3)), ((0, 4, 5, 5), (6, 4, 3, 3)),
+                    ((1, 0, 5, 5), (6, 0, 3, 3))]),  # no input channels: a sum over nothing
     ConvCase(4, (3, 2), [((2, 3, 9, 8), (4, 3, 3, 2))], pad_mode="same", stride=2, dilation=(2, 1),
              grad_samples=[((1, 3, 7, 6), (4, 3, 3, 2))]),
     ConvCase(6, 3, [((2, 4, 6, 7), (6, 2, 3, 3))], pad_mode="pad", pad=(1, 0, 2, 1), stride=(2, 1), group=2),

@@ -204,6 +204,9 @@ def interpolate(input, size=None, scale_factor=None, mode="nearest", align_corne
             raise ValueError(f"interpolate: 'scale_factor' must be a positive number or 2 of them, but got "
                              f"{scale_factor!r}")
         out_hw = tuple(int(math.floor(d * f)) for d, f in zip(input.shape[2:], factors))
+        if min(out_hw) <= 0:
+            raise ValueError(f"interpolate: 'scale_factor' {scale_factor!r} turns the image size {input.shape[2:]} "
+                             f"into {out_hw}; the output would be empty")
     out_hw = out_hw * 2 if len(out_hw) == 1 else out_hw
     if mode == "nearest":
         return prim("ResizeNearestNeighbor", size=out_hw)(input)
