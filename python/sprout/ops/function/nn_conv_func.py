@@ -129,6 +129,18 @@ def adaptive_avg_pool2d(input, output_size):
     return prim("AdaptiveAvgPool2D", output_size=tuple(-1 if v is None else v for v in sizes))(input)
 
 
+def adaptive_max_pool2d(input, output_size, return_indices=False):
+    """Max pooling of a (C, H, W) or (N, C, H, W) `input` to `output_size` (an int or (H, W); None keeps
+    that input dimension); with `return_indices`, also each maximum's flat index within its plane."""
+    _check_tensor("adaptive_max_pool2d", "input", input)
+    sizes = (output_size,) * 2 if output_size is None or isinstance(output_size, int) else tuple(output_size)
+    if len(sizes) != 2 or not all(v is None or (isinstance(v, int) and not isinstance(v, bool)) for v in sizes):
+        raise TypeError(f"adaptive_max_pool2d: 'output_size' must be an int, None or a tuple of 2 ints or None, "
+                        f"but got {output_size!r}")
+    y, argmax = prim("AdaptiveMaxPool2D", output_size=tuple(-1 if v is None else v for v in sizes))(input)
+    return (y, argmax) if return_indices else y
+
+
 def batch_norm(input_x, running_mean, running_var, weight, bias, training=False, momentum=0.1, eps=1e-5):
     """Batch normalization over the channels (axis 1) of `input_x`.
 
@@ -214,4 +226,5 @@ def interpolate(input, size=None, scale_factor=None, mode="nearest", align_corne
     return prim("ResizeBilinearV2", align_corners=corners, half_pixel_centers=not corners)(input, out_hw)
 
 
-__all__ = ["conv1d", "conv2d", "conv3d", "max_pool2d", "avg_pool2d", "adaptive_avg_pool2d", "batch_norm", "layer_norm", "group_norm", "interpolate"]
+__all__ = ["conv1d", "conv2d", "conv3d", "max_pool2d", "avg_pool2d", "adaptive_avg_pool2d", "adaptive_max_pool2d",
+           "batch_norm", "layer_norm", "group_norm", "interpolate"]
