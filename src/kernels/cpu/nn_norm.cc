@@ -1,5 +1,5 @@
-// CPU kernels of BatchNorm and BatchNormGrad (Note [BatchNorm outputs]): float32 (and float16, widened)
-// through oneDNN, float64 through direct loops (nn_norm_batch.cc).
+// CPU kernels of BatchNorm and BatchNormGrad (Note [BatchNorm outputs]): float32 (float16 widened) and
+// float64 through the loops of nn_norm_batch.cc (Note [BatchNorm kernels]).
 #include <algorithm>
 #include <type_traits>
 #include <vector>
@@ -28,12 +28,8 @@ void run(const BatchNormAttrs& a, const BatchNormProblem& p, std::span<const Ten
   // The statistics y is normalized with: computed here (training) or the running ones (inference).
   Tensor mean = p.training ? Tensor::empty(Shape{p.c}, t) : contiguous_compute(in[3]);
   Tensor var = p.training ? Tensor::empty(Shape{p.c}, t) : contiguous_compute(in[4]);
-  if (p.n * p.c * p.s > 0) {
-    if constexpr (std::is_same_v<T, float>)
-      onednn_batch_norm(p, x.data<T>(), scale.data<T>(), bias.data<T>(), mean.data<T>(), var.data<T>(), y.data<T>());
-    else
-      loop_batch_norm(p, x.data<T>(), scale.data<T>(), bias.data<T>(), mean.data<T>(), var.data<T>(), y.data<T>());
-  }
+  if (p.n * p.c * p.s > 0)
+    loop_batch_norm(p, x.data<T>(), scale.data<T>(), bias.data<T>(), mean.data<T>(), var.data<T>(), y.data<T>());
   store_result(y, out[0]);
   write_into(mean, out[3]);
   write_into(var, out[4]);
@@ -71,9 +67,6 @@ void run_grad(const BatchNormProblem& p, std::span<const Tensor> in, std::span<T
   if (p.n * p.s == 0) {  // an empty batch: no gradient
     std::fill(dscale.data<T>(), dscale.data<T>() + p.c, T(0));
     std::fill(dbias.data<T>(), dbias.data<T>() + p.c, T(0));
-  } else if constexpr (std::is_same_v<T, float>) {
-    onednn_batch_norm_backward(p, dy.data<T>(), x.data<T>(), scale.data<T>(), mean.data<T>(), var.data<T>(),
-                               dx.data<T>(), dscale.data<T>(), dbias.data<T>());
   } else {
     loop_batch_norm_backward(p, dy.data<T>(), x.data<T>(), scale.data<T>(), mean.data<T>(), var.data<T>(), dx.data<T>(),
                              dscale.data<T>(), dbias.data<T>());
