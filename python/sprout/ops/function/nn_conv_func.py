@@ -197,16 +197,18 @@ def interpolate(input, size=None, scale_factor=None, mode="nearest", align_corne
     """Resizes the images of an NCHW `input` to `size`, or by `scale_factor` (output = floor(in * factor)).
 
     mode "bilinear": align_corners=True maps the corner pixels onto each other, else pixel centers are
-    aligned (half-pixel sampling). mode "nearest": the pixel at floor(o * in / out).
+    aligned (half-pixel sampling). mode "nearest": the pixel at floor(o * in / out). mode "area":
+    adaptive average pooling.
     """
     _check_tensor("interpolate", "input", input)
-    if mode not in ("nearest", "bilinear"):
-        raise ValueError(f"interpolate: 'mode' must be 'nearest' or 'bilinear' for 4-d input on CPU, but got {mode!r}")
+    if mode not in ("nearest", "bilinear", "area"):
+        raise ValueError(f"interpolate: 'mode' must be 'nearest', 'bilinear' or 'area' for 4-d input on CPU, "
+                         f"but got {mode!r}")
     if input.ndim != 4:
         raise ValueError(f"interpolate: 'input' must be 4-d (N, C, H, W), but got shape {input.shape}")
     if (size is None) == (scale_factor is None):
         raise ValueError("interpolate: exactly one of 'size' and 'scale_factor' must be given")
-    if mode == "nearest" and align_corners:
+    if mode != "bilinear" and align_corners:
         raise ValueError("interpolate: 'align_corners' only applies to mode 'bilinear'")
     if size is not None:
         out_hw = _ints("interpolate", "size", size, (1, 2))
@@ -222,6 +224,8 @@ def interpolate(input, size=None, scale_factor=None, mode="nearest", align_corne
     out_hw = out_hw * 2 if len(out_hw) == 1 else out_hw
     if mode == "nearest":
         return prim("ResizeNearestNeighbor", size=out_hw)(input)
+    if mode == "area":
+        return prim("AdaptiveAvgPool2D", output_size=out_hw)(input)
     corners = bool(align_corners)
     return prim("ResizeBilinearV2", align_corners=corners, half_pixel_centers=not corners)(input, out_hw)
 
