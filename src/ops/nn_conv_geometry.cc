@@ -8,6 +8,10 @@
 namespace sprout {
 namespace {
 
+// Kernel sizes, strides, dilations and paddings beyond this are certainly mistakes, and would overflow
+// the output-size arithmetic (and oneDNN's 32-bit window parameters).
+constexpr int64_t kMaxWindowParam = (int64_t{1} << 31) - 1;
+
 std::string lower(std::string s) {
   std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
   return s;
@@ -27,7 +31,8 @@ std::vector<int64_t> per_axis(std::string_view op, std::string_view arg, const s
                          allow_nc ? str(" (or ", rank + 2, " with two leading 1s)") : std::string(), ", but got ",
                          shape_str(v)));
   for (int64_t e : out)
-    SPROUT_CHECK(e > 0, ValueError, op, ": '", arg, "' must be positive, but got ", shape_str(v));
+    SPROUT_CHECK(e > 0 && e <= kMaxWindowParam, ValueError, op, ": '", arg, "' must be in [1, ", kMaxWindowParam,
+                 "], but got ", shape_str(v));
   return out;
 }
 
@@ -65,7 +70,8 @@ ConvGeometry conv_geometry(std::string_view op, int rank, const ConvAttrs& a, st
                2 * rank, " ints (before and after each spatial axis), but got ", shape_str(a.pad));
   bool any_pad = false;
   for (int64_t p : a.pad) {
-    SPROUT_CHECK(p >= 0, ValueError, op, ": 'pad' must be non-negative, but got ", shape_str(a.pad));
+    SPROUT_CHECK(p >= 0 && p <= kMaxWindowParam, ValueError, op, ": 'pad' must be in [0, ", kMaxWindowParam,
+                 "], but got ", shape_str(a.pad));
     any_pad = any_pad || p != 0;
   }
   SPROUT_CHECK(mode == "pad" || !any_pad, ValueError, op, ": 'pad' must be 0 unless pad_mode is 'pad', but got pad=",

@@ -116,6 +116,8 @@ CONV_BAD = [
      "Conv2D: 'x' and 'weight' must have the same dtype"),
     (lambda: ops.Conv2D(6, 3)(_t(1, 4, 5, 5, dtype=ms.int32), _t(6, 4, 3, 3, dtype=ms.int32)), TypeError,
      "Conv2D: 'x' must have dtype in"),
+    (lambda: ops.Conv2D(6, 3, stride=1 << 40)(_t(1, 4, 5, 5), _t(6, 4, 3, 3)), ValueError,
+     r"Conv2D: 'stride' must be in \[1, 2147483647\]"),
     (lambda: ops.Conv2D(6, 3, data_format="NHWC")(_t(1, 4, 5, 5), _t(6, 4, 3, 3)), ValueError,
      "Conv2D: 'data_format' must be 'NCHW'"),
 ]
