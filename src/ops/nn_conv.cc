@@ -1,10 +1,10 @@
-// 2-d convolution: Conv2D and the two ops its gradient is made of, Conv2DBackpropInput (the
-// transposed convolution, d/dx) and Conv2DBackpropFilter (d/dw). Each of the three is linear in
-// each of its tensor inputs, so their bprop rules are the other two ops (Note [Conv2D geometry]).
+// Convolutions: Conv2D and Conv3D, and the ops their gradients are made of, the BackpropInput ops
+// (the transposed convolution, d/dx) and the BackpropFilter ops (d/dw). Each is linear in each of its
+// tensor inputs, so the bprop rules of the three ops of a rank are the other two (Note [Conv2D
+// geometry]). Operand order follows MindSpore: Conv2DBackpropInput(dout, weight), Conv2DBackpropFilter
+// (dout, x), but Conv3DBackpropInput(weight, dout) and Conv3DBackpropFilter(x, dout).
 #include "ops/nn_conv.h"
 
-#include <algorithm>
-#include <cctype>
 #include <memory>
 
 #include "ops/bprop_builder.h"
@@ -13,87 +13,14 @@
 namespace sprout {
 namespace {
 
-std::string lower(std::string s) {
-  std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-  return s;
-}
-
-// (h, w) from an int, an (h, w) pair or MindSpore's NCHW 4-tuple (1, 1, h, w).
-std::pair<int64_t, int64_t> spatial_pair(std::string_view op, std::string_view arg, const std::vector<int64_t>& v,
-                                         bool allow_nchw_form) {
-  std::pair<int64_t, int64_t> hw;
-  if (v.size() == 1) hw = {v[0], v[0]};
-  else if (v.size() == 2) hw = {v[0], v[1]};
-  else if (v.size() == 4 && allow_nchw_form && v[0] == 1 && v[1] == 1) hw = {v[2], v[3]};
-  else
-    throw ValueError(str(op, ": '", arg, "' must be an int or a tuple of 2 ints",
-                         allow_nchw_form ? " (or (1, 1, h, w))" : "", ", but got ", shape_str(v)));
-  SPROUT_CHECK(hw.first > 0 && hw.second > 0, ValueError, op, ": '", arg, "' must be positive, but got ",
-               shape_str(v));
-  return hw;
-}
-
-// Output size and (before, after) padding of one spatial dimension.
-struct Dim {
-  int64_t out, before, after;
+// The three ops of one spatial rank.
+struct ConvFamily {
+  int rank;
+  const char *forward, *backprop_input, *backprop_filter;
+  bool dout_first;  // position of the output gradient among the backward ops' two inputs
 };
-
-Dim conv_dim(std::string_view mode, int64_t in, int64_t k, int64_t s, int64_t d, int64_t before, int64_t after) {
-  int64_t span = d * (k - 1) + 1;  // extent of the dilated kernel
-  if (mode == "same") {
-    int64_t out = (in + s - 1) / s;
-    int64_t needed = std::max<int64_t>(0, (out - 1) * s + span - in);
-    return {out, needed / 2, needed - needed / 2};
-  }
-  int64_t padded = in + before + after;
-  return {padded >= span ? (padded - span) / s + 1 : 0, before, after};
-}
-
-}  // namespace
-
-Conv2DGeometry conv2d_geometry(std::string_view op, const Conv2DAttrs& a, std::span<const int64_t> x,
-                               std::span<const int64_t> w) {
-  SPROUT_CHECK(a.mode == 1, ValueError, op, ": 'mode' must be 1, but got ", a.mode);
-  SPROUT_CHECK(a.data_format == "NCHW", ValueError, op, ": 'data_format' must be 'NCHW' on CPU, but got '",
-               a.data_format, "'");
-  const std::string mode = lower(a.pad_mode);
-  SPROUT_CHECK(mode == "valid" || mode == "same" || mode == "pad", ValueError, op,
-               ": 'pad_mode' must be one of 'valid', 'same', 'pad', but got '", a.pad_mode, "'");
-  SPROUT_CHECK(x.size() == 4, ValueError, op, ": 'x' must be 4-d (N, C, H, W), but got shape ", shape_str(x));
-  SPROUT_CHECK(w.size() == 4, ValueError, op, ": 'weight' must be 4-d (C_out, C_in / group, kH, kW), but got shape ",
-               shape_str(w));
-  check_shape(op, "x", x);
-  check_shape(op, "weight", w);
-  SPROUT_CHECK(a.group >= 1, ValueError, op, ": 'group' must be >= 1, but got ", a.group);
-  SPROUT_CHECK(a.out_channel == w[0], ValueError, op, ": 'out_channel' is ", a.out_channel,
-               " but 'weight' of shape ", shape_str(w), " has ", w[0], " output channels");
-  SPROUT_CHECK(w[0] > 0 && w[0] % a.group == 0, ValueError, op, ": 'out_channel' (", w[0],
-               ") must be a positive multiple of 'group' (", a.group, ")");
-  SPROUT_CHECK(x[1] == w[1] * a.group, ValueError, op, ": 'x' of shape ", shape_str(x), " has ", x[1],
-               " channels, but 'weight' of shape ", shape_str(w), " with group=", a.group, " expects ", w[1] * a.group);
-  auto [kh, kw] = spatial_pair(op, "kernel_size", a.kernel_size, false);
-  SPROUT_CHECK(kh == w[2] && kw == w[3], ValueError, op, ": 'kernel_size' is ", shape_str(a.kernel_size),
-               " but 'weight' has shape ", shape_str(w));
-  auto [sh, sw] = spatial_pair(op, "stride", a.stride, true);
-  auto [dh, dw] = spatial_pair(op, "dilation", a.dilation, true);
-  SPROUT_CHECK(a.pad.size() == 1 || a.pad.size() == 4, ValueError, op,
-               ": 'pad' must be an int or a tuple of 4 ints (top, bottom, left, right), but got ", shape_str(a.pad));
-  int64_t pt = a.pad[0], pb = a.pad[a.pad.size() == 4 ? 1 : 0];
-  int64_t pl = a.pad[a.pad.size() == 4 ? 2 : 0], pr = a.pad[a.pad.size() == 4 ? 3 : 0];
-  SPROUT_CHECK(pt >= 0 && pb >= 0 && pl >= 0 && pr >= 0, ValueError, op, ": 'pad' must be non-negative, but got ",
-               shape_str(a.pad));
-  SPROUT_CHECK(mode == "pad" || (pt == 0 && pb == 0 && pl == 0 && pr == 0), ValueError, op,
-               ": 'pad' must be 0 unless pad_mode is 'pad', but got pad=", shape_str(a.pad), " with pad_mode '",
-               a.pad_mode, "'");
-  Dim hd = conv_dim(mode, x[2], kh, sh, dh, pt, pb), wd = conv_dim(mode, x[3], kw, sw, dw, pl, pr);
-  SPROUT_CHECK(hd.out > 0 && wd.out > 0, ValueError, op, ": the input's spatial size (", x[2], ", ", x[3],
-               ") with padding is smaller than the dilated kernel (", dh * (kh - 1) + 1, ", ", dw * (kw - 1) + 1,
-               "); the output would be empty");
-  return Conv2DGeometry{x[0], x[1], x[2], x[3], w[0], kh, kw, hd.out, wd.out, sh, sw, dh, dw,
-                        hd.before, hd.after, wd.before, wd.after, a.group};
-}
-
-namespace {
+constexpr ConvFamily kConv2D{2, "Conv2D", "Conv2DBackpropInput", "Conv2DBackpropFilter", true};
+constexpr ConvFamily kConv3D{3, "Conv3D", "Conv3DBackpropInput", "Conv3DBackpropFilter", false};
 
 void check_conv_dtypes(const OpDef& op, const TensorSpec& a, const TensorSpec& b) {
   check_dtype_in(op, 0, a, {DType::Float16, DType::Float32, DType::Float64});
@@ -101,32 +28,47 @@ void check_conv_dtypes(const OpDef& op, const TensorSpec& a, const TensorSpec& b
                "' must have the same dtype, but got ", name(a.dtype), " and ", name(b.dtype));
 }
 
-Shape conv_output_shape(const Conv2DGeometry& g) { return Shape{g.n, g.o, g.oh, g.ow}; }
+Shape conv_output_shape(const ConvGeometry& g) {
+  Shape s{g.n, g.o};
+  for (int i = 3 - g.rank; i < 3; ++i) s.push_back(g.out[i]);
+  return s;
+}
 
-// The backward ops receive the forward output's gradient; its shape must be the forward output's.
-void check_dout(const OpDef& op, const Conv2DGeometry& g, const TensorSpec& dout) {
+std::vector<TensorSpec> infer_forward(const OpDef& op, int rank, const ConvAttrs& a, std::span<const TensorSpec> in) {
+  check_conv_dtypes(op, in[0], in[1]);
+  return {TensorSpec{in[0].dtype, conv_output_shape(conv_geometry(op.name, rank, a, in[0].shape, in[1].shape))}};
+}
+
+// A backward op: `dout` is the forward output's gradient, `other` the weight (input gradient) or the
+// input (filter gradient); `sizes` the shape of what it computes.
+std::vector<TensorSpec> infer_backward(const OpDef& op, const ConvFamily& f, bool of_input, const ConvAttrs& a,
+                                       std::span<const TensorSpec> in, const std::vector<int64_t>& sizes) {
+  check_conv_dtypes(op, in[0], in[1]);
+  const TensorSpec &dout = in[f.dout_first ? 0 : 1], &other = in[f.dout_first ? 1 : 0];
+  ConvGeometry g = of_input ? conv_geometry(op.name, f.rank, a, sizes, other.shape)
+                            : conv_geometry(op.name, f.rank, a, other.shape, sizes);
   Shape want = conv_output_shape(g);
-  SPROUT_CHECK(dout.shape == want, ValueError, op.name, ": 'out_backprop' has shape ", shape_str(dout.shape),
+  const char* dout_name = f.dout_first ? "out_backprop" : "dout";
+  SPROUT_CHECK(dout.shape == want, ValueError, op.name, ": '", dout_name, "' has shape ", shape_str(dout.shape),
                ", but the convolution's output has shape ", shape_str(want));
+  return {TensorSpec{in[0].dtype, Shape(sizes)}};
 }
 
-std::vector<TensorSpec> infer_conv2d(const OpDef& op, const Conv2DOpAttrs& a, std::span<const TensorSpec> in) {
-  check_conv_dtypes(op, in[0], in[1]);
-  return {TensorSpec{in[0].dtype, conv_output_shape(conv2d_geometry(op.name, a, in[0].shape, in[1].shape))}};
+template <class A, const ConvFamily& F>
+std::vector<TensorSpec> infer_conv(const OpDef& op, const A& a, std::span<const TensorSpec> in) {
+  return infer_forward(op, F.rank, a, in);
 }
-
-std::vector<TensorSpec> infer_backprop_input(const OpDef& op, const Conv2DBackpropInputAttrs& a,
-                                             std::span<const TensorSpec> in) {
-  check_conv_dtypes(op, in[0], in[1]);
-  check_dout(op, conv2d_geometry(op.name, a, a.input_sizes, in[1].shape), in[0]);
-  return {TensorSpec{in[0].dtype, Shape(a.input_sizes)}};
+std::vector<TensorSpec> infer_bp_input_2d(const OpDef& op, const Conv2DBackpropInputAttrs& a, std::span<const TensorSpec> in) {
+  return infer_backward(op, kConv2D, true, a, in, a.input_sizes);
 }
-
-std::vector<TensorSpec> infer_backprop_filter(const OpDef& op, const Conv2DBackpropFilterAttrs& a,
-                                              std::span<const TensorSpec> in) {
-  check_conv_dtypes(op, in[0], in[1]);
-  check_dout(op, conv2d_geometry(op.name, a, in[1].shape, a.filter_sizes), in[0]);
-  return {TensorSpec{in[0].dtype, Shape(a.filter_sizes)}};
+std::vector<TensorSpec> infer_bp_filter_2d(const OpDef& op, const Conv2DBackpropFilterAttrs& a, std::span<const TensorSpec> in) {
+  return infer_backward(op, kConv2D, false, a, in, a.filter_sizes);
+}
+std::vector<TensorSpec> infer_bp_input_3d(const OpDef& op, const Conv3DBackpropInputAttrs& a, std::span<const TensorSpec> in) {
+  return infer_backward(op, kConv3D, true, a, in, a.input_size);
+}
+std::vector<TensorSpec> infer_bp_filter_3d(const OpDef& op, const Conv3DBackpropFilterAttrs& a, std::span<const TensorSpec> in) {
+  return infer_backward(op, kConv3D, false, a, in, a.filter_size);
 }
 
 using V = BpropBuilder::V;
@@ -136,53 +78,45 @@ std::vector<int64_t> dims(BpropBuilder& b, V v) {
   return {s.begin(), s.end()};
 }
 
-V conv2d(BpropBuilder& b, const Conv2DAttrs& a, V x, V w) {
-  static const OpDef& def = OpRegistry::instance().get("Conv2D");
-  auto attrs = std::make_shared<Conv2DOpAttrs>();
-  static_cast<Conv2DAttrs&>(*attrs) = a;
-  V in[] = {x, w};
-  return b.emitter().emit(Primitive(def, attrs), in);
+// Emits one op of the family with the convolution attributes of the op being differentiated (copied
+// by name) and, for a backward op, the size it computes (its trailing call attribute).
+V emit_conv(BpropBuilder& b, const ConvFamily& f, const char* op, V dout_or_x, V other, std::vector<int64_t> sizes = {}) {
+  const OpDef& def = OpRegistry::instance().get(op);
+  const AttrSchema& from = *b.prim().def().attrs;
+  Primitive prim(def);
+  for (const AttrField& field : def.attrs->fields()) {
+    int i = from.index_of(field.name);
+    if (i >= 0 && !field.call_arg) prim = prim.with_attr(field.name, from.get(b.prim().attrs(), static_cast<size_t>(i)));
+  }
+  const bool backward = op != std::string_view(f.forward);
+  if (backward) prim = prim.with_attr(def.attrs->fields().back().name, sizes);
+  V in[] = {dout_or_x, other};
+  if (backward && !f.dout_first) std::swap(in[0], in[1]);
+  return b.emitter().emit(prim, in);
 }
 
-V backprop_input(BpropBuilder& b, const Conv2DAttrs& a, V dout, V w, std::vector<int64_t> input_sizes) {
-  static const OpDef& def = OpRegistry::instance().get("Conv2DBackpropInput");
-  auto attrs = std::make_shared<Conv2DBackpropInputAttrs>();
-  static_cast<Conv2DAttrs&>(*attrs) = a;
-  attrs->input_sizes = std::move(input_sizes);
-  V in[] = {dout, w};
-  return b.emitter().emit(Primitive(def, attrs), in);
-}
-
-V backprop_filter(BpropBuilder& b, const Conv2DAttrs& a, V dout, V x, std::vector<int64_t> filter_sizes) {
-  static const OpDef& def = OpRegistry::instance().get("Conv2DBackpropFilter");
-  auto attrs = std::make_shared<Conv2DBackpropFilterAttrs>();
-  static_cast<Conv2DAttrs&>(*attrs) = a;
-  attrs->filter_sizes = std::move(filter_sizes);
-  V in[] = {dout, x};
-  return b.emitter().emit(Primitive(def, attrs), in);
-}
-
-// y = conv(x, w): dx = conv^T(dy, w), dw = filter-correlation of dy with x.
-std::vector<V> conv2d_bprop(BpropBuilder& b) {
-  const auto& a = b.prim().attrs_as<Conv2DOpAttrs>();
+template <const ConvFamily& F>
+std::vector<V> forward_bprop(BpropBuilder& b) {
   V x = b.input(0), w = b.input(1), dy = b.dout();
-  return {backprop_input(b, a, dy, w, dims(b, x)), backprop_filter(b, a, dy, x, dims(b, w))};
+  return {emit_conv(b, F, F.backprop_input, dy, w, dims(b, x)), emit_conv(b, F, F.backprop_filter, dy, x, dims(b, w))};
 }
 
 // dx = conv^T(dy, w) is bilinear: <conv^T(dy, w), g> = <dy, conv(g, w)>, so d dy = conv(g, w) and
 // d w = filter-correlation of dy with g.
+template <const ConvFamily& F>
 std::vector<V> backprop_input_bprop(BpropBuilder& b) {
-  const auto& a = b.prim().attrs_as<Conv2DBackpropInputAttrs>();
-  V dy = b.input(0), w = b.input(1), g = b.dout();
-  return {conv2d(b, a, g, w), backprop_filter(b, a, dy, g, dims(b, w))};
+  V dy = b.input(F.dout_first ? 0 : 1), w = b.input(F.dout_first ? 1 : 0), g = b.dout();
+  V d_dy = emit_conv(b, F, F.forward, g, w), d_w = emit_conv(b, F, F.backprop_filter, dy, g, dims(b, w));
+  return F.dout_first ? std::vector<V>{d_dy, d_w} : std::vector<V>{d_w, d_dy};
 }
 
 // dw = corr(dy, x) is bilinear: <corr(dy, x), G> = <dy, conv(x, G)>, so d dy = conv(x, G) and
 // d x = conv^T(dy, G).
+template <const ConvFamily& F>
 std::vector<V> backprop_filter_bprop(BpropBuilder& b) {
-  const auto& a = b.prim().attrs_as<Conv2DBackpropFilterAttrs>();
-  V dy = b.input(0), x = b.input(1), g = b.dout();
-  return {conv2d(b, a, x, g), backprop_input(b, a, dy, g, dims(b, x))};
+  V dy = b.input(F.dout_first ? 0 : 1), x = b.input(F.dout_first ? 1 : 0), g = b.dout();
+  V d_dy = emit_conv(b, F, F.forward, x, g), d_x = emit_conv(b, F, F.backprop_input, dy, g, dims(b, x));
+  return F.dout_first ? std::vector<V>{d_dy, d_x} : std::vector<V>{d_x, d_dy};
 }
 
 }  // namespace
@@ -192,20 +126,45 @@ SPROUT_REGISTER(nn_conv) {
       .doc("2-d convolution (cross-correlation) of an NCHW input with an (O, C / group, kH, kW) filter.")
       .inputs({"x", "weight"})
       .outputs({"output"})
-      .infer(infer_conv2d)
-      .bprop(bprop_rule(conv2d_bprop));
+      .infer(infer_conv<Conv2DOpAttrs, kConv2D>)
+      .bprop(bprop_rule(forward_bprop<kConv2D>));
   define_op<Conv2DBackpropInputAttrs>("Conv2DBackpropInput")
       .doc("Gradient of Conv2D with respect to its input (the transposed convolution).")
       .inputs({"out_backprop", "filter"})
       .outputs({"output"})
-      .infer(infer_backprop_input)
-      .bprop(bprop_rule(backprop_input_bprop));
+      .infer(infer_bp_input_2d)
+      .bprop(bprop_rule(backprop_input_bprop<kConv2D>));
+  // MindSpore's Conv2DTranspose is Conv2DBackpropInput under a second name (same attributes and inputs).
+  define_op<Conv2DBackpropInputAttrs>("Conv2DTranspose")
+      .doc("2-d transposed convolution: Conv2DBackpropInput as a layer (out_channel is the filter's first axis).")
+      .inputs({"out_backprop", "filter"})
+      .outputs({"output"})
+      .infer(infer_bp_input_2d)
+      .bprop(bprop_rule(backprop_input_bprop<kConv2D>));
   define_op<Conv2DBackpropFilterAttrs>("Conv2DBackpropFilter")
       .doc("Gradient of Conv2D with respect to its filter.")
       .inputs({"out_backprop", "input"})
       .outputs({"output"})
-      .infer(infer_backprop_filter)
-      .bprop(bprop_rule(backprop_filter_bprop));
+      .infer(infer_bp_filter_2d)
+      .bprop(bprop_rule(backprop_filter_bprop<kConv2D>));
+  define_op<Conv3DOpAttrs>("Conv3D")
+      .doc("3-d convolution (cross-correlation) of an NCDHW input with an (O, C / group, kD, kH, kW) filter.")
+      .inputs({"x", "weight"})
+      .outputs({"output"})
+      .infer(infer_conv<Conv3DOpAttrs, kConv3D>)
+      .bprop(bprop_rule(forward_bprop<kConv3D>));
+  define_op<Conv3DBackpropInputAttrs>("Conv3DBackpropInput")
+      .doc("Gradient of Conv3D with respect to its input (the transposed convolution).")
+      .inputs({"weight", "dout"})
+      .outputs({"output"})
+      .infer(infer_bp_input_3d)
+      .bprop(bprop_rule(backprop_input_bprop<kConv3D>));
+  define_op<Conv3DBackpropFilterAttrs>("Conv3DBackpropFilter")
+      .doc("Gradient of Conv3D with respect to its filter.")
+      .inputs({"x", "dout"})
+      .outputs({"output"})
+      .infer(infer_bp_filter_3d)
+      .bprop(bprop_rule(backprop_filter_bprop<kConv3D>));
 }
 
 }  // namespace sprout

@@ -26,6 +26,17 @@ struct BatchNormAttrs {
   }
 };
 
+struct BatchNormGradAttrs {
+  bool is_training = false;
+  double epsilon = 1e-5;
+  std::string data_format = "NCHW";
+  static constexpr auto fields() {
+    return std::tuple{attr("is_training", &BatchNormGradAttrs::is_training, "As the forward op's."),
+                      attr("epsilon", &BatchNormGradAttrs::epsilon, "As the forward op's."),
+                      attr("data_format", &BatchNormGradAttrs::data_format, "As the forward op's.")};
+  }
+};
+
 }  // namespace sprout
 
 namespace sprout {

@@ -22,7 +22,10 @@ std::pair<int64_t, int64_t> window_pair(std::string_view op, std::string_view ar
   else if (v.size() == 4 && v[0] == 1 && v[1] == 1) hw = {v[2], v[3]};
   else
     throw ValueError(str(op, ": '", arg, "' must be an int, a tuple of 2 ints or (1, 1, h, w), but got ", shape_str(v)));
-  SPROUT_CHECK(hw.first > 0 && hw.second > 0, ValueError, op, ": '", arg, "' must be positive, but got ", shape_str(v));
+  // Beyond 2^31 - 1 a window is certainly a mistake, and would overflow oneDNN's 32-bit window parameters.
+  constexpr int64_t kMax = (int64_t{1} << 31) - 1;
+  SPROUT_CHECK(hw.first > 0 && hw.second > 0 && hw.first <= kMax && hw.second <= kMax, ValueError, op, ": '", arg,
+               "' must be in [1, ", kMax, "], but got ", shape_str(v));
   return hw;
 }
 

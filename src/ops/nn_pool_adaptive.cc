@@ -1,6 +1,9 @@
-// AdaptiveAvgPool2D and AdaptiveAvgPool2DGrad (Note [Adaptive pooling windows]). The gradient op is
-// linear in its input and AdaptiveAvgPool2D is its transpose, so each one's bprop is the other.
+// Adaptive pooling (Note [Adaptive pooling windows]). AdaptiveAvgPool2DGrad is linear in its input and
+// AdaptiveAvgPool2D is its transpose, so each one's bprop is the other; the max-pooling gradient ops
+// are likewise each other's transpose.
 #include "ops/nn_pool_adaptive.h"
+
+#include <algorithm>
 
 #include "ops/bprop_builder.h"
 #include "ops/infer_util.h"
@@ -18,7 +21,7 @@ void check_pool_input(const OpDef& op, const char* arg, std::span<const int64_t>
                "' has an empty spatial size in shape ", shape_str(shape), "; there is nothing to pool");
 }
 
-Shape pooled_shape(const OpDef& op, const AdaptiveAvgPool2DAttrs& a, const Shape& x) {
+Shape pooled_shape(const OpDef& op, const AdaptivePool2DAttrs& a, const Shape& x) {
   check_pool_input(op, "input_x", x);
   const auto& s = a.output_size;
   SPROUT_CHECK(s.size() == 1 || s.size() == 2, ValueError, op.name,
@@ -33,7 +36,7 @@ Shape pooled_shape(const OpDef& op, const AdaptiveAvgPool2DAttrs& a, const Shape
   return out;
 }
 
-std::vector<TensorSpec> infer_adaptive_avg_pool(const OpDef& op, const AdaptiveAvgPool2DAttrs& a,
+std::vector<TensorSpec> infer_adaptive_avg_pool(const OpDef& op, const AdaptivePool2DAttrs& a,
                                                 std::span<const TensorSpec> in) {
   check_dtype_in(op, 0, in[0], kTypes);
   return {TensorSpec{in[0].dtype, pooled_shape(op, a, in[0].shape)}};
@@ -52,6 +55,33 @@ std::vector<TensorSpec> infer_adaptive_avg_pool_grad(const OpDef& op, const Adap
   return {TensorSpec{in[0].dtype, Shape(a.orig_input_shape)}};
 }
 
+std::vector<TensorSpec> infer_adaptive_max_pool(const OpDef& op, const AdaptivePool2DAttrs& a,
+                                                std::span<const TensorSpec> in) {
+  check_dtype_in(op, 0, in[0], kTypes);
+  Shape out = pooled_shape(op, a, in[0].shape);
+  return {TensorSpec{in[0].dtype, out}, TensorSpec{DType::Int64, out}};
+}
+
+// (y_grad, x) -> dx: y_grad has x's leading axes and the pooled plane size.
+std::vector<TensorSpec> infer_adaptive_max_pool_grad(const OpDef& op, const NoAttrs&, std::span<const TensorSpec> in) {
+  check_dtype_in(op, 1, in[1], kTypes);
+  check_pool_input(op, "x", in[1].shape);
+  const Shape &g = in[0].shape, &x = in[1].shape;
+  SPROUT_CHECK(in[0].dtype == in[1].dtype && g.size() == x.size() && std::equal(g.begin(), g.end() - 2, x.begin()) &&
+                   g[g.size() - 2] > 0 && g[g.size() - 1] > 0,
+               ValueError, op.name, ": 'y_grad' ", spec_str(in[0]), " must match 'x' ", spec_str(in[1]),
+               " in dtype and all but its (non-empty) last two axes");
+  return {in[1]};
+}
+
+// (x, grad) -> the pooled shape: grad has x's shape.
+std::vector<TensorSpec> infer_adaptive_max_pool_grad_grad(const OpDef& op, const AdaptivePool2DAttrs& a,
+                                                          std::span<const TensorSpec> in) {
+  check_dtype_in(op, 0, in[0], kTypes);
+  SPROUT_CHECK(in[1] == in[0], ValueError, op.name, ": 'grad' ", spec_str(in[1]), " must match 'x' ", spec_str(in[0]));
+  return {TensorSpec{in[0].dtype, pooled_shape(op, a, in[0].shape)}};
+}
+
 using V = BpropBuilder::V;
 
 std::vector<int64_t> spatial(const Shape& s) { return {s[s.size() - 2], s[s.size() - 1]}; }
@@ -59,7 +89,7 @@ std::vector<int64_t> spatial(const Shape& s) { return {s[s.size() - 2], s[s.size
 }  // namespace
 
 SPROUT_REGISTER(nn_pool_adaptive) {
-  define_op<AdaptiveAvgPool2DAttrs>("AdaptiveAvgPool2D")
+  define_op<AdaptivePool2DAttrs>("AdaptiveAvgPool2D")
       .doc("2-d average pooling to a fixed output size (Note [Adaptive pooling windows]).")
       .inputs({"input_x"})
       .outputs({"output"})
@@ -77,6 +107,33 @@ SPROUT_REGISTER(nn_pool_adaptive) {
       .bprop(bprop_rule([](BpropBuilder& b) -> std::vector<V> {
         return {b.emitter().emit("AdaptiveAvgPool2D", {b.dout()},
                                  {{"output_size", spatial(b.spec(b.input(0)).shape)}})};
+      }));
+  define_op<AdaptivePool2DAttrs>("AdaptiveMaxPool2D")
+      .doc("2-d max pooling to a fixed output size; also returns each maximum's index in its plane.")
+      .inputs({"input_x"})
+      .outputs({"y", "argmax"})
+      .non_differentiable({false, true})
+      .infer(infer_adaptive_max_pool)
+      .bprop(bprop_rule([](BpropBuilder& b) -> std::vector<V> {
+        return {b.emitter().emit("AdaptiveMaxPool2DGrad", {b.dout(0), b.input(0)})};
+      }));
+  define_op<NoAttrs>("AdaptiveMaxPool2DGrad")
+      .doc("Gradient of AdaptiveMaxPool2D: each output's gradient goes to its window's first maximum in x.")
+      .inputs({"y_grad", "x"})
+      .outputs({"output"})
+      .infer(infer_adaptive_max_pool_grad)
+      .bprop(bprop_rule([](BpropBuilder& b) -> std::vector<V> {
+        V gather = b.emitter().emit("AdaptiveMaxPool2DGradGrad", {b.input(1), b.dout()},
+                                    {{"output_size", spatial(b.spec(b.input(0)).shape)}});
+        return {gather, b.emitter().zeros_like(b.input(1))};  // x only picks positions
+      }));
+  define_op<AdaptivePool2DAttrs>("AdaptiveMaxPool2DGradGrad")
+      .doc("Gradient of AdaptiveMaxPool2DGrad: gathers `grad` at each window's first maximum in x.")
+      .inputs({"x", "grad"})
+      .outputs({"output"})
+      .infer(infer_adaptive_max_pool_grad_grad)
+      .bprop(bprop_rule([](BpropBuilder& b) -> std::vector<V> {
+        return {b.emitter().zeros_like(b.input(0)), b.emitter().emit("AdaptiveMaxPool2DGrad", {b.dout(), b.input(0)})};
       }));
 }
 

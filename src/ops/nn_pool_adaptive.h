@@ -1,9 +1,15 @@
-// Attributes of AdaptiveAvgPool2D and its gradient, shared with their kernels.
+// Attributes of the adaptive pooling ops (AdaptiveAvgPool2D, AdaptiveMaxPool2D and their gradients),
+// shared with their kernels.
 //
 // Note [Adaptive pooling windows]
-// Output cell i of an axis of input size `in` and output size `out` averages input cells
+// Output cell i of an axis of input size `in` and output size `out` pools input cells
 // [floor(i * in / out), ceil((i + 1) * in / out)): windows cover the input, overlapping when out does
 // not divide in. The input is (C, H, W) or (N, C, H, W); only the last two axes pool.
+// AdaptiveMaxPool2D also returns `argmax`, the flat index within its (H, W) plane of each window's
+// first maximum. Its gradient ops find the maxima again from x rather than reading argmax (as
+// MaxPoolGrad does), so they stay pure functions of floating inputs: AdaptiveMaxPool2DGrad(y_grad, x)
+// scatters each gradient to its maximum and AdaptiveMaxPool2DGradGrad(x, grad) gathers from there;
+// each is the other's transpose.
 #pragma once
 
 #include <tuple>
@@ -13,10 +19,10 @@
 
 namespace sprout {
 
-struct AdaptiveAvgPool2DAttrs {
+struct AdaptivePool2DAttrs {
   std::vector<int64_t> output_size = {1};
   static constexpr auto fields() {
-    return std::tuple{attr("output_size", &AdaptiveAvgPool2DAttrs::output_size,
+    return std::tuple{attr("output_size", &AdaptivePool2DAttrs::output_size,
                            "Output (H, W), or one int for both; -1 (None in ops.adaptive_avg_pool2d) keeps the input's.")};
   }
 };

@@ -1,8 +1,9 @@
-// Float64 convolution as im2col + dgemm, per image and group: the unfolded input `cols`
-// (C/g * kH * kW rows, one column per output pixel) turns each pass into one matrix product.
-//   forward:        y_g  = W_g  @ cols
-//   backward data:  cols = W_g^T @ dy_g, folded back (col2im, accumulating overlaps) into dx
+// Convolution as im2col + gemm, per image and group: the unfolded input `cols` (C/g * kernel volume
+// rows, one column per output position) turns each pass into one matrix product.
+//   forward:         y_g  = W_g  @ cols
+//   backward data:   cols = W_g^T @ dy_g, folded back (col2im, accumulating overlaps) into dx
 //   backward filter: dW_g += dy_g @ cols^T
+// Geometry is 3-d; a 2-d convolution is one of depth 1 (Note [Conv2D geometry]).
 #include <cblas.h>
 
 #include <cstring>
@@ -14,79 +15,115 @@ namespace sprout {
 namespace {
 
 struct GroupSizes {
-  int64_t cg, og, k, hw, ohw;  // channels in / out per group, filter size per output, input/output pixels
+  int64_t cg, og, k, in, out;  // channels in / out per group, filter size per output, input/output volume
 };
 
-GroupSizes group_sizes(const Conv2DGeometry& g) {
+GroupSizes group_sizes(const ConvGeometry& g) {
   int64_t cg = g.c / g.group;
-  return {cg, g.o / g.group, cg * g.kh * g.kw, g.h * g.w, g.oh * g.ow};
+  return {cg, g.o / g.group, cg * g.k_volume(), g.in_volume(), g.out_volume()};
 }
 
-// Visits every (row of cols, output pixel, input offset or -1 when it falls in the padding).
+// Input offset along one axis of output position `o` and kernel tap `t`, or -1 in the padding.
+inline int64_t source(const ConvGeometry& g, int axis, int64_t o, int64_t t) {
+  int64_t i = o * g.stride[axis] - g.pad_before[axis] + t * g.dilation[axis];
+  return i >= 0 && i < g.in[axis] ? i : -1;
+}
+
+// Visits every (row of cols, output position, input offset or -1 when it falls in the padding).
 template <class Fn>
-void for_each_tap(const Conv2DGeometry& g, int64_t cg, Fn&& fn) {
+void for_each_tap(const ConvGeometry& g, int64_t cg, Fn&& fn) {
   for (int64_t ci = 0; ci < cg; ++ci)
-    for (int64_t i = 0; i < g.kh; ++i)
-      for (int64_t j = 0; j < g.kw; ++j) {
-        int64_t row = (ci * g.kh + i) * g.kw + j;
-        for (int64_t oy = 0; oy < g.oh; ++oy) {
-          int64_t iy = oy * g.sh - g.pt + i * g.dh;
-          for (int64_t ox = 0; ox < g.ow; ++ox) {
-            int64_t ix = ox * g.sw - g.pl + j * g.dw;
-            bool inside = iy >= 0 && iy < g.h && ix >= 0 && ix < g.w;
-            fn(row, oy * g.ow + ox, inside ? (ci * g.h + iy) * g.w + ix : -1);
+    for (int64_t a = 0; a < g.k[0]; ++a)
+      for (int64_t b = 0; b < g.k[1]; ++b)
+        for (int64_t c = 0; c < g.k[2]; ++c) {
+          const int64_t row = ((ci * g.k[0] + a) * g.k[1] + b) * g.k[2] + c;
+          int64_t p = 0;
+          for (int64_t od = 0; od < g.out[0]; ++od) {
+            const int64_t id = source(g, 0, od, a);
+            for (int64_t oh = 0; oh < g.out[1]; ++oh) {
+              const int64_t ih = source(g, 1, oh, b);
+              for (int64_t ow = 0; ow < g.out[2]; ++ow, ++p) {
+                const int64_t iw = source(g, 2, ow, c);
+                const bool inside = id >= 0 && ih >= 0 && iw >= 0;
+                fn(row, p, inside ? ((ci * g.in[0] + id) * g.in[1] + ih) * g.in[2] + iw : -1);
+              }
+            }
           }
         }
-      }
 }
 
-void im2col(const Conv2DGeometry& g, int64_t cg, const double* x, double* cols) {
-  const int64_t ohw = g.oh * g.ow;
-  for_each_tap(g, cg, [&](int64_t row, int64_t p, int64_t src) { cols[row * ohw + p] = src >= 0 ? x[src] : 0.0; });
+template <class T>
+void im2col(const ConvGeometry& g, int64_t cg, const T* x, T* cols) {
+  const int64_t out = g.out_volume();
+  for_each_tap(g, cg, [&](int64_t row, int64_t p, int64_t src) { cols[row * out + p] = src >= 0 ? x[src] : T(0); });
 }
 
-void col2im(const Conv2DGeometry& g, int64_t cg, const double* cols, double* x) {
-  const int64_t ohw = g.oh * g.ow;
+template <class T>
+void col2im(const ConvGeometry& g, int64_t cg, const T* cols, T* x) {
+  const int64_t out = g.out_volume();
   for_each_tap(g, cg, [&](int64_t row, int64_t p, int64_t dst) {
-    if (dst >= 0) x[dst] += cols[row * ohw + p];
+    if (dst >= 0) x[dst] += cols[row * out + p];
   });
+}
+
+// C = op(A) op(B) (+ C when accumulate), row-major.
+void gemm(bool ta, bool tb, int64_t m, int64_t n, int64_t k, const double* a, int64_t lda, const double* b, int64_t ldb,
+          bool accumulate, double* c, int64_t ldc) {
+  cblas_dgemm(CblasRowMajor, ta ? CblasTrans : CblasNoTrans, tb ? CblasTrans : CblasNoTrans, m, n, k, 1.0, a, lda, b,
+              ldb, accumulate ? 1.0 : 0.0, c, ldc);
+}
+void gemm(bool ta, bool tb, int64_t m, int64_t n, int64_t k, const float* a, int64_t lda, const float* b, int64_t ldb,
+          bool accumulate, float* c, int64_t ldc) {
+  cblas_sgemm(CblasRowMajor, ta ? CblasTrans : CblasNoTrans, tb ? CblasTrans : CblasNoTrans, m, n, k, 1.0f, a, lda, b,
+              ldb, accumulate ? 1.0f : 0.0f, c, ldc);
 }
 
 }  // namespace
 
-void gemm_conv2d_forward(const Conv2DGeometry& g, const double* x, const double* w, double* y) {
+template <class T>
+void gemm_conv_forward(const ConvGeometry& g, const T* x, const T* w, T* y) {
   GroupSizes s = group_sizes(g);
-  std::vector<double> cols(static_cast<size_t>(s.k * s.ohw));
+  std::vector<T> cols(static_cast<size_t>(s.k * s.out));
   for (int64_t n = 0; n < g.n; ++n)
     for (int64_t grp = 0; grp < g.group; ++grp) {
-      im2col(g, s.cg, x + (n * g.c + grp * s.cg) * s.hw, cols.data());
-      cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, s.og, s.ohw, s.k, 1.0, w + grp * s.og * s.k, s.k,
-                  cols.data(), s.ohw, 0.0, y + (n * g.o + grp * s.og) * s.ohw, s.ohw);
+      im2col(g, s.cg, x + (n * g.c + grp * s.cg) * s.in, cols.data());
+      gemm(false, false, s.og, s.out, s.k, w + grp * s.og * s.k, s.k, cols.data(), s.out, false,
+           y + (n * g.o + grp * s.og) * s.out, s.out);
     }
 }
 
-void gemm_conv2d_backward_data(const Conv2DGeometry& g, const double* dy, const double* w, double* dx) {
+template <class T>
+void gemm_conv_backward_data(const ConvGeometry& g, const T* dy, const T* w, T* dx) {
   GroupSizes s = group_sizes(g);
-  std::vector<double> cols(static_cast<size_t>(s.k * s.ohw));
-  std::memset(dx, 0, static_cast<size_t>(g.n * g.c * s.hw) * sizeof(double));
+  std::vector<T> cols(static_cast<size_t>(s.k * s.out));
+  std::memset(dx, 0, static_cast<size_t>(g.n * g.c * s.in) * sizeof(T));
   for (int64_t n = 0; n < g.n; ++n)
     for (int64_t grp = 0; grp < g.group; ++grp) {
-      cblas_dgemm(CblasRowMajor, CblasTrans, CblasNoTrans, s.k, s.ohw, s.og, 1.0, w + grp * s.og * s.k, s.k,
-                  dy + (n * g.o + grp * s.og) * s.ohw, s.ohw, 0.0, cols.data(), s.ohw);
-      col2im(g, s.cg, cols.data(), dx + (n * g.c + grp * s.cg) * s.hw);
+      gemm(true, false, s.k, s.out, s.og, w + grp * s.og * s.k, s.k, dy + (n * g.o + grp * s.og) * s.out, s.out, false,
+           cols.data(), s.out);
+      col2im(g, s.cg, cols.data(), dx + (n * g.c + grp * s.cg) * s.in);
     }
 }
 
-void gemm_conv2d_backward_weights(const Conv2DGeometry& g, const double* dy, const double* x, double* dw) {
+template <class T>
+void gemm_conv_backward_weights(const ConvGeometry& g, const T* dy, const T* x, T* dw) {
   GroupSizes s = group_sizes(g);
-  std::vector<double> cols(static_cast<size_t>(s.k * s.ohw));
-  std::memset(dw, 0, static_cast<size_t>(g.o * s.k) * sizeof(double));
+  std::vector<T> cols(static_cast<size_t>(s.k * s.out));
+  std::memset(dw, 0, static_cast<size_t>(g.o * s.k) * sizeof(T));
   for (int64_t n = 0; n < g.n; ++n)
     for (int64_t grp = 0; grp < g.group; ++grp) {
-      im2col(g, s.cg, x + (n * g.c + grp * s.cg) * s.hw, cols.data());
-      cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasTrans, s.og, s.k, s.ohw, 1.0, dy + (n * g.o + grp * s.og) * s.ohw,
-                  s.ohw, cols.data(), s.ohw, 1.0, dw + grp * s.og * s.k, s.k);
+      im2col(g, s.cg, x + (n * g.c + grp * s.cg) * s.in, cols.data());
+      gemm(false, true, s.og, s.k, s.out, dy + (n * g.o + grp * s.og) * s.out, s.out, cols.data(), s.out, true,
+           dw + grp * s.og * s.k, s.k);
     }
 }
+
+#define SPROUT_INSTANTIATE(T)                                                                   \
+  template void gemm_conv_forward<T>(const ConvGeometry&, const T*, const T*, T*);              \
+  template void gemm_conv_backward_data<T>(const ConvGeometry&, const T*, const T*, T*);        \
+  template void gemm_conv_backward_weights<T>(const ConvGeometry&, const T*, const T*, T*);
+SPROUT_INSTANTIATE(float)
+SPROUT_INSTANTIATE(double)
+#undef SPROUT_INSTANTIATE
 
 }  // namespace sprout

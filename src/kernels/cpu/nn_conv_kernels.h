@@ -1,5 +1,5 @@
-// The two implementations of 2-d convolution behind the Conv2D kernels (Note [Conv2D backends]).
-// All pointers are dense NCHW / OIHW buffers described by the geometry.
+// The two implementations of convolution behind the Conv2D/Conv3D kernels (Note [Conv2D backends]).
+// All pointers are dense NC(D)HW / OI(D)HW buffers described by the geometry.
 #pragma once
 
 #include "ops/nn_conv.h"
@@ -7,13 +7,14 @@
 namespace sprout {
 
 // Float32: oneDNN primitives, cached per geometry.
-void onednn_conv2d_forward(const Conv2DGeometry& g, const float* x, const float* w, float* y);
-void onednn_conv2d_backward_data(const Conv2DGeometry& g, const float* dy, const float* w, float* dx);
-void onednn_conv2d_backward_weights(const Conv2DGeometry& g, const float* dy, const float* x, float* dw);
+void onednn_conv_forward(const ConvGeometry& g, const float* x, const float* w, float* y);
+void onednn_conv_backward_data(const ConvGeometry& g, const float* dy, const float* w, float* dx);
+void onednn_conv_backward_weights(const ConvGeometry& g, const float* dy, const float* x, float* dw);
 
-// Float64: im2col + BLAS dgemm (oneDNN has no float64 convolution).
-void gemm_conv2d_forward(const Conv2DGeometry& g, const double* x, const double* w, double* y);
-void gemm_conv2d_backward_data(const Conv2DGeometry& g, const double* dy, const double* w, double* dx);
-void gemm_conv2d_backward_weights(const Conv2DGeometry& g, const double* dy, const double* x, double* dw);
+// im2col + BLAS gemm: float64 (oneDNN has no float64 convolution), and float32 backward data where
+// oneDNN is slow (nn_conv.cc).
+template <class T> void gemm_conv_forward(const ConvGeometry& g, const T* x, const T* w, T* y);
+template <class T> void gemm_conv_backward_data(const ConvGeometry& g, const T* dy, const T* w, T* dx);
+template <class T> void gemm_conv_backward_weights(const ConvGeometry& g, const T* dy, const T* x, T* dw);
 
 }  // namespace sprout

@@ -1,12 +1,14 @@
-// Float32 convolution through oneDNN.
+// Float32 convolution (2-d and 3-d) through oneDNN.
 //
 // Note [Conv2D backends]
-// Float32 (and float16, widened) runs oneDNN's convolution primitives: forward, backward data and
+// Float32 (and float16, widened) mostly runs oneDNN's convolution primitives: forward, backward data and
 // backward weights. Primitives are created with format `any`, so oneDNN picks its fastest layout
 // (blocked nChw16c on AVX-512 machines); the caller's dense NCHW/OIHW buffers are reordered in and out
 // when that layout differs. The primitive descriptors and primitives are cached per geometry: building
 // them costs far more than running a small convolution. Float64 has no oneDNN kernel; it runs im2col +
-// dgemm (nn_conv_gemm.cc), which also serves as the exact reference the gradient checks use.
+// dgemm (nn_conv_gemm.cc), which also serves as the exact reference the gradient checks use. The
+// same im2col path in float32 takes backward data with very few input channels, where oneDNN's
+// channel blocking wastes most of its work (measurements in nn_conv.cc).
 #include <string>
 
 #include "kernels/cpu/nn_conv_kernels.h"
@@ -22,23 +24,40 @@ struct ConvDims {
   memory::dims src, wei, dst, strides, dilates, pad_l, pad_r;
 };
 
-ConvDims conv_dims(const Conv2DGeometry& g) {
-  memory::dims wei = g.group > 1 ? memory::dims{g.group, g.o / g.group, g.c / g.group, g.kh, g.kw}
-                                 : memory::dims{g.o, g.c, g.kh, g.kw};
-  return {{g.n, g.c, g.h, g.w},  wei, {g.n, g.o, g.oh, g.ow}, {g.sh, g.sw},
-          {g.dh - 1, g.dw - 1},  // oneDNN counts dilation from 0
-          {g.pt, g.pl},          {g.pb, g.pr}};
+// Spatial entries of a geometry array in oneDNN's order: (h, w) for a 2-d convolution, (d, h, w) for 3-d.
+memory::dims spatial(const ConvGeometry& g, const int64_t (&v)[3], int64_t minus = 0) {
+  memory::dims out;
+  for (int i = 3 - g.rank; i < 3; ++i) out.push_back(v[i] - minus);
+  return out;
+}
+
+memory::dims with_lead(memory::dims lead, const memory::dims& rest) {
+  lead.insert(lead.end(), rest.begin(), rest.end());
+  return lead;
+}
+
+ConvDims conv_dims(const ConvGeometry& g) {
+  memory::dims k = spatial(g, g.k);
+  memory::dims wei = g.group > 1 ? with_lead({g.group, g.o / g.group, g.c / g.group}, k) : with_lead({g.o, g.c}, k);
+  return {with_lead({g.n, g.c}, spatial(g, g.in)), wei, with_lead({g.n, g.o}, spatial(g, g.out)), spatial(g, g.stride),
+          spatial(g, g.dilation, 1),  // oneDNN counts dilation from 0
+          spatial(g, g.pad_before), spatial(g, g.pad_after)};
 }
 
 memory::desc any_md(const memory::dims& d) { return memory::desc(d, memory::data_type::f32, tag::any); }
-memory::desc plain_md(const memory::dims& d) {
-  tag t = d.size() == 5 ? tag::goihw : tag::nchw;  // nchw and oihw are the same dense layout
+
+// Dense layouts: data NC(D)HW, weights OI(D)HW or GOI(D)HW (the same bytes as the op's filter).
+memory::desc plain_md(const memory::dims& d, bool grouped_weights) {
+  static const tag by_rank[] = {tag::undef, tag::undef, tag::undef, tag::undef, tag::nchw, tag::ncdhw};
+  tag t = grouped_weights ? (d.size() == 5 ? tag::goihw : tag::goidhw) : by_rank[d.size()];
   return memory::desc(d, memory::data_type::f32, t);
 }
 
-std::string geometry_key(const char* pass, const Conv2DGeometry& g) {
-  return str(pass, g.n, ',', g.c, ',', g.h, ',', g.w, ',', g.o, ',', g.kh, ',', g.kw, ',', g.sh, ',', g.sw, ',', g.dh,
-             ',', g.dw, ',', g.pt, ',', g.pb, ',', g.pl, ',', g.pr, ',', g.group);
+std::string geometry_key(const char* pass, const ConvGeometry& g) {
+  std::string key = str(pass, g.rank, ',', g.n, ',', g.c, ',', g.o, ',', g.group);
+  for (const auto* v : {&g.in, &g.k, &g.stride, &g.dilation, &g.pad_before, &g.pad_after})
+    for (int64_t e : *v) key += str(',', e);
+  return key;
 }
 
 dnnl::convolution_forward::primitive_desc forward_pd(const ConvDims& d) {
@@ -88,20 +107,20 @@ struct BackwardWeightsPlan {
 
 }  // namespace
 
-void onednn_conv2d_forward(const Conv2DGeometry& g, const float* x, const float* w, float* y) {
+void onednn_conv_forward(const ConvGeometry& g, const float* x, const float* w, float* y) {
   ConvDims d = conv_dims(g);
   auto& plan = onednn::cached<ForwardPlan>(geometry_key("fwd", g), [&] {
     auto pd = forward_pd(d);
     return ForwardPlan{pd, dnnl::convolution_forward(pd)};
   });
-  memory src = input_in_layout(plan.pd.src_desc(), plain_md(d.src), x);
-  memory wei = input_in_layout(plan.pd.weights_desc(), plain_md(d.wei), w);
-  with_output(plan.pd.dst_desc(), plain_md(d.dst), y, DNNL_ARG_DST, [&](int arg, memory& dst) {
+  memory src = input_in_layout(plan.pd.src_desc(), plain_md(d.src, false), x);
+  memory wei = input_in_layout(plan.pd.weights_desc(), plain_md(d.wei, g.group > 1), w);
+  with_output(plan.pd.dst_desc(), plain_md(d.dst, false), y, DNNL_ARG_DST, [&](int arg, memory& dst) {
     plan.prim.execute(onednn::stream(), {{DNNL_ARG_SRC, src}, {DNNL_ARG_WEIGHTS, wei}, {arg, dst}});
   });
 }
 
-void onednn_conv2d_backward_data(const Conv2DGeometry& g, const float* dy, const float* w, float* dx) {
+void onednn_conv_backward_data(const ConvGeometry& g, const float* dy, const float* w, float* dx) {
   ConvDims d = conv_dims(g);
   auto& plan = onednn::cached<BackwardDataPlan>(geometry_key("bwd_data", g), [&] {
     dnnl::convolution_backward_data::desc desc(dnnl::algorithm::convolution_direct, any_md(d.src), any_md(d.wei),
@@ -109,14 +128,14 @@ void onednn_conv2d_backward_data(const Conv2DGeometry& g, const float* dy, const
     dnnl::convolution_backward_data::primitive_desc pd(desc, onednn::engine(), forward_pd(d));
     return BackwardDataPlan{pd, dnnl::convolution_backward_data(pd)};
   });
-  memory diff_dst = input_in_layout(plan.pd.diff_dst_desc(), plain_md(d.dst), dy);
-  memory wei = input_in_layout(plan.pd.weights_desc(), plain_md(d.wei), w);
-  with_output(plan.pd.diff_src_desc(), plain_md(d.src), dx, DNNL_ARG_DIFF_SRC, [&](int arg, memory& out) {
+  memory diff_dst = input_in_layout(plan.pd.diff_dst_desc(), plain_md(d.dst, false), dy);
+  memory wei = input_in_layout(plan.pd.weights_desc(), plain_md(d.wei, g.group > 1), w);
+  with_output(plan.pd.diff_src_desc(), plain_md(d.src, false), dx, DNNL_ARG_DIFF_SRC, [&](int arg, memory& out) {
     plan.prim.execute(onednn::stream(), {{DNNL_ARG_DIFF_DST, diff_dst}, {DNNL_ARG_WEIGHTS, wei}, {arg, out}});
   });
 }
 
-void onednn_conv2d_backward_weights(const Conv2DGeometry& g, const float* dy, const float* x, float* dw) {
+void onednn_conv_backward_weights(const ConvGeometry& g, const float* dy, const float* x, float* dw) {
   ConvDims d = conv_dims(g);
   auto& plan = onednn::cached<BackwardWeightsPlan>(geometry_key("bwd_weights", g), [&] {
     dnnl::convolution_backward_weights::desc desc(dnnl::algorithm::convolution_direct, any_md(d.src), any_md(d.wei),
@@ -124,9 +143,9 @@ void onednn_conv2d_backward_weights(const Conv2DGeometry& g, const float* dy, co
     dnnl::convolution_backward_weights::primitive_desc pd(desc, onednn::engine(), forward_pd(d));
     return BackwardWeightsPlan{pd, dnnl::convolution_backward_weights(pd)};
   });
-  memory diff_dst = input_in_layout(plan.pd.diff_dst_desc(), plain_md(d.dst), dy);
-  memory src = input_in_layout(plan.pd.src_desc(), plain_md(d.src), x);
-  with_output(plan.pd.diff_weights_desc(), plain_md(d.wei), dw, DNNL_ARG_DIFF_WEIGHTS, [&](int arg, memory& out) {
+  memory diff_dst = input_in_layout(plan.pd.diff_dst_desc(), plain_md(d.dst, false), dy);
+  memory src = input_in_layout(plan.pd.src_desc(), plain_md(d.src, false), x);
+  with_output(plan.pd.diff_weights_desc(), plain_md(d.wei, g.group > 1), dw, DNNL_ARG_DIFF_WEIGHTS, [&](int arg, memory& out) {
     plan.prim.execute(onednn::stream(), {{DNNL_ARG_DIFF_DST, diff_dst}, {DNNL_ARG_SRC, src}, {arg, out}});
   });
 }

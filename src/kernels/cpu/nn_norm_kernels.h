@@ -1,5 +1,5 @@
-// The two implementations behind the BatchNorm kernel: oneDNN for float32, direct loops for float64.
-// Buffers are dense; x is (N, C, S) with S the spatial size (1 for a 2-d input).
+// BatchNorm's kernels (Note [BatchNorm kernels]). Buffers are dense; x is (N, C, S) with S the spatial
+// size (1 for a 2-d input).
 #pragma once
 
 #include <cstdint>
@@ -12,9 +12,12 @@ struct BatchNormProblem {
   bool training;  // normalize with the batch's statistics, written to mean/var; else read them
 };
 
-void onednn_batch_norm(const BatchNormProblem& p, const float* x, const float* scale, const float* bias, float* mean,
-                       float* var, float* y);
 template <class T>
 void loop_batch_norm(const BatchNormProblem& p, const T* x, const T* scale, const T* bias, T* mean, T* var, T* y);
+
+// Gradient: dx, dscale, dbias from dy, x, scale and the statistics x was normalized with.
+template <class T>
+void loop_batch_norm_backward(const BatchNormProblem& p, const T* dy, const T* x, const T* scale, const T* mean,
+                              const T* var, T* dx, T* dscale, T* dbias);
 
 }  // namespace sprout

@@ -1,6 +1,7 @@
 // CPU kernel of LayerNormGrad (Note [LayerNorm gradients]): one read of x and dy per row gives both row
-// sums, a second pass writes dx (each over runs contiguous in x and gamma, so the loops vectorize); dgamma and dbeta accumulate into per-thread partials (element i of x
-// feeds gamma[i % params]) that are added up at the end. Float32 (float16 widened) or float64.
+// sums, a second pass writes dx, each over runs contiguous in both x and gamma so the loops vectorize.
+// dgamma and dbeta accumulate into per-thread partials (element i of x feeds gamma[i % params]) that are
+// added up at the end. Float32 (float16 widened) or float64.
 #include <algorithm>
 #include <memory>
 #include <vector>

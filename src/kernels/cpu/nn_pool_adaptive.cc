@@ -1,4 +1,4 @@
-// CPU kernels of AdaptiveAvgPool2D and its gradient (Note [Adaptive pooling windows]): direct loops
+// CPU kernels of the adaptive pooling ops (Note [Adaptive pooling windows]): direct loops
 // over (n, c) planes, in float32 (float16 widened) or float64. oneDNN has no adaptive pooling; the
 // windows differ per output cell, and the work is a single pass over memory either way.
 #include <cstring>
@@ -54,6 +54,38 @@ void backward(const Planes& p, const T* dy, T* dx) {
   });
 }
 
+// Flat index within its plane of the first maximum of a window.
+template <class T>
+int64_t window_argmax(const Planes& p, const T* plane, int64_t y0, int64_t y1, int64_t x0, int64_t x1) {
+  int64_t best = y0 * p.w + x0;
+  for (int64_t yy = y0; yy < y1; ++yy)
+    for (int64_t xx = x0; xx < x1; ++xx)
+      if (plane[yy * p.w + xx] > plane[best]) best = yy * p.w + xx;
+  return best;
+}
+
+template <class T>
+void max_forward(const Planes& p, const T* x, T* y, int64_t* argmax) {
+  for_each_window(p, [&](int64_t plane, int64_t o, int64_t y0, int64_t y1, int64_t x0, int64_t x1) {
+    const T* in = x + plane * p.h * p.w;
+    int64_t at = window_argmax(p, in, y0, y1, x0, x1);
+    y[plane * p.oh * p.ow + o] = in[at];
+    argmax[plane * p.oh * p.ow + o] = at;
+  });
+}
+
+// Scatter (BACKWARD: pooled `src` into x-shaped `dst`) or gather (x-shaped `src` into pooled `dst`)
+// through each window's maximum in x.
+template <bool SCATTER, class T>
+void max_route(const Planes& p, const T* x, const T* src, T* dst) {
+  if (SCATTER) std::memset(dst, 0, static_cast<size_t>(p.count * p.h * p.w) * sizeof(T));
+  for_each_window(p, [&](int64_t plane, int64_t o, int64_t y0, int64_t y1, int64_t x0, int64_t x1) {
+    int64_t at = plane * p.h * p.w + window_argmax(p, x + plane * p.h * p.w, y0, y1, x0, x1);
+    if (SCATTER) dst[at] += src[plane * p.oh * p.ow + o];
+    else dst[plane * p.oh * p.ow + o] = src[at];
+  });
+}
+
 // Runs fn<T>(planes, in, out) in float32 or float64 on dense buffers.
 template <bool FORWARD>
 void run(const Tensor& in_t, const Tensor& out_t) {
@@ -66,7 +98,7 @@ void run(const Tensor& in_t, const Tensor& out_t) {
   store_result(out, out_t);
 }
 
-void pool_kernel(const AdaptiveAvgPool2DAttrs&, std::span<const Tensor> in, std::span<Tensor> out) {
+void pool_kernel(const AdaptivePool2DAttrs&, std::span<const Tensor> in, std::span<Tensor> out) {
   run<true>(in[0], out[0]);
 }
 
@@ -74,10 +106,43 @@ void pool_grad_kernel(const AdaptiveAvgPool2DGradAttrs&, std::span<const Tensor>
   run<false>(in[0], out[0]);
 }
 
+void max_pool_kernel(const AdaptivePool2DAttrs&, std::span<const Tensor> in, std::span<Tensor> out) {
+  if (out[0].numel() == 0) return;
+  Planes p = planes_of(in[0].shape(), out[0].shape());
+  Tensor x = contiguous_compute(in[0]), y = compute_buffer(out[0]);
+  if (y.dtype() == DType::Float64) max_forward(p, x.data<double>(), y.data<double>(), out[1].data<int64_t>());
+  else max_forward(p, x.data<float>(), y.data<float>(), out[1].data<int64_t>());
+  store_result(y, out[0]);
+}
+
+// (y_grad, x) -> dx and (x, grad) -> pooled: both route through the maxima of x.
+template <bool SCATTER>
+void max_route_kernel(std::span<const Tensor> in, std::span<Tensor> out) {
+  const Tensor& x_t = in[SCATTER ? 1 : 0];
+  const Tensor& src_t = in[SCATTER ? 0 : 1];
+  if (out[0].numel() == 0 || x_t.numel() == 0) return;
+  Planes p = planes_of(x_t.shape(), SCATTER ? src_t.shape() : out[0].shape());
+  Tensor x = contiguous_compute(x_t), src = contiguous_compute(src_t), dst = compute_buffer(out[0]);
+  if (dst.dtype() == DType::Float64) max_route<SCATTER>(p, x.data<double>(), src.data<double>(), dst.data<double>());
+  else max_route<SCATTER>(p, x.data<float>(), src.data<float>(), dst.data<float>());
+  store_result(dst, out[0]);
+}
+
+void max_pool_grad_kernel(const NoAttrs&, std::span<const Tensor> in, std::span<Tensor> out) {
+  max_route_kernel<true>(in, out);
+}
+
+void max_pool_grad_grad_kernel(const AdaptivePool2DAttrs&, std::span<const Tensor> in, std::span<Tensor> out) {
+  max_route_kernel<false>(in, out);
+}
+
 }  // namespace
 
 SPROUT_REGISTER(cpu_nn_pool_adaptive) {
-  register_kernel<AdaptiveAvgPool2DAttrs>("AdaptiveAvgPool2D", Device::CPU, pool_kernel);
+  register_kernel<AdaptivePool2DAttrs>("AdaptiveMaxPool2D", Device::CPU, max_pool_kernel);
+  register_kernel<NoAttrs>("AdaptiveMaxPool2DGrad", Device::CPU, max_pool_grad_kernel);
+  register_kernel<AdaptivePool2DAttrs>("AdaptiveMaxPool2DGradGrad", Device::CPU, max_pool_grad_grad_kernel);
+  register_kernel<AdaptivePool2DAttrs>("AdaptiveAvgPool2D", Device::CPU, pool_kernel);
   register_kernel<AdaptiveAvgPool2DGradAttrs>("AdaptiveAvgPool2DGrad", Device::CPU, pool_grad_kernel);
 }
 

@@ -93,11 +93,15 @@ void run(const Tensor& src_t, const Tensor& dst_t, bool backward, Fn&& fn) {
 }
 
 void bilinear_kernel(const ResizeBilinearAttrs& a, std::span<const Tensor> in, std::span<Tensor> out) {
-  run(in[0], out[0], false, [&](const Resize& r, auto* s, auto* d) { bilinear<false>(r, a.align_corners, a.half_pixel_centers, s, d); });
+  run(in[0], out[0], false, [&](const Resize& r, auto* s, auto* d) {
+    bilinear<false>(r, a.align_corners, a.half_pixel_centers, s, d);
+  });
 }
 
 void bilinear_grad_kernel(const ResizeBilinearGradAttrs& a, std::span<const Tensor> in, std::span<Tensor> out) {
-  run(in[0], out[0], true, [&](const Resize& r, auto* s, auto* d) { bilinear<true>(r, a.align_corners, a.half_pixel_centers, s, d); });
+  run(in[0], out[0], true, [&](const Resize& r, auto* s, auto* d) {
+    bilinear<true>(r, a.align_corners, a.half_pixel_centers, s, d);
+  });
 }
 
 void nearest_kernel(const ResizeNearestNeighborAttrs& a, std::span<const Tensor> in, std::span<Tensor> out) {

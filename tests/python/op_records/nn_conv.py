@@ -40,7 +40,8 @@ class ConvCase:
 
 
 CASES = [
-    ConvCase(6, 3, [((2, 4, 7, 8), (6, 4, 3, 3)), ((1, 4, 3, 3), (6, 4, 3, 3)), ((0, 4, 5, 5), (6, 4, 3, 3))]),
+    ConvCase(6, 3, [((2, 4, 7, 8), (6, 4, 3, 3)), ((1, 4, 3, 3), (6, 4, 3, 3)), ((0, 4, 5, 5), (6, 4, 3, 3)),
+                    ((1, 0, 5, 5), (6, 0, 3, 3))]),  # no input channels: a sum over nothing
     ConvCase(4, (3, 2), [((2, 3, 9, 8), (4, 3, 3, 2))], pad_mode="same", stride=2, dilation=(2, 1),
              grad_samples=[((1, 3, 7, 6), (4, 3, 3, 2))]),
     ConvCase(6, 3, [((2, 4, 6, 7), (6, 2, 3, 3))], pad_mode="pad", pad=(1, 0, 2, 1), stride=(2, 1), group=2),
@@ -59,21 +60,21 @@ def _conv_record(case):
                     prim=lambda: _C.Primitive("Conv2D", case.attrs), grad_shapes=case.grad_samples, bad=CONV_BAD)
 
 
-def _backprop_input_record(case):
+def _backprop_input_record(case, op="Conv2DBackpropInput"):
     samples = [(case.out_shape(x, w), w, x) for x, w in case.samples]
     grads = [(case.out_shape(x, w), w) for x, w in case.grad_samples]
     x_shapes = {(case.out_shape(x, w), w): x for x, w in case.samples + case.grad_samples}
 
     def call(dy, w):
-        return ops.Conv2DBackpropInput(**case.attrs)(dy, w, x_shapes[(tuple(dy.shape), tuple(w.shape))])
+        return getattr(ops, op)(**case.attrs)(dy, w, x_shapes[(tuple(dy.shape), tuple(w.shape))])
 
     def reference(dy, w):
         x_shape = x_shapes[(dy.shape, w.shape)]
         return ref.conv2d_backprop_input(dy, w, x_shape, *case.geometry(x_shape))
 
     grad_x = x_shapes[grads[0]]
-    return OpRecord("Conv2DBackpropInput", call, reference, [s[:2] for s in samples], DTYPES, tol=TOL,
-                    prim=lambda: _C.Primitive("Conv2DBackpropInput", {**case.attrs, "input_sizes": grad_x}),
+    return OpRecord(op, call, reference, [s[:2] for s in samples], DTYPES, tol=TOL,
+                    prim=lambda: _C.Primitive(op, {**case.attrs, "input_sizes": grad_x}),
                     grad_shapes=grads[:1], bad=BACKPROP_INPUT_BAD)
 
 
@@ -115,6 +116,8 @@ CONV_BAD = [
      "Conv2D: 'x' and 'weight' must have the same dtype"),
     (lambda: ops.Conv2D(6, 3)(_t(1, 4, 5, 5, dtype=ms.int32), _t(6, 4, 3, 3, dtype=ms.int32)), TypeError,
      "Conv2D: 'x' must have dtype in"),
+    (lambda: ops.Conv2D(6, 3, stride=1 << 40)(_t(1, 4, 5, 5), _t(6, 4, 3, 3)), ValueError,
+     r"Conv2D: 'stride' must be in \[1, 2147483647\]"),
     (lambda: ops.Conv2D(6, 3, data_format="NHWC")(_t(1, 4, 5, 5), _t(6, 4, 3, 3)), ValueError,
      "Conv2D: 'data_format' must be 'NCHW'"),
 ]
@@ -136,5 +139,16 @@ FUNCTIONAL = OpRecord(
          (lambda: ops.conv2d(_t(1, 3, 5, 5), _t(4, 3, 3, 3), padding=(1, 2, 3)), ValueError,
           "conv2d: 'padding' must be an int or a tuple of 1 or 2 or 4 ints")])
 
-RECORDS = ([FUNCTIONAL] + [_conv_record(c) for c in CASES] + [_backprop_input_record(c) for c in CASES]
-           + [_backprop_filter_record(c) for c in CASES])
+# ops.conv1d: Conv2D over a height-1 image.
+CONV1D = OpRecord(
+    "Conv2D", lambda x, w, b: ops.conv1d(x, w, b, stride=2, pad_mode="pad", padding=1, dilation=2, groups=2),
+    lambda x, w, b: ref.conv2d(x[:, :, None], w[:, :, None], (1, 2), (1, 2), (0, 0, 1, 1), 2)[:, :, 0] + b[None, :, None],
+    [((2, 4, 9), (6, 2, 3), (6,)), ((1, 4, 5), (6, 2, 3), (6,))], DTYPES, tol=TOL,
+    prim=lambda: _C.Primitive("Conv2D", dict(out_channel=6, kernel_size=(1, 3), pad_mode="pad", pad=(0, 0, 1, 1),
+                                             stride=(1, 2), dilation=(1, 2), group=2)),
+    grad_shapes=[((1, 4, 1, 7), (6, 2, 1, 3))],
+    bad=[(lambda: ops.conv1d(_t(1, 3, 5, 5), _t(4, 3, 3)), ValueError, "conv1d: 'input' and 'weight' must be 3-d")])
+
+RECORDS = ([FUNCTIONAL, CONV1D] + [_conv_record(c) for c in CASES] + [_backprop_input_record(c) for c in CASES]
+           + [_backprop_filter_record(c) for c in CASES]
+           + [_backprop_input_record(c, "Conv2DTranspose") for c in CASES[1:3]])

@@ -1,66 +1,77 @@
-"""NumPy references of the 2-d convolution ops (float64, NCHW), shared by the conv records."""
+"""NumPy references of the convolution ops (float64, NC + spatial axes, 2-d or 3-d), shared by the records."""
+import itertools
+
 import numpy as np
 
 
-def conv_pads(in_hw, kernel, stride, dilation, pad_mode, pad):
-    """(top, bottom, left, right) padding as MindSpore's Conv2D computes it."""
-    if pad_mode == "same":
+def conv_pads(in_sizes, kernel, stride, dilation, pad_mode, pad):
+    """(before, after) padding per spatial axis, flattened, as MindSpore's Conv2D/Conv3D compute it."""
+    rank = len(in_sizes)
+    if pad_mode.lower() == "same":
         pads = []
-        for size, k, s, d in zip(in_hw, kernel, stride, dilation):
+        for size, k, s, d in zip(in_sizes, kernel, stride, dilation):
             out = -(-size // s)
             needed = max(0, (out - 1) * s + d * (k - 1) + 1 - size)
             pads += [needed // 2, needed - needed // 2]
         return tuple(pads)
-    if pad_mode == "pad":
-        return tuple(pad) if isinstance(pad, tuple) else (pad,) * 4
-    return (0, 0, 0, 0)
+    if pad_mode.lower() == "pad":
+        return tuple(pad) if isinstance(pad, tuple) else (pad,) * (2 * rank)
+    return (0,) * (2 * rank)
 
 
 def _taps(x_shape, w_shape, stride, dilation, pads):
-    """Yields (i, j, slice of the padded input that tap (i, j) reads) and the output size."""
-    kh, kw = w_shape[2:]
-    hp, wp = x_shape[2] + pads[0] + pads[1], x_shape[3] + pads[2] + pads[3]
-    oh = (hp - dilation[0] * (kh - 1) - 1) // stride[0] + 1
-    ow = (wp - dilation[1] * (kw - 1) - 1) // stride[1] + 1
-    taps = [(i, j, (slice(i * dilation[0], i * dilation[0] + stride[0] * (oh - 1) + 1, stride[0]),
-                    slice(j * dilation[1], j * dilation[1] + stride[1] * (ow - 1) + 1, stride[1])))
-            for i in range(kh) for j in range(kw)]
-    return taps, (oh, ow), (hp, wp)
+    """[(kernel tap index, slices of the padded input it reads)], the output size and the padded size."""
+    kernel = w_shape[2:]
+    padded = [x_shape[2 + i] + pads[2 * i] + pads[2 * i + 1] for i in range(len(kernel))]
+    out = [(p - d * (k - 1) - 1) // s + 1 for p, k, s, d in zip(padded, kernel, stride, dilation)]
+    taps = [(tap, tuple(slice(t * d, t * d + s * (o - 1) + 1, s) for t, d, s, o in zip(tap, dilation, stride, out)))
+            for tap in itertools.product(*[range(k) for k in kernel])]
+    return taps, tuple(out), padded
 
 
-def conv2d(x, w, stride, dilation, pads, group):
-    xp = np.pad(x, ((0, 0), (0, 0), pads[:2], pads[2:]))
-    taps, (oh, ow), _ = _taps(x.shape, w.shape, stride, dilation, pads)
+def _pad(x, pads):
+    return np.pad(x, [(0, 0), (0, 0)] + [(pads[2 * i], pads[2 * i + 1]) for i in range(x.ndim - 2)])
+
+
+def conv(x, w, stride, dilation, pads, group):
+    xp = _pad(x, pads)
+    taps, out_size, _ = _taps(x.shape, w.shape, stride, dilation, pads)
     o, cg = w.shape[:2]
     og = o // group
-    out = np.zeros((x.shape[0], o, oh, ow))
+    out = np.zeros((x.shape[0], o) + out_size)
     for g in range(group):
-        for i, j, (sy, sx) in taps:
-            patch = xp[:, g * cg:(g + 1) * cg, sy, sx]
-            out[:, g * og:(g + 1) * og] += np.einsum("nchw,oc->nohw", patch, w[g * og:(g + 1) * og, :, i, j])
+        for tap, sl in taps:
+            patch = xp[(slice(None), slice(g * cg, (g + 1) * cg)) + sl]
+            out[:, g * og:(g + 1) * og] += np.einsum("nc...,oc->no...", patch, w[(slice(g * og, (g + 1) * og), slice(None)) + tap])
     return out
 
 
-def conv2d_backprop_input(dy, w, x_shape, stride, dilation, pads, group):
-    taps, _, (hp, wp) = _taps(x_shape, w.shape, stride, dilation, pads)
+def conv_backprop_input(dy, w, x_shape, stride, dilation, pads, group):
+    taps, _, padded = _taps(x_shape, w.shape, stride, dilation, pads)
     o, cg = w.shape[:2]
     og = o // group
-    dxp = np.zeros((x_shape[0], x_shape[1], hp, wp))
+    dxp = np.zeros(tuple(x_shape[:2]) + tuple(padded))
     for g in range(group):
-        for i, j, (sy, sx) in taps:
-            dxp[:, g * cg:(g + 1) * cg, sy, sx] += np.einsum("nohw,oc->nchw", dy[:, g * og:(g + 1) * og],
-                                                             w[g * og:(g + 1) * og, :, i, j])
-    return dxp[:, :, pads[0]:hp - pads[1], pads[2]:wp - pads[3]]
+        for tap, sl in taps:
+            dxp[(slice(None), slice(g * cg, (g + 1) * cg)) + sl] += np.einsum(
+                "no...,oc->nc...", dy[:, g * og:(g + 1) * og], w[(slice(g * og, (g + 1) * og), slice(None)) + tap])
+    crop = tuple(slice(pads[2 * i], padded[i] - pads[2 * i + 1]) for i in range(len(padded)))
+    return dxp[(slice(None), slice(None)) + crop]
 
 
-def conv2d_backprop_filter(dy, x, w_shape, stride, dilation, pads, group):
-    xp = np.pad(x, ((0, 0), (0, 0), pads[:2], pads[2:]))
+def conv_backprop_filter(dy, x, w_shape, stride, dilation, pads, group):
+    xp = _pad(x, pads)
     taps, _, _ = _taps(x.shape, w_shape, stride, dilation, pads)
     o, cg = w_shape[:2]
     og = o // group
     dw = np.zeros(w_shape)
     for g in range(group):
-        for i, j, (sy, sx) in taps:
-            dw[g * og:(g + 1) * og, :, i, j] = np.einsum("nohw,nchw->oc", dy[:, g * og:(g + 1) * og],
-                                                         xp[:, g * cg:(g + 1) * cg, sy, sx])
+        for tap, sl in taps:
+            d = dy[:, g * og:(g + 1) * og]
+            patch = xp[(slice(None), slice(g * cg, (g + 1) * cg)) + sl]
+            flat = lambda a: a.reshape(a.shape[:2] + (int(np.prod(a.shape[2:])),))  # noqa: E731
+            dw[(slice(g * og, (g + 1) * og), slice(None)) + tap] = np.einsum("nos,ncs->oc", flat(d), flat(patch))
     return dw
+
+
+conv2d, conv2d_backprop_input, conv2d_backprop_filter = conv, conv_backprop_input, conv_backprop_filter

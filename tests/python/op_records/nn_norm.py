@@ -35,7 +35,7 @@ def _batch_norm_record(training, shapes, grad_shapes, **attrs):
     return MultiOutputRecord(
         "BatchNorm", lambda *t: ops.BatchNorm(**full)(*t), _batch_norm_ref(training, **attrs), shapes, DTYPES,
         low=0.5, high=2.0, tol=TOL, prim=lambda: _C.Primitive("BatchNorm", full), grad_shapes=grad_shapes,
-        bad=BAD if training else [])
+        bad=BAD if training else [], grad_outputs=(0, 3, 4))  # y and the statistics it used (Note [BatchNorm outputs])
 
 
 def _stats(x_shape):
@@ -59,11 +59,11 @@ def _running_update_in_place():
 
 BAD = [
     (lambda: ops.BatchNorm()(_t(2, 3, 4, 4), _t(4), _t(3), _t(3), _t(3)), ValueError,
-     r"BatchNorm: 'scale' must have shape \(3,\) for 'input_x' of shape \(2, 3, 4, 4\), but got \(4,\)"),
+     r"BatchNorm: 'scale' must have shape \(3,\) for 'x' of shape \(2, 3, 4, 4\), but got \(4,\)"),
     (lambda: ops.BatchNorm()(_t(2, 3, 4), _t(3), _t(3), _t(3), _t(3)), ValueError,
-     "BatchNorm: 'input_x' must be 2-d"),
+     "BatchNorm: 'x' must be 2-d"),
     (lambda: ops.BatchNorm()(_t(2, 3), _t(3), _t(3, dtype=ms.float64), _t(3), _t(3)), TypeError,
-     "BatchNorm: 'bias' must have the dtype of 'input_x'"),
+     "BatchNorm: 'bias' must have the dtype of 'x'"),
     (lambda: ops.BatchNorm(momentum=1.5)(_t(2, 3), _t(3), _t(3), _t(3), _t(3)), ValueError,
      r"BatchNorm: 'momentum' must be in \[0, 1\]"),
     (lambda: ops.BatchNorm(is_training=True)(_t(0, 3), _t(3), _t(3), _t(3), _t(3)), ValueError,
@@ -170,3 +170,54 @@ RECORDS += [
     _layer_norm_grad_record((2, 3, 4), begin_norm_axis=2, begin_params_axis=1),
     _layer_norm_grad_record((3, 5), begin_norm_axis=-1, begin_params_axis=0),
 ]
+
+
+def _batch_norm_grad_ref(training, epsilon):
+    def reference(dy, x, scale, mean, var):
+        axes = (0,) + tuple(range(2, x.ndim))
+        shape = (1, -1) + (1,) * (x.ndim - 2)
+        rstd = (1 / np.sqrt(var + epsilon)).reshape(shape)
+        xhat = (x - mean.reshape(shape)) * rstd
+        g = dy * scale.reshape(shape)
+        if training:
+            dx = rstd * (g - g.mean(axis=axes, keepdims=True) - xhat * (g * xhat).mean(axis=axes, keepdims=True))
+        else:
+            dx = g * rstd
+        return [dx, (dy * xhat).sum(axis=axes), dy.sum(axis=axes)]
+    return reference
+
+
+def _batch_norm_grad_record(training, x_shapes, epsilon=1e-5):
+    attrs = dict(is_training=training, epsilon=epsilon)
+    shapes = [(s, s) + ((s[1],),) * 3 for s in x_shapes]
+    return MultiOutputRecord(
+        "BatchNormGrad", lambda *t: ops.BatchNormGrad(**attrs)(*t), _batch_norm_grad_ref(training, epsilon), shapes,
+        DTYPES, low=0.5, high=2.0, tol={ms.float16: (8e-3, 8e-3), ms.float32: (2e-5, 2e-5)},
+        prim=lambda: _C.Primitive("BatchNormGrad", attrs), grad_shapes=shapes[:1], grad_outputs=(0, 1, 2),
+        bad=[(lambda: ops.BatchNormGrad()(_t(2, 3, 2), _t(2, 3), _t(3), _t(3), _t(3)), ValueError,
+              r"BatchNormGrad: 'y_backprop' Tensor\[Float32\]\(2, 3, 2\) must match 'x'")])
+
+
+RECORDS += [
+    _batch_norm_grad_record(True, [(3, 2, 2, 3), (4, 3), (0, 2, 2, 2)]),
+    _batch_norm_grad_record(False, [(2, 3, 2, 2), (3, 2)], epsilon=1e-3),
+]
+
+
+def _group_norm_ref(groups, eps):
+    def reference(x, w, b):
+        g = x.reshape(x.shape[0], groups, -1)
+        y = ((g - g.mean(axis=2, keepdims=True)) / np.sqrt(g.var(axis=2, keepdims=True) + eps)).reshape(x.shape)
+        shape = (1, -1) + (1,) * (x.ndim - 2)
+        return y * w.reshape(shape) + b.reshape(shape)
+    return reference
+
+
+# ops.group_norm: LayerNorm over each group, then the per-channel affine.
+RECORDS.append(MultiOutputRecord(
+    "LayerNorm", lambda x, w, b: ops.group_norm(x, 2, w, b, eps=1e-4), _group_norm_ref(2, 1e-4),
+    [((3, 4, 2, 3), (4,), (4,)), ((2, 6, 5), (6,), (6,))], DTYPES, tol=LAYER_NORM_TOL,
+    prim=lambda: _C.Primitive("LayerNorm", dict(begin_norm_axis=2, begin_params_axis=2, epsilon=1e-4)),
+    grad_shapes=[((2, 2, 6), (6,), (6,))],
+    bad=[(lambda: ops.group_norm(_t(2, 6, 4), 4), ValueError,
+          "group_norm: 'num_groups' must be a positive int dividing the 6 channels, but got 4")]))

@@ -123,7 +123,9 @@ POOL_BAD = [
      "MaxPool: 'pad_mode' must be 'valid' or 'same', but got 'pad'"),
     (lambda: ops.AvgPool(2, 2)(_t(4, 4)), ValueError, r"AvgPool: 'x' must be 4-d \(N, C, H, W\), but got shape \(4, 4\)"),
     (lambda: ops.MaxPool((2, 2, 2), 1)(_t(1, 1, 4, 4)), ValueError, "MaxPool: 'kernel_size' must be an int"),
-    (lambda: ops.MaxPool(0, 1)(_t(1, 1, 4, 4)), ValueError, "MaxPool: 'kernel_size' must be positive"),
+    (lambda: ops.MaxPool(0, 1)(_t(1, 1, 4, 4)), ValueError,
+     r"MaxPool: 'kernel_size' must be in \[1, 2147483647\], but got \(0,\)"),
+    (lambda: ops.MaxPool(2, 1 << 40)(_t(1, 1, 4, 4)), ValueError, "MaxPool: 'strides' must be in"),
     (lambda: ops.MaxPool(2, 2)(_t(1, 1, 4, 4, dtype=ms.int32)), TypeError, "MaxPool: 'x' must have dtype in"),
     (lambda: ops.MaxPool(2, 2, pad_mode="same")(_t(1, 1, 0, 4)), ValueError, "is empty; there is nothing to pool"),
 ]

@@ -81,6 +81,7 @@ BILINEAR_BAD = [
     (lambda: ops.ResizeBilinearV2()(_t(1, 1, 0, 4), (2, 2)), ValueError, "has an empty image"),
     (lambda: ops.interpolate(_t(1, 1, 4, 4), size=2, mode="bicubic"), ValueError, "interpolate: 'mode' must be"),
     (lambda: ops.interpolate(_t(1, 1, 4, 4)), ValueError, "exactly one of 'size' and 'scale_factor'"),
+    (lambda: ops.interpolate(_t(1, 1, 2, 2), scale_factor=0.3), ValueError, "the output would be empty"),
 ]
 NEAREST_BAD = [
     (lambda: ops.ResizeNearestNeighbor((2, 3, 4))(_t(1, 1, 4, 4)), ValueError, "ResizeNearestNeighbor: 'size' must be 2"),

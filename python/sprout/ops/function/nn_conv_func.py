@@ -47,6 +47,44 @@ def conv2d(input, weight, bias=None, stride=1, pad_mode="valid", padding=0, dila
     return out
 
 
+def conv1d(input, weight, bias=None, stride=1, pad_mode="valid", padding=0, dilation=1, groups=1):
+    """1-d convolution of an (N, C_in, L) `input` with a (C_out, C_in / groups, K) `weight`: Conv2D over a
+    height-1 image. `padding` (with pad_mode "pad") is added at both ends."""
+    _check_tensor("conv1d", "input", input)
+    _check_tensor("conv1d", "weight", weight)
+    if input.ndim != 3 or weight.ndim != 3:
+        raise ValueError(f"conv1d: 'input' and 'weight' must be 3-d, but got shapes {input.shape} and {weight.shape}")
+    one = lambda arg, v: _ints("conv1d", arg, v, (1,))[0]  # noqa: E731
+    pad = one("padding", padding)
+    out = conv2d(input.reshape(input.shape[0], input.shape[1], 1, input.shape[2]),
+                 weight.reshape(weight.shape[0], weight.shape[1], 1, weight.shape[2]), bias, (1, one("stride", stride)),
+                 pad_mode, (0, 0, pad, pad), (1, one("dilation", dilation)), groups)
+    return out.reshape(out.shape[0], out.shape[1], out.shape[3])
+
+
+def conv3d(input, weight, bias=None, stride=1, pad_mode="valid", padding=0, dilation=1, groups=1):
+    """3-d convolution of an NCDHW `input` with a (C_out, C_in / groups, kD, kH, kW) `weight`, plus `bias`.
+
+    `padding` (with pad_mode "pad") is an int, (d, h, w) or (head, tail, top, bottom, left, right).
+    """
+    _check_tensor("conv3d", "input", input)
+    _check_tensor("conv3d", "weight", weight)
+    if weight.ndim != 5:
+        raise ValueError(f"conv3d: 'weight' must be 5-d (C_out, C_in / groups, kD, kH, kW), but got shape {weight.shape}")
+    pad = _ints("conv3d", "padding", padding, (1, 3, 6))
+    if len(pad) == 3:
+        pad = (pad[0], pad[0], pad[1], pad[1], pad[2], pad[2])
+    out = prim("Conv3D", out_channel=weight.shape[0], kernel_size=tuple(weight.shape[2:]), pad_mode=pad_mode, pad=pad,
+               stride=_ints("conv3d", "stride", stride, (1, 3, 5)), dilation=_ints("conv3d", "dilation", dilation, (1, 3, 5)),
+               group=groups)(input, weight)
+    if bias is not None:
+        _check_tensor("conv3d", "bias", bias)
+        if bias.shape != (weight.shape[0],):
+            raise ValueError(f"conv3d: 'bias' must have shape ({weight.shape[0]},), but got {bias.shape}")
+        out = out + bias.reshape(1, -1, 1, 1, 1)
+    return out
+
+
 def _pool_window(api, kernel_size, stride):
     kernel = _ints(api, "kernel_size", kernel_size, (1, 2))
     return kernel, kernel if stride is None else _ints(api, "stride", stride, (1, 2))
@@ -91,6 +129,18 @@ def adaptive_avg_pool2d(input, output_size):
     return prim("AdaptiveAvgPool2D", output_size=tuple(-1 if v is None else v for v in sizes))(input)
 
 
+def adaptive_max_pool2d(input, output_size, return_indices=False):
+    """Max pooling of a (C, H, W) or (N, C, H, W) `input` to `output_size` (an int or (H, W); None keeps
+    that input dimension); with `return_indices`, also each maximum's flat index within its plane."""
+    _check_tensor("adaptive_max_pool2d", "input", input)
+    sizes = (output_size,) * 2 if output_size is None or isinstance(output_size, int) else tuple(output_size)
+    if len(sizes) != 2 or not all(v is None or (isinstance(v, int) and not isinstance(v, bool)) for v in sizes):
+        raise TypeError(f"adaptive_max_pool2d: 'output_size' must be an int, None or a tuple of 2 ints or None, "
+                        f"but got {output_size!r}")
+    y, argmax = prim("AdaptiveMaxPool2D", output_size=tuple(-1 if v is None else v for v in sizes))(input)
+    return (y, argmax) if return_indices else y
+
+
 def batch_norm(input_x, running_mean, running_var, weight, bias, training=False, momentum=0.1, eps=1e-5):
     """Batch normalization over the channels (axis 1) of `input_x`.
 
@@ -119,20 +169,46 @@ def layer_norm(input, normalized_shape, weight=None, bias=None, eps=1e-5):
     return prim("LayerNorm", begin_norm_axis=axis, begin_params_axis=axis, epsilon=float(eps))(input, weight, bias)[0]
 
 
+def group_norm(input, num_groups, weight=None, bias=None, eps=1e-5):
+    """Group normalization of an (N, C, *) `input`: each sample's channels in `num_groups` groups, each
+    group normalized over its channels and spatial positions, then scaled and shifted per channel.
+    Built on LayerNorm (over each group) so its gradient is LayerNorm's."""
+    _check_tensor("group_norm", "input", input)
+    if input.ndim < 2:
+        raise ValueError(f"group_norm: 'input' must be (N, C, *), but got shape {input.shape}")
+    n, c = input.shape[:2]
+    if isinstance(num_groups, bool) or not isinstance(num_groups, int) or num_groups <= 0 or c % num_groups:
+        raise ValueError(f"group_norm: 'num_groups' must be a positive int dividing the {c} channels, "
+                         f"but got {num_groups!r}")
+    grouped = input.reshape(n, num_groups, -1)
+    ones = Tensor(np.ones(grouped.shape[2:]), input.dtype)
+    zeros = Tensor(np.zeros(grouped.shape[2:]), input.dtype)
+    y = prim("LayerNorm", begin_norm_axis=2, begin_params_axis=2, epsilon=float(eps))(grouped, ones, zeros)[0]
+    y = y.reshape(input.shape)
+    channel_shape = (1, c) + (1,) * (input.ndim - 2)
+    if weight is not None:
+        y = y * weight.reshape(channel_shape)
+    if bias is not None:
+        y = y + bias.reshape(channel_shape)
+    return y
+
+
 def interpolate(input, size=None, scale_factor=None, mode="nearest", align_corners=None, recompute_scale_factor=None):
     """Resizes the images of an NCHW `input` to `size`, or by `scale_factor` (output = floor(in * factor)).
 
     mode "bilinear": align_corners=True maps the corner pixels onto each other, else pixel centers are
-    aligned (half-pixel sampling). mode "nearest": the pixel at floor(o * in / out).
+    aligned (half-pixel sampling). mode "nearest": the pixel at floor(o * in / out). mode "area":
+    adaptive average pooling.
     """
     _check_tensor("interpolate", "input", input)
-    if mode not in ("nearest", "bilinear"):
-        raise ValueError(f"interpolate: 'mode' must be 'nearest' or 'bilinear' for 4-d input on CPU, but got {mode!r}")
+    if mode not in ("nearest", "bilinear", "area"):
+        raise ValueError(f"interpolate: 'mode' must be 'nearest', 'bilinear' or 'area' for 4-d input on CPU, "
+                         f"but got {mode!r}")
     if input.ndim != 4:
         raise ValueError(f"interpolate: 'input' must be 4-d (N, C, H, W), but got shape {input.shape}")
     if (size is None) == (scale_factor is None):
         raise ValueError("interpolate: exactly one of 'size' and 'scale_factor' must be given")
-    if mode == "nearest" and align_corners:
+    if mode != "bilinear" and align_corners:
         raise ValueError("interpolate: 'align_corners' only applies to mode 'bilinear'")
     if size is not None:
         out_hw = _ints("interpolate", "size", size, (1, 2))
@@ -142,11 +218,17 @@ def interpolate(input, size=None, scale_factor=None, mode="nearest", align_corne
             raise ValueError(f"interpolate: 'scale_factor' must be a positive number or 2 of them, but got "
                              f"{scale_factor!r}")
         out_hw = tuple(int(math.floor(d * f)) for d, f in zip(input.shape[2:], factors))
+        if min(out_hw) <= 0:
+            raise ValueError(f"interpolate: 'scale_factor' {scale_factor!r} turns the image size {input.shape[2:]} "
+                             f"into {out_hw}; the output would be empty")
     out_hw = out_hw * 2 if len(out_hw) == 1 else out_hw
     if mode == "nearest":
         return prim("ResizeNearestNeighbor", size=out_hw)(input)
+    if mode == "area":
+        return prim("AdaptiveAvgPool2D", output_size=out_hw)(input)
     corners = bool(align_corners)
     return prim("ResizeBilinearV2", align_corners=corners, half_pixel_centers=not corners)(input, out_hw)
 
 
-__all__ = ["conv2d", "max_pool2d", "avg_pool2d", "adaptive_avg_pool2d", "batch_norm", "layer_norm", "interpolate"]
+__all__ = ["conv1d", "conv2d", "conv3d", "max_pool2d", "avg_pool2d", "adaptive_avg_pool2d", "adaptive_max_pool2d",
+           "batch_norm", "layer_norm", "group_norm", "interpolate"]
