@@ -188,3 +188,26 @@ def test_losses_match_numpy(cell, args):
     else:
         expect = (b * (np.log(b) - a)).sum()
     np.testing.assert_allclose(got, expect, rtol=1e-4, atol=1e-5)
+
+
+def test_conv1d_conv3d_transpose_groupnorm_adaptive_max():
+    ms.set_seed(8)
+    x1 = ms.Tensor(np.random.rand(2, 3, 10).astype(np.float32))
+    assert nn.Conv1d(3, 4, 3)(x1).shape == (2, 4, 10)
+    x3 = ms.Tensor(np.random.rand(1, 2, 4, 5, 6).astype(np.float32))
+    assert nn.Conv3d(2, 3, 3, pad_mode="valid")(x3).shape == (1, 3, 2, 3, 4)
+    x = ms.Tensor(np.random.rand(2, 4, 5, 5).astype(np.float32))
+    for mode, expect in (("same", (2, 3, 10, 10)), ("valid", (2, 3, 11, 11)), ("pad", (2, 3, 9, 9))):
+        up = nn.Conv2dTranspose(4, 3, 3, stride=2, pad_mode=mode, padding=1 if mode == "pad" else 0, has_bias=True)
+        assert up(x).shape == expect, mode
+    # the transpose really is the gradient of a convolution with the same weight
+    up = nn.Conv2dTranspose(4, 3, 3, pad_mode="valid")
+    conv = nn.Conv2d(3, 4, 3, pad_mode="valid")
+    conv.weight.set_data(up.weight)
+    y = ms.Tensor(np.random.rand(2, 3, 7, 7).astype(np.float32))
+    g = ms.grad(lambda t: (conv(t) * x).sum())(y)
+    np.testing.assert_allclose(up(x).asnumpy(), g.asnumpy(), rtol=1e-4, atol=1e-5)
+    gn = nn.GroupNorm(2, 4)
+    out = gn(x).asnumpy().reshape(2, 2, -1)
+    np.testing.assert_allclose(out.mean(-1), 0, atol=1e-5)
+    assert nn.AdaptiveMaxPool2d((2, 2))(x).shape == (2, 4, 2, 2)

@@ -70,3 +70,20 @@ class LayerNorm(Cell):
 
     def extend_repr(self):
         return f"normalized_shape={self.normalized_shape}, begin_norm_axis={self.begin_norm_axis}"
+
+
+class GroupNorm(Cell):
+    """Normalizes each of `num_groups` channel groups over (channels in the group, spatial dims)."""
+
+    def __init__(self, num_groups, num_channels, eps=1e-5, affine=True, gamma_init="ones", beta_init="zeros",
+                 dtype=mstype.float32):
+        super().__init__()
+        if num_channels % num_groups:
+            raise ValueError(f"GroupNorm: 'num_channels' ({num_channels}) must be divisible by 'num_groups' "
+                             f"({num_groups})")
+        self.num_groups, self.num_channels, self.eps = num_groups, num_channels, eps
+        self.gamma = Parameter(initializer(gamma_init, (num_channels,), dtype), name="gamma", requires_grad=affine)
+        self.beta = Parameter(initializer(beta_init, (num_channels,), dtype), name="beta", requires_grad=affine)
+
+    def construct(self, x):
+        return ops.group_norm(x, self.num_groups, self.gamma, self.beta, self.eps)

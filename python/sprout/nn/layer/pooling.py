@@ -44,3 +44,12 @@ class AdaptiveAvgPool2d(Cell):
 
     def construct(self, x):
         return ops.adaptive_avg_pool2d(x, self.output_size)
+
+
+class AdaptiveMaxPool2d(Cell):
+    def __init__(self, output_size, return_indices=False):
+        super().__init__()
+        self.output_size, self.return_indices = output_size, return_indices
+
+    def construct(self, x):
+        return ops.adaptive_max_pool2d(x, self.output_size, self.return_indices)
