@@ -91,6 +91,7 @@ void bind_data(nb::module_& parent) {
   nb::module_ m = parent.def_submodule("dataset", "The data pipeline engine behind sprout.dataset.");
   data::set_foreign_error_annotator(&annotate_python_error);
   bind_data_sources(m);
+  bind_data_vision(m);
 
   nb::class_<data::Sampler>(m, "Sampler");
   m.def("sequential_sampler", &data::sequential_sampler, nb::arg("start_index"), nb::arg("num_samples"));
@@ -127,11 +128,6 @@ void bind_data(nb::module_& parent) {
                             int64_t known_size) -> NodePtr {
     return std::make_shared<data::StreamSourceNode>(python_stream(make_iterable, names.size()), names, num_samples,
                                                     known_size);
-  });
-  m.def("map", [](NodePtr child, nb::handle fn, const ColumnNames& input_columns, const ColumnNames& output_columns,
-                  size_t num_outputs, bool pass_seed, int workers, size_t prefetch, uint64_t seed) -> NodePtr {
-    return std::make_shared<data::MapNode>(std::move(child), python_row_function(fn, num_outputs, pass_seed),
-                                           input_columns, output_columns, workers, prefetch, seed);
   });
   m.def("filter", [](NodePtr child, nb::handle predicate, const ColumnNames& input_columns, int workers,
                      size_t prefetch) -> NodePtr {

@@ -161,15 +161,6 @@ data::RowStreamPtr python_stream(nb::handle make_iterable, size_t num_columns) {
   return std::make_shared<PythonStream>(make_iterable, num_columns);
 }
 
-data::RowFunction python_row_function(nb::handle fn, size_t num_outputs, bool pass_seed) {
-  auto ref = std::make_shared<PyRef>(fn);
-  return [ref, num_outputs, pass_seed](data::Row row, const data::RowContext& ctx) {
-    nb::gil_scoped_acquire gil;
-    nb::object result = pass_seed ? ref->get()(nb::int_(ctx.seed), *call_args(row)) : ref->get()(*call_args(row));
-    return result_to_row(result, num_outputs, "map");
-  };
-}
-
 data::RowPredicate python_row_predicate(nb::handle predicate) {
   auto ref = std::make_shared<PyRef>(predicate);
   return [ref](data::Row row, const data::RowContext&) {

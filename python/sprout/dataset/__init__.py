@@ -1,6 +1,6 @@
 """sprout.dataset: data pipelines with the ``mindspore.dataset`` API, executed by Sprout's C++
 engine (src/data): worker threads, bounded queues, prefetch, deterministic order for a seed."""
-from sprout.dataset import config
+from sprout.dataset import config, transforms, vision
 from sprout.dataset.datasets import Dataset
 from sprout.dataset.iterators import DictIterator, TupleIterator
 from sprout.dataset.samplers import (DistributedSampler, PKSampler, RandomSampler, Sampler, SequentialSampler,
@@ -10,7 +10,7 @@ from sprout.dataset.file_sources import (CSVDataset, Cifar100Dataset, Cifar10Dat
                                          MnistDataset, Shuffle, TextFileDataset)
 
 __all__ = [
-    "config", "Dataset", "DictIterator", "TupleIterator",
+    "config", "transforms", "vision", "Dataset", "DictIterator", "TupleIterator",
     "Sampler", "SequentialSampler", "RandomSampler", "DistributedSampler", "SubsetSampler", "SubsetRandomSampler",
     "WeightedRandomSampler", "PKSampler",
     "GeneratorDataset", "NumpySlicesDataset", "MnistDataset", "Cifar10Dataset", "Cifar100Dataset",

@@ -25,8 +25,33 @@ class MapDataset(Dataset):
     def _build_node(self, ctx):
         child = self.children[0]._build(ctx)
         num_outputs = len(self.output_columns or self.input_columns) or 1
-        return _E.map(child, _chain(self.operations), self.input_columns, self.output_columns, num_outputs,
-                      True, self.workers, _window(self.workers), ctx.node_seed())
+        return _E.map_ops(child, _steps(self.operations), self.input_columns, self.output_columns, num_outputs,
+                          self.workers, _window(self.workers), ctx.node_seed())
+
+
+def _flatten(op):
+    from sprout.dataset.transforms import Compose
+
+    if isinstance(op, Compose):
+        return [leaf for t in op.transforms for leaf in _flatten(t)]
+    return [op]
+
+
+def _steps(operations):
+    """The engine's steps for `operations`: each C++ transform as its engine op (run without the GIL),
+    each run of consecutive Python callables as one function fn(row_seed, *columns)."""
+    steps, pending = [], []
+    for op in (leaf for op in operations for leaf in _flatten(op)):
+        if getattr(op, "_op", None) is not None:
+            if pending:
+                steps.append(_chain(pending))
+                pending = []
+            steps.append(op._op)
+        else:
+            pending.append(op)
+    if pending:
+        steps.append(_chain(pending))
+    return steps
 
 
 def _chain(operations):
