@@ -1,6 +1,7 @@
 // sprout._C.dataset: the pipeline engine (src/data) for python/sprout/dataset. The Python layer keeps
 // the Dataset objects (a description); each iterator builds a fresh tree of engine nodes from it.
 #include <nanobind/stl/function.h>
+#include <nanobind/stl/map.h>
 #include <nanobind/stl/shared_ptr.h>
 #include <nanobind/stl/string.h>
 #include <nanobind/stl/vector.h>
@@ -134,9 +135,23 @@ void bind_data(nb::module_& parent) {
     return std::make_shared<data::FilterNode>(std::move(child), python_row_predicate(predicate), input_columns,
                                               workers, prefetch);
   });
-  m.def("batch", [](NodePtr child, int64_t batch_size, bool drop_remainder) -> NodePtr {
-    return std::make_shared<data::BatchNode>(std::move(child), batch_size, drop_remainder);
-  });
+  m.def("batch", [](NodePtr child, int64_t batch_size, bool drop_remainder, int workers, size_t prefetch,
+                    nb::handle per_batch_map, const ColumnNames& input_columns, const ColumnNames& output_columns,
+                    nb::dict pad_info) -> NodePtr {
+    std::map<std::string, data::PadSpec> pads;
+    for (auto [name, spec] : pad_info) {
+      data::PadSpec p;
+      nb::handle shape = spec[0];
+      if (!shape.is_none())
+        for (nb::handle d : shape) p.shape.push_back(d.is_none() ? -1 : nb::cast<int64_t>(d));
+      p.value = nb::cast<double>(spec[1]);
+      pads[nb::cast<std::string>(name)] = std::move(p);
+    }
+    data::BatchFunction fn = per_batch_map.is_none() ? nullptr : python_batch_function(per_batch_map);
+    return std::make_shared<data::BatchNode>(std::move(child), batch_size, drop_remainder, workers, prefetch,
+                                             std::move(fn), input_columns, output_columns, std::move(pads));
+  }, nb::arg("child"), nb::arg("batch_size"), nb::arg("drop_remainder"), nb::arg("workers"), nb::arg("prefetch"),
+        nb::arg("per_batch_map").none(), nb::arg("input_columns"), nb::arg("output_columns"), nb::arg("pad_info"));
   m.def("shuffle", [](NodePtr child, int64_t buffer_size, uint64_t seed) -> NodePtr {
     return std::make_shared<data::ShuffleNode>(std::move(child), buffer_size, seed);
   });

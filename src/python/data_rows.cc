@@ -161,6 +161,31 @@ data::RowStreamPtr python_stream(nb::handle make_iterable, size_t num_columns) {
   return std::make_shared<PythonStream>(make_iterable, num_columns);
 }
 
+data::BatchFunction python_batch_function(nb::handle fn) {
+  auto ref = std::make_shared<PyRef>(fn);
+  return [ref](data::Columns columns, const data::BatchInfo& info) {
+    nb::gil_scoped_acquire gil;
+    static nb::object* batch_info_class =
+        new nb::object(nb::module_::import_("sprout.dataset.operations").attr("BatchInfo"));
+    nb::list args;
+    for (const auto& column : columns) {
+      nb::list rows;
+      for (const auto& f : column) rows.append(field_to_python(f, true));
+      args.append(rows);
+    }
+    args.append((*batch_info_class)(info.batch_num, info.epoch_num));
+    nb::object result = ref->get()(*nb::tuple(args));
+    if (!nb::isinstance<nb::tuple>(result)) result = nb::make_tuple(result);
+    data::Columns out;
+    for (size_t c = 0; c < nb::len(result); ++c) {
+      std::vector<data::Field> rows;
+      for (nb::handle item : nb::iter(result[c])) rows.push_back(value_to_field(item, "batch (per_batch_map)", c));
+      out.push_back(std::move(rows));
+    }
+    return out;
+  };
+}
+
 data::RowPredicate python_row_predicate(nb::handle predicate) {
   auto ref = std::make_shared<PyRef>(predicate);
   return [ref](data::Row row, const data::RowContext&) {

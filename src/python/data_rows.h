@@ -11,6 +11,7 @@
 
 #include <memory>
 
+#include "data/batch_node.h"
 #include "data/map_node.h"
 #include "data/sources.h"
 #include "python/bindings.h"
@@ -48,6 +49,8 @@ nb::tuple row_to_python(const data::Row& row, bool as_numpy);
 data::RowSourcePtr python_random_access_source(nb::handle source, int64_t size, size_t num_columns);
 // iter(make_iterable()) each epoch: GeneratorDataset over a generator function or an iterable.
 data::RowStreamPtr python_stream(nb::handle make_iterable, size_t num_columns);
+// per_batch_map(*columns, batch_info) -> output columns; each column a list of the batch's rows.
+data::BatchFunction python_batch_function(nb::handle fn);
 // predicate(*columns) -> truthy.
 data::RowPredicate python_row_predicate(nb::handle predicate);
 

@@ -102,10 +102,31 @@ class Dataset:
 
         return FilterDataset(self, predicate, input_columns, num_parallel_workers)
 
-    def batch(self, batch_size, drop_remainder=False, num_parallel_workers=None, **kwargs):
+    def batch(self, batch_size, drop_remainder=False, num_parallel_workers=None, per_batch_map=None,
+              input_columns=None, output_columns=None, pad_info=None, python_multiprocessing=False,
+              max_rowsize=None):
+        """Groups rows into batches. ``per_batch_map(*columns, batch_info)`` gets each input column
+        as a list of the batch's rows and returns the output columns in that form; ``pad_info``
+        ({column: (pad_shape, pad_value)}) pads rows to one shape before stacking."""
         from sprout.dataset.operations import BatchDataset
 
-        return BatchDataset(self, batch_size, drop_remainder, num_parallel_workers, **kwargs)
+        return BatchDataset(self, batch_size, drop_remainder, num_parallel_workers, per_batch_map, input_columns,
+                            output_columns, pad_info)
+
+    def padded_batch(self, batch_size, drop_remainder=False, num_parallel_workers=None, pad_info=None):
+        """batch, padding each column to the largest row of the batch (or as ``pad_info`` says) with 0."""
+        from sprout.dataset.operations import BatchDataset
+
+        return BatchDataset(self, batch_size, drop_remainder, num_parallel_workers, pad_info=pad_info,
+                            pad_all=pad_info is None)
+
+    def split(self, sizes, randomize=True):
+        """Splits into datasets of ``sizes`` rows (ints) or fractions (floats summing to 1).
+        With ``randomize``, rows are assigned at random (from the dataset seed); that needs a
+        random-access source without a sampler of its own."""
+        from sprout.dataset.splitting import split
+
+        return split(self, sizes, randomize)
 
     def shuffle(self, buffer_size):
         from sprout.dataset.operations import ShuffleDataset
