@@ -6,6 +6,7 @@ from sprout.dataset.iterators import DictIterator, TupleIterator
 from sprout.dataset.samplers import (DistributedSampler, PKSampler, RandomSampler, Sampler, SequentialSampler,
                                      SubsetRandomSampler, SubsetSampler, WeightedRandomSampler)
 from sprout.dataset.sources import GeneratorDataset, NumpySlicesDataset
+from sprout.dataset.mindrecord_source import MindDataset
 from sprout.dataset.file_sources import (CSVDataset, Cifar100Dataset, Cifar10Dataset, ImageFolderDataset,
                                          MnistDataset, Shuffle, TextFileDataset)
 
@@ -14,5 +15,5 @@ __all__ = [
     "Sampler", "SequentialSampler", "RandomSampler", "DistributedSampler", "SubsetSampler", "SubsetRandomSampler",
     "WeightedRandomSampler", "PKSampler",
     "GeneratorDataset", "NumpySlicesDataset", "MnistDataset", "Cifar10Dataset", "Cifar100Dataset",
-    "ImageFolderDataset", "TextFileDataset", "CSVDataset", "Shuffle",
+    "ImageFolderDataset", "TextFileDataset", "CSVDataset", "Shuffle", "MindDataset",
 ]

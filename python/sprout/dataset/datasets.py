@@ -175,6 +175,12 @@ class Dataset:
     def __add__(self, other):
         return self.concat(other)
 
+    def save(self, file_name, num_files=1, file_type="mindrecord"):
+        """Writes one epoch to MindRecord file(s) that MindDataset (Sprout's or MindSpore's) reads back."""
+        from sprout.dataset.mindrecord_source import save
+
+        save(self, file_name, num_files, file_type)
+
     # --- information -----------------------------------------------------------------------------
     def get_col_names(self):
         return list(self._root(seed=0).columns)
