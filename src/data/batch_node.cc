@@ -83,6 +83,7 @@ BatchNode::BatchNode(NodePtr child, int64_t batch_size, bool drop_remainder, int
   } else {
     columns_ = in;
   }
+  label_ = "batch";
   pads_.resize(columns_.size());
   for (auto& [name, spec] : pad_info) pads_[static_cast<size_t>(column_index("batch (pad_info)", columns_, name))] = spec;
 }

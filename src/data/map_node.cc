@@ -21,6 +21,7 @@ MapNode::MapNode(NodePtr child, RowFunction fn, const ColumnNames& input_columns
       seed_(seed),
       pool_(num_workers, prefetch) {
   columns_ = layout_.columns;
+  label_ = "map";
 }
 
 std::optional<Row> MapNode::next() {
@@ -64,6 +65,7 @@ FilterNode::FilterNode(NodePtr child, RowPredicate predicate, const ColumnNames&
     : DatasetNode({std::move(child)}), predicate_(std::move(predicate)), pool_(num_workers, prefetch) {
   columns_ = children_[0]->columns();
   input_index_ = ColumnLayout::make("filter", columns_, input_columns, {}, /*all_by_default=*/true).input_index;
+  label_ = "filter";
 }
 
 std::optional<Row> FilterNode::next() {

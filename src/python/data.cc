@@ -107,8 +107,6 @@ void bind_data(nb::module_& parent) {
         nb::arg("num_samples"), nb::arg("seed"));
   m.def("block_sampler", &data::block_sampler, nb::arg("block_sizes"), nb::arg("shuffle_blocks"),
         nb::arg("shuffle_within"), nb::arg("num_shards"), nb::arg("shard_id"), nb::arg("num_samples"), nb::arg("seed"));
-  m.def("sampler_indices", [](const data::SamplerPtr& s, int64_t size, int64_t epoch) { return s->indices(size, epoch); });
-  m.def("sampler_num_samples", [](const data::SamplerPtr& s, int64_t size) { return s->num_samples(size); });
 
   nb::class_<data::DatasetNode>(m, "Node")
       .def_prop_ro("columns", &data::DatasetNode::columns)
