@@ -153,8 +153,19 @@ Tensor to_float(const Tensor& image, double scale, double shift) {
 
 Tensor hwc_to_chw(const Tensor& image) {
   if (image.ndim() == 2) return image.unsqueeze(0).contiguous();
-  const int64_t perm[] = {2, 0, 1};
-  return image.permute(perm).contiguous();
+  const Tensor src = image.contiguous();
+  const int64_t H = image.dim(0), W = image.dim(1), C = image.dim(2), plane = H * W;
+  Tensor out = Tensor::empty(Shape{C, H, W}, image.dtype());
+  // A direct de-interleave: the generic strided copy is several times slower on this layout.
+  auto run = [&](const auto* in, auto* dst) {
+    for (int64_t p = 0; p < plane; ++p)
+      for (int64_t c = 0; c < C; ++c) dst[c * plane + p] = in[p * C + c];
+  };
+  if (image.dtype() == DType::UInt8)
+    run(static_cast<const uint8_t*>(src.raw_data()), static_cast<uint8_t*>(out.raw_data()));
+  else
+    run(src.data<float>(), out.data<float>());
+  return out;
 }
 
 }  // namespace sprout::data

@@ -46,6 +46,7 @@ class PyIterator {
 
   // The next row as a tuple; None at the end of an epoch; raises StopIteration when all epochs are done.
   nb::object next() {
+    if (!it_) throw nb::stop_iteration();  // stopped: nothing more, ever
     data::Row row;
     data::PipelineIterator::Status status;
     try {
