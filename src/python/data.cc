@@ -6,6 +6,8 @@
 #include <nanobind/stl/string.h>
 #include <nanobind/stl/vector.h>
 
+#include <thread>
+
 #include "data/batch_node.h"
 #include "data/errors.h"
 #include "data/iterator.h"
@@ -68,6 +70,12 @@ class PyIterator {
 
   void stop() {
     if (!it_) return;
+    if (data::on_engine_thread()) {
+      // Collected by the garbage collector on one of the engine's threads, maybe this pipeline's own:
+      // joining from here could wait on itself, so a fresh thread stops it.
+      std::thread([it = std::move(it_)]() mutable { it.reset(); }).detach();
+      return;
+    }
     nb::gil_scoped_release release;
     it_.reset();
   }
