@@ -10,8 +10,17 @@ from sprout.dataset.mindrecord_source import MindDataset
 from sprout.dataset.file_sources import (CSVDataset, Cifar100Dataset, Cifar10Dataset, ImageFolderDataset,
                                          MnistDataset, Shuffle, TextFileDataset)
 
+
+
+def zip(datasets):  # noqa: A001 - MindSpore's name
+    """Zips a tuple of datasets into one whose rows join theirs (``mindspore.dataset.zip``)."""
+    if not isinstance(datasets, (list, tuple)) or len(datasets) < 2:
+        raise TypeError(f"zip: 'datasets' must be a tuple of at least two datasets, but got {datasets!r}")
+    return datasets[0].zip(list(datasets[1:]))
+
+
 __all__ = [
-    "config", "transforms", "vision", "Dataset", "DictIterator", "TupleIterator",
+    "config", "transforms", "vision", "zip", "Dataset", "DictIterator", "TupleIterator",
     "Sampler", "SequentialSampler", "RandomSampler", "DistributedSampler", "SubsetSampler", "SubsetRandomSampler",
     "WeightedRandomSampler", "PKSampler",
     "GeneratorDataset", "NumpySlicesDataset", "MnistDataset", "Cifar10Dataset", "Cifar100Dataset",
