@@ -92,9 +92,14 @@ class Dataset:
 
     # --- operations ------------------------------------------------------------------------------
     def map(self, operations, input_columns=None, output_columns=None, num_parallel_workers=None,
-            python_multiprocessing=False, max_rowsize=None, callbacks=None, **kwargs):
+            python_multiprocessing=False, max_rowsize=None, callbacks=None):
+        """Applies ``operations`` in turn to ``input_columns`` of each row, on ``num_parallel_workers``
+        threads (``python_multiprocessing`` and ``max_rowsize`` are accepted and not needed: Sprout's
+        C++ transforms run without the GIL)."""
         from sprout.dataset.operations import MapDataset
 
+        if callbacks is not None:
+            raise ValueError("map: 'callbacks' (DSCallback) are not supported")
         return MapDataset(self, operations, input_columns, output_columns, num_parallel_workers)
 
     def filter(self, predicate, input_columns=None, num_parallel_workers=None):

@@ -14,6 +14,8 @@ class MindDataset(_SampledSource):
                  shard_id=None, sampler=None, padded_sample=None, num_padded=None, num_samples=None, cache=None):
         from sprout.mindrecord.filereader import MindRecordRows
 
+        if cache is not None:
+            raise ValueError("MindDataset: 'cache' (the dataset cache server) is not supported")
         if padded_sample is not None or num_padded:
             raise ValueError("MindDataset: padded_sample/num_padded are not supported; pad the dataset with concat")
         self.rows = MindRecordRows(dataset_files, _column_list("MindDataset", "columns_list", columns_list))
