@@ -102,6 +102,11 @@ TEST(DataEngine, BatchRepeatTakeSkipSizes) {
   EXPECT_EQ(drain(skip), (std::vector<int64_t>{2, 3, 4, 5}));
 }
 
+TEST(DataEngine, RepeatForeverOfAnEmptySourceEnds) {
+  RepeatNode repeat(std::make_shared<SkipNode>(range_source(3), 5), -1);
+  EXPECT_FALSE(repeat.next());
+}
+
 TEST(DataEngine, ZipConcatProjectRename) {
   auto renamed = ColumnSelectNode::rename(range_source(5), {"x"}, {"y"});
   ZipNode zip({range_source(3), renamed});
