@@ -103,7 +103,9 @@ TEST(DataEngine, BatchRepeatTakeSkipSizes) {
 }
 
 TEST(DataEngine, RepeatForeverOfAnEmptySourceEnds) {
-  RepeatNode repeat(std::make_shared<SkipNode>(range_source(3), 5), -1);
+  // A filter that keeps nothing: its size is unknown (-1), so only the empty pass tells.
+  RowPredicate none = [](Row, const RowContext&) { return false; };
+  RepeatNode repeat(std::make_shared<FilterNode>(range_source(3), none, ColumnNames{}, 1, 2), -1);
   EXPECT_FALSE(repeat.next());
 }
 
