@@ -41,10 +41,6 @@ class BoundedQueue {
     not_full_.notify_all();
     not_empty_.notify_all();
   }
-  bool closed() const {
-    std::lock_guard lock(mu_);
-    return closed_;
-  }
   // Drops queued items (called after the producer has stopped).
   void clear() {
     std::lock_guard lock(mu_);
@@ -53,7 +49,7 @@ class BoundedQueue {
 
  private:
   const size_t capacity_;
-  mutable std::mutex mu_;
+  std::mutex mu_;
   std::condition_variable not_full_, not_empty_;
   std::deque<T> items_;
   bool closed_ = false;

@@ -5,6 +5,13 @@
 
 namespace sprout::data {
 
+namespace {
+thread_local bool t_engine_thread = false;
+}
+
+bool on_engine_thread() { return t_engine_thread; }
+void mark_engine_thread() { t_engine_thread = true; }
+
 PipelineIterator::PipelineIterator(NodePtr root, int64_t num_epochs, size_t prefetch)
     : root_(std::move(root)), num_epochs_(num_epochs), queue_(prefetch) {
   SPROUT_CHECK(num_epochs == -1 || num_epochs >= 1, ValueError,
@@ -15,6 +22,7 @@ PipelineIterator::PipelineIterator(NodePtr root, int64_t num_epochs, size_t pref
 PipelineIterator::~PipelineIterator() { stop(); }
 
 void PipelineIterator::produce() {
+  mark_engine_thread();
   try {
     for (int64_t epoch = 0; num_epochs_ < 0 || epoch < num_epochs_; ++epoch) {
       if (epoch > 0) root_->reset();

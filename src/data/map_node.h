@@ -3,6 +3,7 @@
 
 #include <functional>
 
+#include "data/column_layout.h"
 #include "data/node.h"
 #include "data/worker_pool.h"
 
@@ -26,10 +27,7 @@ class MapNode final : public DatasetNode {
 
  private:
   RowFunction fn_;
-  std::vector<int64_t> input_index_;  // positions of the input columns in the child's rows
-  std::vector<int64_t> passthrough_;  // positions of the child's other columns, in order
-  bool in_place_;                     // as many outputs as inputs: they replace the inputs in place
-  size_t num_outputs_;
+  ColumnLayout layout_;
   uint64_t seed_;
   OrderedWorkerPool<Row> pool_;
   int64_t submitted_ = 0;

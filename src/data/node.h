@@ -56,4 +56,10 @@ class DatasetNode {
 
 using NodePtr = std::shared_ptr<DatasetNode>;
 
+// True on the engine's own threads (pool workers, the prefetch thread). Such a thread must not stop
+// a pipeline itself: it could be one of the threads that stopping joins. (Python's garbage collector
+// can run a dropped iterator's destructor on whatever thread allocates, including these.)
+bool on_engine_thread();
+void mark_engine_thread();
+
 }  // namespace sprout::data

@@ -40,6 +40,7 @@ RandomAccessSourceNode::RandomAccessSourceNode(RowSourcePtr source, SamplerPtr s
                                                int num_workers, size_t prefetch)
     : source_(std::move(source)), sampler_(std::move(sampler)), pool_(num_workers, prefetch) {
   columns_ = std::move(columns);
+  label_ = "source";
 }
 
 std::optional<Row> RandomAccessSourceNode::next() {
@@ -62,7 +63,6 @@ std::optional<Row> RandomAccessSourceNode::next() {
     });
   }
   if (pool_.in_flight() == 0) return std::nullopt;
-  ++taken_;
   return pool_.take();
 }
 
@@ -70,7 +70,7 @@ void RandomAccessSourceNode::reset() {
   // Drain rows of the old epoch still in flight (an epoch cut short by take()).
   pool_.drain();
   indices_ready_ = false;
-  submitted_ = taken_ = 0;
+  submitted_ = 0;
   ++epoch_;
 }
 
@@ -78,6 +78,7 @@ StreamSourceNode::StreamSourceNode(RowStreamPtr stream, ColumnNames columns, int
                                    int64_t known_size)
     : stream_(std::move(stream)), num_samples_(num_samples), known_size_(known_size) {
   columns_ = std::move(columns);
+  label_ = "source";
 }
 
 int64_t StreamSourceNode::size() const {

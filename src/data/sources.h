@@ -50,7 +50,7 @@ class RandomAccessSourceNode final : public DatasetNode {
   OrderedWorkerPool<Row> pool_;
   std::vector<int64_t> indices_;
   bool indices_ready_ = false;
-  size_t submitted_ = 0, taken_ = 0;
+  size_t submitted_ = 0;
 };
 
 class StreamSourceNode final : public DatasetNode {

@@ -20,17 +20,20 @@ int64_t RepeatNode::size() const {
 std::optional<Row> RepeatNode::next() {
   for (;;) {
     if (count_ >= 0 && done_ >= count_) return std::nullopt;
-    if (std::optional<Row> row = children_[0]->next()) return row;
-    // An empty child would spin forever under repeat(-1); count its passes and stop.
+    if (std::optional<Row> row = children_[0]->next()) {
+      ++rows_this_pass_;
+      return row;
+    }
     ++done_;
-    if (count_ >= 0 && done_ >= count_) return std::nullopt;
+    // A pass without rows would be followed by more of them: repeat(-1) of an empty child would spin.
+    if ((count_ >= 0 && done_ >= count_) || rows_this_pass_ == 0) return std::nullopt;
+    rows_this_pass_ = 0;
     children_[0]->reset();
-    if (count_ < 0 && children_[0]->size() == 0) return std::nullopt;
   }
 }
 
 void RepeatNode::reset() {
-  done_ = 0;
+  done_ = rows_this_pass_ = 0;
   DatasetNode::reset();
 }
 

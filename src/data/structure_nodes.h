@@ -14,7 +14,7 @@ class RepeatNode final : public DatasetNode {
   int64_t size() const override;
 
  private:
-  int64_t count_, done_ = 0;
+  int64_t count_, done_ = 0, rows_this_pass_ = 0;
 };
 
 class TakeNode final : public DatasetNode {

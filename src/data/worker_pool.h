@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "data/errors.h"
+#include "data/node.h"
 
 namespace sprout::data {
 
@@ -99,6 +100,7 @@ class OrderedWorkerPool {
   }
 
   void work() {
+    mark_engine_thread();
     std::unique_lock lock(mu_);
     for (;;) {
       jobs_cv_.wait(lock, [&] { return cancelled_ || !jobs_.empty(); });

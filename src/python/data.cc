@@ -1,9 +1,12 @@
 // sprout._C.dataset: the pipeline engine (src/data) for python/sprout/dataset. The Python layer keeps
 // the Dataset objects (a description); each iterator builds a fresh tree of engine nodes from it.
 #include <nanobind/stl/function.h>
+#include <nanobind/stl/map.h>
 #include <nanobind/stl/shared_ptr.h>
 #include <nanobind/stl/string.h>
 #include <nanobind/stl/vector.h>
+
+#include <thread>
 
 #include "data/batch_node.h"
 #include "data/errors.h"
@@ -45,6 +48,7 @@ class PyIterator {
 
   // The next row as a tuple; None at the end of an epoch; raises StopIteration when all epochs are done.
   nb::object next() {
+    if (!it_) throw nb::stop_iteration();  // stopped: nothing more, ever
     data::Row row;
     data::PipelineIterator::Status status;
     try {
@@ -66,6 +70,12 @@ class PyIterator {
 
   void stop() {
     if (!it_) return;
+    if (data::on_engine_thread()) {
+      // Collected by the garbage collector on one of the engine's threads, maybe this pipeline's own:
+      // joining from here could wait on itself, so a fresh thread stops it.
+      std::thread([it = std::move(it_)]() mutable { it.reset(); }).detach();
+      return;
+    }
     nb::gil_scoped_release release;
     it_.reset();
   }
@@ -91,6 +101,7 @@ void bind_data(nb::module_& parent) {
   nb::module_ m = parent.def_submodule("dataset", "The data pipeline engine behind sprout.dataset.");
   data::set_foreign_error_annotator(&annotate_python_error);
   bind_data_sources(m);
+  bind_data_vision(m);
 
   nb::class_<data::Sampler>(m, "Sampler");
   m.def("sequential_sampler", &data::sequential_sampler, nb::arg("start_index"), nb::arg("num_samples"));
@@ -105,8 +116,6 @@ void bind_data(nb::module_& parent) {
         nb::arg("num_samples"), nb::arg("seed"));
   m.def("block_sampler", &data::block_sampler, nb::arg("block_sizes"), nb::arg("shuffle_blocks"),
         nb::arg("shuffle_within"), nb::arg("num_shards"), nb::arg("shard_id"), nb::arg("num_samples"), nb::arg("seed"));
-  m.def("sampler_indices", [](const data::SamplerPtr& s, int64_t size, int64_t epoch) { return s->indices(size, epoch); });
-  m.def("sampler_num_samples", [](const data::SamplerPtr& s, int64_t size) { return s->num_samples(size); });
 
   nb::class_<data::DatasetNode>(m, "Node")
       .def_prop_ro("columns", &data::DatasetNode::columns)
@@ -128,19 +137,28 @@ void bind_data(nb::module_& parent) {
     return std::make_shared<data::StreamSourceNode>(python_stream(make_iterable, names.size()), names, num_samples,
                                                     known_size);
   });
-  m.def("map", [](NodePtr child, nb::handle fn, const ColumnNames& input_columns, const ColumnNames& output_columns,
-                  size_t num_outputs, bool pass_seed, int workers, size_t prefetch, uint64_t seed) -> NodePtr {
-    return std::make_shared<data::MapNode>(std::move(child), python_row_function(fn, num_outputs, pass_seed),
-                                           input_columns, output_columns, workers, prefetch, seed);
-  });
   m.def("filter", [](NodePtr child, nb::handle predicate, const ColumnNames& input_columns, int workers,
                      size_t prefetch) -> NodePtr {
     return std::make_shared<data::FilterNode>(std::move(child), python_row_predicate(predicate), input_columns,
                                               workers, prefetch);
   });
-  m.def("batch", [](NodePtr child, int64_t batch_size, bool drop_remainder) -> NodePtr {
-    return std::make_shared<data::BatchNode>(std::move(child), batch_size, drop_remainder);
-  });
+  m.def("batch", [](NodePtr child, int64_t batch_size, bool drop_remainder, int workers, size_t prefetch,
+                    nb::handle per_batch_map, const ColumnNames& input_columns, const ColumnNames& output_columns,
+                    nb::dict pad_info) -> NodePtr {
+    std::map<std::string, data::PadSpec> pads;
+    for (auto [name, spec] : pad_info) {
+      data::PadSpec p;
+      nb::handle shape = spec[0];
+      if (!shape.is_none())
+        for (nb::handle d : shape) p.shape.push_back(d.is_none() ? -1 : nb::cast<int64_t>(d));
+      p.value = nb::cast<double>(spec[1]);
+      pads[nb::cast<std::string>(name)] = std::move(p);
+    }
+    data::BatchFunction fn = per_batch_map.is_none() ? nullptr : python_batch_function(per_batch_map);
+    return std::make_shared<data::BatchNode>(std::move(child), batch_size, drop_remainder, workers, prefetch,
+                                             std::move(fn), input_columns, output_columns, std::move(pads));
+  }, nb::arg("child"), nb::arg("batch_size"), nb::arg("drop_remainder"), nb::arg("workers"), nb::arg("prefetch"),
+        nb::arg("per_batch_map").none(), nb::arg("input_columns"), nb::arg("output_columns"), nb::arg("pad_info"));
   m.def("shuffle", [](NodePtr child, int64_t buffer_size, uint64_t seed) -> NodePtr {
     return std::make_shared<data::ShuffleNode>(std::move(child), buffer_size, seed);
   });

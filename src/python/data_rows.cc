@@ -161,12 +161,28 @@ data::RowStreamPtr python_stream(nb::handle make_iterable, size_t num_columns) {
   return std::make_shared<PythonStream>(make_iterable, num_columns);
 }
 
-data::RowFunction python_row_function(nb::handle fn, size_t num_outputs, bool pass_seed) {
+data::BatchFunction python_batch_function(nb::handle fn) {
   auto ref = std::make_shared<PyRef>(fn);
-  return [ref, num_outputs, pass_seed](data::Row row, const data::RowContext& ctx) {
+  return [ref](data::Columns columns, const data::BatchInfo& info) {
     nb::gil_scoped_acquire gil;
-    nb::object result = pass_seed ? ref->get()(nb::int_(ctx.seed), *call_args(row)) : ref->get()(*call_args(row));
-    return result_to_row(result, num_outputs, "map");
+    static nb::object* batch_info_class =
+        new nb::object(nb::module_::import_("sprout.dataset.operations").attr("BatchInfo"));
+    nb::list args;
+    for (const auto& column : columns) {
+      nb::list rows;
+      for (const auto& f : column) rows.append(field_to_python(f, true));
+      args.append(rows);
+    }
+    args.append((*batch_info_class)(info.batch_num, info.epoch_num));
+    nb::object result = ref->get()(*nb::tuple(args));
+    if (!nb::isinstance<nb::tuple>(result)) result = nb::make_tuple(result);
+    data::Columns out;
+    for (size_t c = 0; c < nb::len(result); ++c) {
+      std::vector<data::Field> rows;
+      for (nb::handle item : nb::iter(result[c])) rows.push_back(value_to_field(item, "batch (per_batch_map)", c));
+      out.push_back(std::move(rows));
+    }
+    return out;
   };
 }
 

@@ -11,6 +11,7 @@
 
 #include <memory>
 
+#include "data/batch_node.h"
 #include "data/map_node.h"
 #include "data/sources.h"
 #include "python/bindings.h"
@@ -48,14 +49,13 @@ nb::tuple row_to_python(const data::Row& row, bool as_numpy);
 data::RowSourcePtr python_random_access_source(nb::handle source, int64_t size, size_t num_columns);
 // iter(make_iterable()) each epoch: GeneratorDataset over a generator function or an iterable.
 data::RowStreamPtr python_stream(nb::handle make_iterable, size_t num_columns);
-// fn(*columns) -> output columns; `num_outputs` checks the result's length. With `pass_seed`, the
-// call is fn(row_seed, *columns): Sprout's own Python transforms seed their randomness from it
-// (Note [Seeds in the pipeline]).
-data::RowFunction python_row_function(nb::handle fn, size_t num_outputs, bool pass_seed);
+// per_batch_map(*columns, batch_info) -> output columns; each column a list of the batch's rows.
+data::BatchFunction python_batch_function(nb::handle fn);
 // predicate(*columns) -> truthy.
 data::RowPredicate python_row_predicate(nb::handle predicate);
 
 // Parts of sprout._C.dataset bound in their own files (called by bind_data).
 void bind_data_sources(nb::module_& m);  // data_sources.cc: file-format sources, image codec
+void bind_data_vision(nb::module_& m);   // data_vision.cc: C++ transforms (TensorOps), map over them
 
 }  // namespace sprout::py

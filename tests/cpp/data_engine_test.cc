@@ -102,6 +102,13 @@ TEST(DataEngine, BatchRepeatTakeSkipSizes) {
   EXPECT_EQ(drain(skip), (std::vector<int64_t>{2, 3, 4, 5}));
 }
 
+TEST(DataEngine, RepeatForeverOfAnEmptySourceEnds) {
+  // A filter that keeps nothing: its size is unknown (-1), so only the empty pass tells.
+  RowPredicate none = [](Row, const RowContext&) { return false; };
+  RepeatNode repeat(std::make_shared<FilterNode>(range_source(3), none, ColumnNames{}, 1, 2), -1);
+  EXPECT_FALSE(repeat.next());
+}
+
 TEST(DataEngine, ZipConcatProjectRename) {
   auto renamed = ColumnSelectNode::rename(range_source(5), {"x"}, {"y"});
   ZipNode zip({range_source(3), renamed});

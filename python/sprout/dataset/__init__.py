@@ -1,18 +1,28 @@
 """sprout.dataset: data pipelines with the ``mindspore.dataset`` API, executed by Sprout's C++
 engine (src/data): worker threads, bounded queues, prefetch, deterministic order for a seed."""
-from sprout.dataset import config
+from sprout.dataset import config, transforms, vision
 from sprout.dataset.datasets import Dataset
 from sprout.dataset.iterators import DictIterator, TupleIterator
 from sprout.dataset.samplers import (DistributedSampler, PKSampler, RandomSampler, Sampler, SequentialSampler,
                                      SubsetRandomSampler, SubsetSampler, WeightedRandomSampler)
 from sprout.dataset.sources import GeneratorDataset, NumpySlicesDataset
+from sprout.dataset.mindrecord_source import MindDataset
 from sprout.dataset.file_sources import (CSVDataset, Cifar100Dataset, Cifar10Dataset, ImageFolderDataset,
                                          MnistDataset, Shuffle, TextFileDataset)
 
+
+
+def zip(datasets):  # noqa: A001 - MindSpore's name
+    """Zips a tuple of datasets into one whose rows join theirs (``mindspore.dataset.zip``)."""
+    if not isinstance(datasets, (list, tuple)) or len(datasets) < 2:
+        raise TypeError(f"zip: 'datasets' must be a tuple of at least two datasets, but got {datasets!r}")
+    return datasets[0].zip(list(datasets[1:]))
+
+
 __all__ = [
-    "config", "Dataset", "DictIterator", "TupleIterator",
+    "config", "transforms", "vision", "zip", "Dataset", "DictIterator", "TupleIterator",
     "Sampler", "SequentialSampler", "RandomSampler", "DistributedSampler", "SubsetSampler", "SubsetRandomSampler",
     "WeightedRandomSampler", "PKSampler",
     "GeneratorDataset", "NumpySlicesDataset", "MnistDataset", "Cifar10Dataset", "Cifar100Dataset",
-    "ImageFolderDataset", "TextFileDataset", "CSVDataset", "Shuffle",
+    "ImageFolderDataset", "TextFileDataset", "CSVDataset", "Shuffle", "MindDataset",
 ]

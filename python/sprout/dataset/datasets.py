@@ -92,9 +92,14 @@ class Dataset:
 
     # --- operations ------------------------------------------------------------------------------
     def map(self, operations, input_columns=None, output_columns=None, num_parallel_workers=None,
-            python_multiprocessing=False, max_rowsize=None, callbacks=None, **kwargs):
+            python_multiprocessing=False, max_rowsize=None, callbacks=None):
+        """Applies ``operations`` in turn to ``input_columns`` of each row, on ``num_parallel_workers``
+        threads (``python_multiprocessing`` and ``max_rowsize`` are accepted and not needed: Sprout's
+        C++ transforms run without the GIL)."""
         from sprout.dataset.operations import MapDataset
 
+        if callbacks is not None:
+            raise ValueError("map: 'callbacks' (DSCallback) are not supported")
         return MapDataset(self, operations, input_columns, output_columns, num_parallel_workers)
 
     def filter(self, predicate, input_columns=None, num_parallel_workers=None):
@@ -102,10 +107,31 @@ class Dataset:
 
         return FilterDataset(self, predicate, input_columns, num_parallel_workers)
 
-    def batch(self, batch_size, drop_remainder=False, num_parallel_workers=None, **kwargs):
+    def batch(self, batch_size, drop_remainder=False, num_parallel_workers=None, per_batch_map=None,
+              input_columns=None, output_columns=None, pad_info=None, python_multiprocessing=False,
+              max_rowsize=None):
+        """Groups rows into batches. ``per_batch_map(*columns, batch_info)`` gets each input column
+        as a list of the batch's rows and returns the output columns in that form; ``pad_info``
+        ({column: (pad_shape, pad_value)}) pads rows to one shape before stacking."""
         from sprout.dataset.operations import BatchDataset
 
-        return BatchDataset(self, batch_size, drop_remainder, num_parallel_workers, **kwargs)
+        return BatchDataset(self, batch_size, drop_remainder, num_parallel_workers, per_batch_map, input_columns,
+                            output_columns, pad_info)
+
+    def padded_batch(self, batch_size, drop_remainder=False, num_parallel_workers=None, pad_info=None):
+        """batch, padding each column to the largest row of the batch (or as ``pad_info`` says) with 0."""
+        from sprout.dataset.operations import BatchDataset
+
+        return BatchDataset(self, batch_size, drop_remainder, num_parallel_workers, pad_info=pad_info,
+                            pad_all=pad_info is None)
+
+    def split(self, sizes, randomize=True):
+        """Splits into datasets of ``sizes`` rows (ints) or fractions (floats summing to 1).
+        With ``randomize``, rows are assigned at random (from the dataset seed); that needs a
+        random-access source without a sampler of its own."""
+        from sprout.dataset.splitting import split
+
+        return split(self, sizes, randomize)
 
     def shuffle(self, buffer_size):
         from sprout.dataset.operations import ShuffleDataset
@@ -153,6 +179,12 @@ class Dataset:
 
     def __add__(self, other):
         return self.concat(other)
+
+    def save(self, file_name, num_files=1, file_type="mindrecord"):
+        """Writes one epoch to MindRecord file(s) that MindDataset (Sprout's or MindSpore's) reads back."""
+        from sprout.dataset.mindrecord_source import save
+
+        save(self, file_name, num_files, file_type)
 
     # --- information -----------------------------------------------------------------------------
     def get_col_names(self):

@@ -24,7 +24,9 @@ class _FileSource(_SampledSource):
 
     column_names = ()
 
-    def __init__(self, api, sampler, shuffle, num_samples, num_shards, shard_id, num_parallel_workers):
+    def __init__(self, api, sampler, shuffle, num_samples, num_shards, shard_id, num_parallel_workers, cache=None):
+        if cache is not None:
+            raise ValueError(f"{api}: 'cache' (the dataset cache server) is not supported")
         if num_parallel_workers is None:
             num_parallel_workers = config.get_num_parallel_workers()
         super().__init__(api, sampler, shuffle, num_samples, num_shards, shard_id, num_parallel_workers)
@@ -80,7 +82,8 @@ class MnistDataset(_FileSource):
         self.dataset_dir = _check_dir("MnistDataset", dataset_dir)
         self.usage = _check_usage("MnistDataset", usage, ("train", "test", "all"))
         self._where = f"dataset_dir='{self.dataset_dir}', usage='{self.usage}'"
-        super().__init__("MnistDataset", sampler, shuffle, num_samples, num_shards, shard_id, num_parallel_workers)
+        super().__init__("MnistDataset", sampler, shuffle, num_samples, num_shards, shard_id, num_parallel_workers,
+                         cache)
 
     def _load(self):
         prefixes = {"train": ["train"], "test": ["t10k"], "all": ["train", "t10k"]}[self.usage]
@@ -102,7 +105,7 @@ class Cifar10Dataset(_FileSource):
         self.dataset_dir = _check_dir(self._api, dataset_dir)
         self.usage = _check_usage(self._api, usage, ("train", "test", "all"))
         self._where = f"dataset_dir='{self.dataset_dir}', usage='{self.usage}'"
-        super().__init__(self._api, sampler, shuffle, num_samples, num_shards, shard_id, num_parallel_workers)
+        super().__init__(self._api, sampler, shuffle, num_samples, num_shards, shard_id, num_parallel_workers, cache)
 
     def _files(self):
         train = sorted(glob.glob(os.path.join(self.dataset_dir, "data_batch_*.bin")))
@@ -150,7 +153,7 @@ class ImageFolderDataset(_FileSource):
             raise TypeError(f"{api}: 'decode' must be a bool, but got {decode!r}")
         self.class_indexing, self.decode = class_indexing, decode
         self._where = f"dataset_dir='{self.dataset_dir}'"
-        super().__init__(api, sampler, shuffle, num_samples, num_shards, shard_id, num_parallel_workers)
+        super().__init__(api, sampler, shuffle, num_samples, num_shards, shard_id, num_parallel_workers, cache)
 
     def get_class_indexing(self):
         folders = sorted(e.name for e in os.scandir(self.dataset_dir) if e.is_dir())
@@ -203,7 +206,7 @@ class _BlockSampler(Sampler):
 
 
 class _TextSource(_FileSource):
-    def __init__(self, api, dataset_files, num_samples, num_parallel_workers, shuffle, num_shards, shard_id):
+    def __init__(self, api, dataset_files, num_samples, num_parallel_workers, shuffle, num_shards, shard_id, cache):
         self.dataset_files = _file_list(api, dataset_files)
         self._where = f"dataset_files={self.dataset_files}"
         self._loaded = None
@@ -211,10 +214,10 @@ class _TextSource(_FileSource):
             shuffle = Shuffle.GLOBAL
         if shuffle is False or shuffle == Shuffle.GLOBAL:
             super().__init__(api, None, shuffle == Shuffle.GLOBAL, num_samples, num_shards, shard_id,
-                             num_parallel_workers)
+                             num_parallel_workers, cache)
         elif isinstance(shuffle, Shuffle):
             super().__init__(api, _BlockSampler(self, shuffle, num_shards, shard_id, num_samples), None,
-                             None, None, None, num_parallel_workers)
+                             None, None, None, num_parallel_workers, cache)
         else:
             raise TypeError(f"{api}: 'shuffle' must be a bool or a Shuffle, but got {shuffle!r}")
 
@@ -235,7 +238,7 @@ class TextFileDataset(_TextSource):
     def __init__(self, dataset_files, num_samples=None, num_parallel_workers=None, shuffle=Shuffle.GLOBAL,
                  num_shards=None, shard_id=None, cache=None):
         super().__init__("TextFileDataset", dataset_files, num_samples, num_parallel_workers, shuffle, num_shards,
-                         shard_id)
+                         shard_id, cache)
 
     def _load_with_sizes(self):
         return _E.text_file_source(self.dataset_files)
@@ -262,7 +265,7 @@ class CSVDataset(_TextSource):
             raise ValueError(f"{api}: {len(column_defaults)} column_defaults for {len(names)} columns {names}")
         self.column_names = tuple(names)
         self.column_defaults = list(column_defaults) if column_defaults is not None else [None] * len(names)
-        super().__init__(api, files, num_samples, num_parallel_workers, shuffle, num_shards, shard_id)
+        super().__init__(api, files, num_samples, num_parallel_workers, shuffle, num_shards, shard_id, cache)
 
     @staticmethod
     def _read_header(path, delim):

@@ -166,3 +166,29 @@ def test_keyboard_interrupt_while_waiting_for_rows():
     assert seen < 1000
     gc.collect()
     assert wait_for_threads(base) <= base
+
+
+def test_iterator_collected_on_its_own_worker_thread():
+    """The garbage collector may free a dropped iterator on one of its own pipeline's threads; the
+    pipeline must still stop, without that thread waiting on itself."""
+    base = thread_count()
+    holder, ready, collected = {}, threading.Event(), threading.Event()
+
+    def collect_on_row_20(x):
+        if int(x) == 20:  # within the rows the pipeline prefetches, so it runs without a consumer
+            ready.wait(5.0)
+            holder.clear()  # the last reference to the cycle holding the iterator
+            gc.collect()
+            collected.set()
+        return x
+
+    d = ds.NumpySlicesDataset(np.arange(10_000), ["x"], shuffle=False).map(collect_on_row_20, num_parallel_workers=2)
+    it = d.create_tuple_iterator(output_numpy=True)
+    next(it)
+    cycle = [it]
+    cycle.append(cycle)
+    holder["cycle"] = cycle
+    del it, cycle
+    ready.set()
+    assert collected.wait(5.0)
+    assert wait_for_threads(base) <= base

@@ -101,6 +101,7 @@ def test_zip_and_concat():
     c = numbers(2) + numbers(3)
     assert c.get_dataset_size() == 5 and col(c) == [0, 1, 0, 1, 2]
     assert col(numbers(1).concat([numbers(1), numbers(1)])) == [0, 0, 0]
+    assert ds.zip((numbers(2), numbers(3).rename(["x", "y"], ["a", "b"]))).get_col_names() == ["x", "y", "a", "b"]
     with pytest.raises(ValueError, match="zip: column 'x' appears in more than one dataset"):
         numbers().zip(numbers()).get_col_names()
     with pytest.raises(ValueError, match="concat: dataset 1 has columns"):
