@@ -11,6 +11,8 @@ def set_seed(seed):
         raise ValueError(f"set_seed: 'seed' must be a non-negative int, but got {seed!r}")
     _seed = seed
     _rng = np.random.default_rng(seed)
+    from sprout.dataset import config as dataset_config  # as MindSpore: the global seed seeds the pipelines too
+    dataset_config.set_seed(seed)
 
 
 def get_seed():
