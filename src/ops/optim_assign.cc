@@ -11,8 +11,12 @@ using V = Emitter::Value;
 
 std::vector<TensorSpec> infer_assign(const OpDef& op, const NoAttrs&, std::span<const TensorSpec> in) {
   if (op.name != "Assign") check_not_bool(op, 0, in[0]);
-  const Shape joined = broadcast_shapes(op.name, in[0].shape, in[1].shape);
-  SPROUT_CHECK(joined == in[0].shape, ValueError, op.name, ": 'value' must broadcast to the shape of 'variable' ",
+  const Shape& var = in[0].shape;
+  const Shape& value = in[1].shape;
+  bool fits = value.size() <= var.size();
+  for (size_t i = 1; fits && i <= value.size(); ++i)
+    fits = value[value.size() - i] == 1 || value[value.size() - i] == var[var.size() - i];
+  SPROUT_CHECK(fits, ValueError, op.name, ": 'value' must broadcast to the shape of 'variable' ",
                shape_str(in[0].shape), ", but got shape ", shape_str(in[1].shape));
   return {in[0]};
 }
