@@ -39,6 +39,9 @@ def test_forward_matches_numpy(record):
             tensors = [ms.Tensor(a, record.input_dtype(i, dtype)) for i, a in enumerate(arrays)]
             # The reference sees exactly the values the op sees (after rounding to `dtype`).
             exact_inputs = [t.asnumpy().astype(np.float64) if t.dtype in FLOAT_DTYPES else t.asnumpy() for t in tensors]
+            if record.random:
+                _check_random(record, tensors, exact_inputs, f"{record.op} shapes={shapes} dtype={dtype}")
+                continue
             with warnings.catch_warnings():  # NumPy warns on empty means; the values are still compared
                 warnings.simplefilter("ignore", RuntimeWarning)
                 expected = record.ref(*exact_inputs)
@@ -52,6 +55,21 @@ def test_forward_matches_numpy(record):
                 else:
                     rtol, atol = record.tolerance(dtype)
                     np.testing.assert_allclose(g.astype(np.float64), e, rtol=rtol, atol=atol, err_msg=where)
+
+
+def _check_random(record, tensors, inputs, where):
+    """A random op's values cannot match a reference: their shapes and dtypes must (`ref` maps the input
+    Tensors to each output's (shape, dtype)), a second call with the same seeds must give the same values,
+    and every value must lie in the distribution's support."""
+    specs = record.ref(*tensors)
+    specs = specs if isinstance(specs, list) else [specs]
+    got, again = _as_list(record.call(*tensors)), _as_list(record.call(*tensors))
+    assert len(got) == len(specs), where
+    for g, a, (shape, dtype) in zip(got, again, specs):
+        assert g.shape == tuple(shape) and g.dtype == dtype, f"{where}: got {g.dtype}{g.shape}, not {dtype}{shape}"
+        np.testing.assert_array_equal(g.asnumpy(), a.asnumpy(), err_msg=f"{where}: two calls with the same seeds differ")
+    if record.support is not None:
+        assert record.support(*inputs, *[g.asnumpy() for g in got]), f"{where}: values outside the support"
 
 
 @pytest.mark.parametrize("record", [r for r in ALL_RECORDS if r.bad], ids=[f"{r.op}-bad" for r in ALL_RECORDS if r.bad])

@@ -35,6 +35,11 @@ class OpRecord:
     sampler: Optional[Callable] = None        # (rng, shapes, dtype) -> arrays, replacing `sample`
     grad_outputs: Optional[tuple] = None      # outputs given a random dout in the gradient check (default all;
                                               # the others get zeros, e.g. a mask the rule ignores)
+    random: bool = False                      # random outputs: `ref` maps the input Tensors to each output's
+                                              # (shape, dtype); the harness checks those, that a second call
+                                              # (same seeds) agrees, and `support`
+    support: Optional[Callable] = None        # random ops: (*inputs, *outputs) -> True when every value drawn
+                                              # is one the distribution allows
 
     def input_dtype(self, index, dtype):
         """The dtype input `index` is given when the sweep is at `dtype`."""
