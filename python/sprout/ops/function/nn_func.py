@@ -3,6 +3,8 @@ import math
 
 import numpy as np
 
+from sprout import _C
+
 from sprout.common import dtype as mstype
 from sprout.common import seed as _seed
 from sprout.common.tensor import Tensor
@@ -325,7 +327,8 @@ def dropout(input, p=0.5, training=True, seed=None):
     rng = _seed._global_rng()
     seed0 = int(seed) if seed is not None else int(rng.integers(1, 2**31))
     seed1 = int(rng.integers(1, 2**31))
-    return prim("Dropout", keep_prob=1.0 - p, Seed0=seed0, Seed1=seed1)(input)[0]
+    # A fresh primitive, not the cached one: the seeds change every call and must not fill the cache.
+    return _C.Primitive("Dropout", {"keep_prob": 1.0 - p, "Seed0": seed0, "Seed1": seed1})(input)[0]
 
 
 def embedding(input, weight, padding_idx=None, max_norm=None, norm_type=2.0, scale_grad_by_freq=False):
