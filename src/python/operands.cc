@@ -53,9 +53,13 @@ std::vector<Tensor> run_with_operands(const Primitive& prim, std::span<Operand> 
   if (any_scalar) {
     // A scalar follows the tensors' dtype unless it is of a higher kind (a float with int tensors):
     // then the default dtype of its kind (Float32, Int64) is used.
+    // For ops that check dtypes themselves (Exact policy, e.g. optimizer updates taking lr=0.1), a
+    // float scalar follows the tensors when they are floating, so a Float64 update stays Float64.
     DType target = default_dtype(scalar_kind);
     if (any_tensor && prim.def().dtype_policy != DTypePolicy::Exact)
       target = scalar_kind > kind(*tensors_dtype) ? default_dtype(scalar_kind) : *tensors_dtype;
+    else if (any_tensor && scalar_kind == DTypeKind::Floating && is_floating(*tensors_dtype))
+      target = *tensors_dtype;
     for (Operand& o : operands) {
       if (!o.is_scalar) {
         inputs.push_back(o.tensor);

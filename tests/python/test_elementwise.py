@@ -199,3 +199,9 @@ def test_bad_inputs_name_the_op():
         ms.Tensor([1.0]) + "a"
     with pytest.raises(ValueError, match="does not fit in Int64"):
         ms.Tensor([1]) + 2 ** 70
+
+
+def test_python_floats_follow_floating_tensors_in_exact_ops():
+    v = ms.Parameter(ms.Tensor(np.array([1.0], np.float64)), name="v")
+    ops.ApplyGradientDescent()(v, 0.1, ms.Tensor(np.array([0.3], np.float64)))
+    assert v.dtype == ms.float64 and v.item() == 1.0 - 0.1 * 0.3  # lr kept in double precision
