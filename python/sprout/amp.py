@@ -13,7 +13,7 @@ from sprout.nn.wrap.loss_scale import (DynamicLossScaleUpdateCell, FixedLossScal
 
 class LossScaleManager:
     def get_update_cell(self):
-        raise NotImplementedError
+        raise NotImplementedError(f"{type(self).__name__} must define get_update_cell()")
 
 
 class FixedLossScaleManager(LossScaleManager):

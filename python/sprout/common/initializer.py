@@ -41,7 +41,7 @@ class Initializer:
         self._kwargs = kwargs
 
     def _initialize(self, arr):
-        raise NotImplementedError
+        raise NotImplementedError(f"{type(self).__name__} must define _initialize(arr)")
 
     def __call__(self, arr):
         self._initialize(arr)

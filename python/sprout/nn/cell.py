@@ -198,7 +198,7 @@ class Cell:
 
     def bprop(self, *args):
         """Override as ``bprop(self, *inputs, out, dout)`` returning one gradient per input."""
-        raise NotImplementedError
+        raise NotImplementedError(f"{type(self).__name__} has no bprop; define bprop(self, *inputs, out, dout)")
 
     def _call_with_custom_bprop(self, inputs, kwargs):
         tensor_inputs = [x for x in inputs if isinstance(x, Tensor)]

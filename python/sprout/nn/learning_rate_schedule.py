@@ -33,7 +33,7 @@ class LearningRateSchedule(Cell):
         return self(global_step)
 
     def rate(self, step):
-        raise NotImplementedError
+        raise NotImplementedError(f"{type(self).__name__} must define rate(step)")
 
 
 class ExponentialDecayLR(LearningRateSchedule):

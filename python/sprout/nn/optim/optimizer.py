@@ -149,4 +149,4 @@ class Optimizer(Cell):
 
     def _update(self, index, param, grad, lr, weight_decay, step):
         """Updates `param` in place from `grad` (subclasses)."""
-        raise NotImplementedError
+        raise NotImplementedError(f"{type(self).__name__} must define _update(index, param, grad, lr, weight_decay, step)")

@@ -20,13 +20,13 @@ class Metric:
         self.clear()
 
     def clear(self):
-        raise NotImplementedError
+        raise NotImplementedError(f"{type(self).__name__} must define clear()")
 
     def update(self, *inputs):
-        raise NotImplementedError
+        raise NotImplementedError(f"{type(self).__name__} must define update(*inputs)")
 
     def eval(self):
-        raise NotImplementedError
+        raise NotImplementedError(f"{type(self).__name__} must define eval()")
 
     def set_indexes(self, indexes):
         """Which of the evaluation network's outputs this metric takes (MindSpore's eval_indexes)."""
