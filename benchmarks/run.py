@@ -196,7 +196,7 @@ def full(args) -> int:
                 if name not in results and (name in w.impls or
                                             name not in frameworks.VARIANT_OF):
                     results[name] = runner.Result(name, error=fi["status"])
-            results = {n: results[n] for n in info}
+            results = {n: results[n] for n in info if n in results}
             measured.append((w, results, load))
             print("\n".join(report.workload_table(w, results, limits, threads, load)))
     finally:
