@@ -77,10 +77,19 @@ def peer_status(args, wanted) -> dict:
         recorded = {}
     out = {}
     for name in wanted:
-        out[name] = recorded.get(name) or {
+        out[name] = dict(recorded.get(frameworks.VARIANT_OF.get(name, name)) or {
             "status": f"missing: not installed (no entry in {path}; "
-                      "run `bash benchmarks/peers_env.sh`)"}
+                      "run `bash benchmarks/peers_env.sh`)"})
     return out
+
+
+def sprout_env() -> dict:
+    """This checkout's python/ first on Sprout's path: the .venv may be
+    shared by several git worktrees, and its .pth names only one of them."""
+    env = dict(os.environ)
+    env["PYTHONPATH"] = os.pathsep.join(
+        p for p in (os.path.join(REPO, "python"), env.get("PYTHONPATH")) if p)
+    return env
 
 
 def start_workers(fw_info: dict, threads: int) -> dict:
@@ -91,12 +100,19 @@ def start_workers(fw_info: dict, threads: int) -> dict:
             continue
         print(f"starting {name} worker ({info['python']}) ...", file=sys.stderr)
         try:
-            wk = Worker(name, info["python"], threads)
+            wk = Worker(name, info["python"], threads,
+                        env=sprout_env() if name == "sprout" else None)
         except (OSError, WorkerError) as e:
             info["status"] = f"missing: worker did not start: {e}"
             continue
+        module = wk.hello.get("module") or ""
+        if name == "sprout" and wk.hello.get("ok") and \
+                not module.startswith(os.path.join(REPO, "python") + os.sep):
+            # Another checkout's Sprout would be measured under this one's name.
+            wk.hello = {"ok": False, "error": f"imported {module}, not {REPO}/python"}
         if wk.hello.get("ok"):
             info["version"] = wk.hello["version"]
+            info["module"] = module
             workers[name] = wk
         else:
             info["status"] = f"missing: {wk.hello.get('error')}"
@@ -143,6 +159,8 @@ def full(args) -> int:
     for p in peers:
         if p not in frameworks.PEERS:
             sys.exit(f"unknown peer {p}; known: {', '.join(frameworks.PEERS)}")
+    # Only frameworks that some selected workload implements get a process.
+    peers = [p for p in peers if any(p in w.impls for w in workloads)]
     info = {"sprout": {"status": "ok", "python": sprout_python(args)},
             **peer_status(args, peers)}
     cpu = machine.cpu_info()
@@ -175,9 +193,10 @@ def full(args) -> int:
                 pids=[wk.proc.pid for wk in workers.values()], **quiet)
             # Frameworks that never started still get a row saying why.
             for name, fi in info.items():
-                if name not in results:
+                if name not in results and (name in w.impls or
+                                            name not in frameworks.VARIANT_OF):
                     results[name] = runner.Result(name, error=fi["status"])
-            results = {n: results[n] for n in info}
+            results = {n: results[n] for n in info if n in results}
             measured.append((w, results, load))
             print("\n".join(report.workload_table(w, results, limits, threads, load)))
     finally:

@@ -58,33 +58,50 @@ def _torch(threads: int) -> Handle:
     return Handle("torch", torch, torch.__version__, lambda t: t.numpy())
 
 
+def _torch_compile(threads: int) -> Handle:
+    # The same torch; its workloads wrap their step in torch.compile. A
+    # process of its own so that compiling (threads, caches) cannot disturb
+    # the eager measurements.
+    h = _torch(threads)
+    h.name = "torch_compile"
+    return h
+
+
 def _jax(threads: int) -> Handle:
     os.environ.setdefault("JAX_PLATFORMS", "cpu")
     import jax
     import numpy as np
-    return Handle("jax", jax, jax.__version__, np.asarray,
-                  lambda r: r.block_until_ready())
+    # block_until_ready on the pytree: a step may return a tuple.
+    return Handle("jax", jax, jax.__version__, np.asarray, jax.block_until_ready)
 
 
-def _mindspore(threads: int) -> Handle:
+def _mindspore(threads: int, graph: bool = False) -> Handle:
     import mindspore as ms
-    # PyNative is MindSpore's eager mode, the one comparable to Sprout's.
-    ms.set_context(mode=ms.PYNATIVE_MODE, device_target="CPU",
+    # PyNative is MindSpore's eager mode, the one comparable to Sprout's;
+    # GRAPH_MODE (compiled Cells) is a process of its own because the mode
+    # is process-wide context.
+    ms.set_context(mode=ms.GRAPH_MODE if graph else ms.PYNATIVE_MODE, device_target="CPU",
                    runtime_num_threads=threads)
     try:  # what Tensor.asnumpy() waits on, without its copy; private API
         from mindspore.common.api import _pynative_executor
         wait = lambda r: _pynative_executor.sync()  # noqa: E731
     except ImportError:
         wait = lambda r: r.asnumpy()  # noqa: E731
-    return Handle("mindspore", ms, ms.__version__, lambda t: t.asnumpy(), wait)
+    return Handle("mindspore_graph" if graph else "mindspore", ms, ms.__version__,
+                  lambda t: t.asnumpy(), wait)
 
 
 LOADERS = {"sprout": _sprout, "numpy": _numpy, "torch": _torch,
-           "jax": _jax, "mindspore": _mindspore}
+           "torch_compile": _torch_compile, "jax": _jax, "mindspore": _mindspore,
+           "mindspore_graph": lambda threads: _mindspore(threads, graph=True)}
 # Display names, in the order frameworks appear in reports.
 TITLES = {"sprout": "Sprout", "numpy": "NumPy", "torch": "PyTorch",
-          "jax": "JAX", "mindspore": "MindSpore"}
-PEERS = ("numpy", "torch", "jax", "mindspore")
+          "torch_compile": "PyTorch torch.compile", "jax": "JAX", "mindspore": "MindSpore",
+          "mindspore_graph": "MindSpore GRAPH_MODE"}
+PEERS = ("numpy", "torch", "torch_compile", "jax", "mindspore", "mindspore_graph")
+# A variant runs in its base peer's environment, and only on the workloads
+# that implement it (its absence elsewhere is not news).
+VARIANT_OF = {"torch_compile": "torch", "mindspore_graph": "mindspore"}
 
 
 def load(name: str, threads: int) -> Handle:

@@ -5,14 +5,23 @@ reported metric; its per-framework implementations are small functions
 registered with @WORKLOAD.impl("torch"). An implementation gets the
 framework's module and the input arrays (NumPy, identical for every
 framework) and returns a zero-argument `step` callable that does the work
-once and returns its last result. The worker waits for that result at the
-end of each timed sample (frameworks.Handle.sync: JAX and MindSpore run ops
-asynchronously) and checks it against `reference` before timing.
+once and returns its last result (a tensor, or a tuple of tensors). The
+worker waits for that result at the end of each timed sample
+(frameworks.Handle.sync: JAX and MindSpore run ops asynchronously).
+
+Before timing, the worker checks the result: against `reference` (the
+expected result of one step, computed with NumPy), or, where no reference
+can exist, with `check`. A training step is the case: each framework
+initializes its weights its own way, so losses are not comparable across
+frameworks; `check(np, next_result)` gets a callable that runs one more
+step and returns its result as NumPy, and raises AssertionError if the
+steps do not behave (e.g. the loss is not finite or does not decrease).
 
 Kinds of metric:
   latency    microseconds per op   (amount = ops per step; lower is better)
   bandwidth  GB/s of useful bytes  (amount = bytes per step; higher is better)
   flops      GFLOP/s               (amount = FLOPs per step; higher is better)
+  step       milliseconds per step (amount = steps per step call, usually 1)
 """
 from __future__ import annotations
 
@@ -23,6 +32,7 @@ KINDS = {
     "latency": ("us/op", "lower"),
     "bandwidth": ("GB/s", "higher"),
     "flops": ("GFLOP/s", "higher"),
+    "step": ("ms/step", "lower"),
 }
 
 
@@ -39,9 +49,10 @@ class Workload:
     name: str
     kind: str                       # key of KINDS
     doc: str                        # one line: what and how bytes/FLOPs are counted
-    inputs: Callable                # (np, smoke) -> dict of float32 arrays
-    reference: Callable             # (np, inputs) -> expected result of one step
+    inputs: Callable                # (np, smoke) -> dict of arrays (float32 data)
     amount: Callable                # (smoke) -> ops / bytes / FLOPs per step
+    reference: Optional[Callable] = None  # (np, inputs) -> expected result of one step
+    check: Optional[Callable] = None      # (np, next_result) -> None, or AssertionError
     triad_elems: Optional[int] = None  # bandwidth: compare with triad of this size
     goal: Optional[Goal] = None
     rtol: float = 1e-5
@@ -60,11 +71,16 @@ class Workload:
         amount = self.amount(smoke)
         if self.kind == "latency":
             return seconds_per_step / amount * 1e6
+        if self.kind == "step":
+            return seconds_per_step / amount * 1e3
         return amount / seconds_per_step / 1e9
 
-    def impl(self, framework: str):
+    def impl(self, *frameworks: str):
+        """Registers fn for each framework named (e.g. "mindspore" and
+        "mindspore_graph" when one Cell-based function serves both modes)."""
         def register(fn):
-            self.impls[framework] = fn
+            for framework in frameworks:
+                self.impls[framework] = fn
             return fn
         return register
 
@@ -74,6 +90,8 @@ WORKLOADS: dict[str, Workload] = {}
 
 def workload(**kwargs) -> Workload:
     w = Workload(**kwargs)
+    if (w.reference is None) == (w.check is None):
+        raise ValueError(f"workload {w.name} needs exactly one of reference, check")
     if w.name in WORKLOADS:
         raise ValueError(f"workload {w.name} registered twice")
     WORKLOADS[w.name] = w

@@ -179,7 +179,10 @@ def framework_section(frameworks: dict) -> list[str]:
     lines = ["| framework | version | environment |", "|---|---|---|"]
     for name, f in frameworks.items():
         version = f.get("version") or _cell(f["status"])
-        lines.append(f"| {TITLES[name]} | {version} | {f.get('python', '')} |")
+        where = f.get("python", "")
+        if name == "sprout" and f.get("module"):
+            where += f" (imports {f['module']})"
+        lines.append(f"| {TITLES[name]} | {version} | {where} |")
     return lines
 
 

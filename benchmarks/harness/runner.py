@@ -10,6 +10,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Optional
 
+from .frameworks import VARIANT_OF
 from .registry import Workload
 from .stats import Summary, summarize
 from .workers import Worker, WorkerError
@@ -38,6 +39,8 @@ class Result:
 
 
 def run_workload(w: Workload, workers: dict[str, Worker], opt: Options) -> dict[str, Result]:
+    # A variant (torch.compile, GRAPH_MODE) only appears where implemented.
+    workers = {n: wk for n, wk in workers.items() if n in w.impls or n not in VARIANT_OF}
     results = {name: Result(name) for name in workers}
     live, sample_s = [], {}
     for name, wk in workers.items():

@@ -33,17 +33,29 @@ from harness import frameworks  # noqa: E402
 from harness.registry import load_all  # noqa: E402
 
 
-def check(np, w, got, want) -> None:
-    if got.shape != want.shape:
-        raise AssertionError(f"wrong result for {w.name}: shape {got.shape}, "
-                             f"expected {want.shape}")
-    if got.dtype != want.dtype:
-        raise AssertionError(f"wrong result for {w.name}: dtype {got.dtype}, "
-                             f"expected {want.dtype}")
-    if not np.allclose(got, want, rtol=w.rtol, atol=w.atol):
-        err = np.max(np.abs(got.astype(np.float64) - want))
-        raise AssertionError(f"wrong result for {w.name}: max abs error {err:.3g} "
-                             f"(rtol {w.rtol}, atol {w.atol})")
+def as_numpy(handle, np, result) -> list:
+    """A step's result (one tensor or a tuple of them) as a list of arrays."""
+    parts = result if isinstance(result, (tuple, list)) else [result]
+    return [np.asarray(handle.to_numpy(p)) for p in parts]
+
+
+def check(np, w, got: list, want) -> None:
+    want = list(want) if isinstance(want, (tuple, list)) else [want]
+    if len(got) != len(want):
+        raise AssertionError(f"wrong result for {w.name}: {len(got)} outputs, "
+                             f"expected {len(want)}")
+    for i, (g, e) in enumerate(zip(got, want)):
+        what = f"{w.name}" + (f" output {i}" if len(want) > 1 else "")
+        if g.shape != e.shape:
+            raise AssertionError(f"wrong result for {what}: shape {g.shape}, "
+                                 f"expected {e.shape}")
+        if g.dtype != e.dtype:
+            raise AssertionError(f"wrong result for {what}: dtype {g.dtype}, "
+                                 f"expected {e.dtype}")
+        if not np.allclose(g, e, rtol=w.rtol, atol=w.atol):
+            err = np.max(np.abs(g.astype(np.float64) - e))
+            raise AssertionError(f"wrong result for {what}: max abs error {err:.3g} "
+                                 f"(rtol {w.rtol}, atol {w.atol})")
 
 
 class Session:
@@ -60,7 +72,10 @@ class Session:
         data = w.inputs(np, req["smoke"])
         step = w.impls[self.fw.name](self.fw.mod, data)
         # Correctness first: a fast wrong answer is not a result.
-        check(np, w, np.asarray(self.fw.to_numpy(step())), w.reference(np, data))
+        if w.check:
+            w.check(np, lambda: as_numpy(self.fw, np, step())[0])
+        else:
+            check(np, w, as_numpy(self.fw, np, step()), w.reference(np, data))
         # Warm-up (caches, allocator pools, lazy init, JIT), each step waited
         # for so an asynchronous framework cannot pile up a queue.
         t_end, n = time.perf_counter() + req["warmup_s"], 0
@@ -129,7 +144,8 @@ def main() -> None:
                "traceback": traceback.format_exc()})
         return
     reply({"ok": True, "framework": args.framework, "version": session.fw.version,
-           "python": sys.executable, "cpus": sorted(os.sched_getaffinity(0))})
+           "python": sys.executable, "module": getattr(session.fw.mod, "__file__", None),
+           "cpus": sorted(os.sched_getaffinity(0))})
 
     for line in sys.stdin:
         req = json.loads(line)

@@ -21,7 +21,8 @@ class WorkerError(RuntimeError):
 
 
 class Worker:
-    def __init__(self, framework: str, python: str, threads: int, timeout_s: float = 600):
+    def __init__(self, framework: str, python: str, threads: int, timeout_s: float = 600,
+                 env: dict | None = None):
         self.framework = framework
         self.timeout_s = timeout_s
         # Worker stderr (framework warnings, tracebacks) goes to a file, shown
@@ -31,7 +32,7 @@ class Worker:
         self.proc = subprocess.Popen(
             [python, WORKER, "--framework", framework, "--threads", str(threads)],
             stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=self.log,
-            text=True, bufsize=1)
+            text=True, bufsize=1, env=env)
         self.hello = self._read()  # {"ok", "version", ...} or the import error
 
     def _read(self) -> dict:
