@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "kernels/cpu/parallel.h"
+#include "kernels/cpu/reduce_axes.h"
 #include "kernels/cpu/simd.h"
 #include "ops/op_def.h"
 #include "ops/reduce.h"
@@ -97,16 +98,7 @@ template <ReduceOp OP, bool MEAN>
 void reduce_kernel(const ReduceAttrs& attrs, std::span<const Tensor> in, std::span<Tensor> out) {
   const Tensor& x = in[0];
   Tensor& o = out[0];
-  const int64_t ndim = x.ndim();
-  std::vector<bool> mask(static_cast<size_t>(ndim), attrs.axis.empty());
-  for (int64_t a : attrs.axis)
-    if (ndim > 0) mask[a < 0 ? a + ndim : a] = true;
-  Shape kept, reduced;
-  int64_t kn = 1, rn = 1;
-  for (int64_t d = 0; d < ndim; ++d) {
-    (mask[d] ? reduced : kept).push_back(d);
-    (mask[d] ? rn : kn) *= x.shape()[d];
-  }
+  const auto [kept, reduced, kn, rn] = split_reduce_axes(x, attrs.axis);
   if (kn == 0) return;
 
   visit_dtype(x.dtype(), [&](auto zero) {
