@@ -18,6 +18,7 @@ from sprout.train import Model
 from sprout.train.serialization import load_checkpoint, load_param_into_net, save_checkpoint
 from sprout.ops.composite import grad, value_and_grad
 from sprout.ops.composite.grad import _no_grad
+from sprout._frontend.jit import jit, ms_function
 from sprout.common.tensor import _attach_functional_methods
 
 _attach_functional_methods()

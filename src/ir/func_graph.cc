@@ -47,6 +47,10 @@ ParameterNode* FuncGraph::add_parameter(std::string name) {
   return p;
 }
 
+void FuncGraph::move_last_parameters_first(size_t count) {
+  std::rotate(parameters_.begin(), parameters_.end() - static_cast<std::ptrdiff_t>(count), parameters_.end());
+}
+
 ValueNode* FuncGraph::add_value(IrValue value) { return own<ValueNode>(std::move(value)); }
 
 void FuncGraph::add_use(AnfNode* value, CNode* user, uint32_t index) { value->users_.push_back(Use{user, index}); }
@@ -111,6 +115,32 @@ std::vector<CNode*> FuncGraph::topological_order() const {
     stack.pop_back();
   }
   return order;
+}
+
+size_t FuncGraph::drop_dead_nodes() {
+  // Roots: the return node, and nodes used from other graphs (free variables of closures).
+  std::vector<const AnfNode*> todo;
+  if (return_) todo.push_back(return_);
+  for (const auto& n : nodes_)
+    for (const Use& u : n->users())
+      if (u.user->graph() != this) todo.push_back(n.get());
+  std::unordered_set<const AnfNode*> live(parameters_.begin(), parameters_.end());
+  while (!todo.empty()) {
+    const AnfNode* n = todo.back();
+    todo.pop_back();
+    if (!live.insert(n).second || n->kind() != NodeKind::CNode) continue;
+    for (const AnfNode* in : static_cast<const CNode*>(n)->inputs())
+      if (in->graph() == this) todo.push_back(in);
+  }
+  size_t before = nodes_.size();
+  for (auto& n : nodes_) {
+    if (live.count(n.get()) || n->kind() != NodeKind::CNode) continue;
+    auto* c = static_cast<CNode*>(n.get());
+    for (uint32_t i = 0; i < c->inputs_.size(); ++i) remove_use(c->inputs_[i], c, i);
+    c->inputs_.clear();
+  }
+  std::erase_if(nodes_, [&](const std::unique_ptr<AnfNode>& n) { return !live.count(n.get()); });
+  return before - nodes_.size();
 }
 
 bool FuncGraph::is_inside(const FuncGraph* g) const {

@@ -21,11 +21,14 @@ class FuncGraph {
   Module* module() const { return module_; }
   // The lexically enclosing graph (a closure's definer), or null for a top-level function.
   FuncGraph* parent() const { return parent_; }
+  void set_parent(FuncGraph* parent) { parent_ = parent; }  // closure conversion lifts graphs to the top
   const std::vector<ParameterNode*>& parameters() const { return parameters_; }
   CNode* return_node() const { return return_; }
   AnfNode* output() const { return return_ ? return_->input(1) : nullptr; }
 
   ParameterNode* add_parameter(std::string name);
+  // Moves the last `count` parameters to the front (closure conversion's captured values lead).
+  void move_last_parameters_first(size_t count);
   ValueNode* add_value(IrValue value);
   CNode* add_cnode(std::vector<AnfNode*> inputs, DebugInfo debug = {});
   // Emits Return(value) as this graph's return node.
@@ -34,6 +37,9 @@ class FuncGraph {
   // Edits that keep the use lists right.
   void set_input(CNode* node, size_t index, AnfNode* value);
   void replace_all_uses(AnfNode* old_node, AnfNode* new_node);
+
+  // Drops every node the return node does not reach (dead code); returns how many were dropped.
+  size_t drop_dead_nodes();
 
   // CNodes reachable from the return node, each after its inputs (a topological order).
   std::vector<CNode*> topological_order() const;

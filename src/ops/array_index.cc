@@ -298,6 +298,7 @@ SPROUT_REGISTER(array_index) {
       .infer(infer_one_hot)
       .bprop(bprop_rule(one_hot_bprop));
   define_op<ScatterAddAttrs>("ScatterAdd")
+      .side_effect()
       .doc("Adds 'updates' into the rows of 'input_x' at 'indices', in place (duplicates accumulate); returns it.")
       .inputs({"input_x", "indices", "updates"})
       .outputs({"output"})

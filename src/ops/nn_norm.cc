@@ -158,6 +158,7 @@ std::vector<V> batch_norm_grad_bprop(BpropBuilder& b) {
 
 SPROUT_REGISTER(nn_norm) {
   define_op<BatchNormAttrs>("BatchNorm")
+      .side_effect()
       .doc("Batch normalization over the channels of an (N, C) or (N, C, H, W) input (Note [BatchNorm outputs]).")
       .inputs({"input_x", "scale", "bias", "mean", "variance"})
       .outputs({"y", "batch_mean", "batch_variance", "reserve_space_1", "reserve_space_2"})

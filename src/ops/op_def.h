@@ -65,6 +65,8 @@ struct OpDef {
   KernelFn kernels[kNumDevices];
   BpropFn bprop;
   std::vector<bool> non_differentiable_outputs;  // e.g. ArgMax indices; empty = all differentiable
+  // Writes an input in place or draws random numbers: the compiler keeps it, in program order.
+  bool side_effect = false;
 
   const KernelFn& kernel(Device d) const { return kernels[static_cast<int>(d)]; }
   size_t min_inputs() const { return variadic ? 0 : inputs.size(); }
@@ -131,6 +133,7 @@ class OpBuilder {
     return *this;
   }
   OpBuilder& bprop(BpropFn fn) { def_.bprop = std::move(fn); return *this; }
+  OpBuilder& side_effect() { def_.side_effect = true; return *this; }
   const OpDef& done() { return def_; }
 
  private:

@@ -52,6 +52,7 @@ template <class A, const char* kName>
 void update_op(std::string doc, std::vector<std::string> inputs, std::vector<std::string> outputs) {
   const size_t n_outputs = outputs.size();
   define_op<A>(kName)
+      .side_effect()
       .doc(std::move(doc))
       .inputs(std::move(inputs))
       .outputs(std::move(outputs))

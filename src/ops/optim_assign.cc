@@ -32,6 +32,7 @@ constexpr char kAssign[] = "Assign", kAssignAdd[] = "AssignAdd", kAssignSub[] = 
 template <const char* kName>
 void assign_op(const char* doc) {
   define_op<NoAttrs>(kName)
+      .side_effect()
       .doc(doc)
       .inputs({"variable", "value"})
       .outputs({"output"})

@@ -38,6 +38,9 @@ struct Operand {
 };
 bool is_python_scalar(nb::handle obj);
 Operand to_operand(nb::handle obj);
+// The dtype Python scalars take as operands of `prim` next to tensors of `tensors_dtype` (none: no
+// tensor operand), given the highest kind among the scalars.
+DType weak_scalar_dtype(const Primitive& prim, std::optional<DType> tensors_dtype, DTypeKind scalar_kind);
 // Resolves scalar operands into 0-d tensors of the dtype the op will compute in, then runs it.
 std::vector<Tensor> run_with_operands(const Primitive& prim, std::span<Operand> operands);
 
@@ -49,6 +52,20 @@ nb::ndarray<> to_ndarray(const Tensor& t);
 Tensor from_ndarray(nb::ndarray<nb::ro, nb::device::cpu> array, nb::handle owner);
 
 nb::object wrap(Tensor t);
+
+// A registry primitive with attribute values, callable from Python (sprout._C.Primitive).
+struct PyPrimitive {
+  Primitive prim;
+  std::vector<size_t> call_fields;  // attribute indices given at call time, in declaration order
+};
+// Splits a call's arguments into the primitive with its call-time attributes applied and the
+// tensor operands (variadic ops take their tensors as one tuple or list, as MindSpore does).
+Primitive bind_call_args(const PyPrimitive& p, nb::args call_args, std::vector<nb::object>& operands);
+
+// Graph mode (src/python/ir.cc): while the front end builds a graph, a primitive called on a graph
+// tensor emits a node instead of running. Returns nullopt when no operand is a graph tensor.
+std::optional<nb::object> emit_if_tracing(const Primitive& prim, std::span<const nb::object> operands);
+void bind_ir(nb::module_& m);
 
 // Text of a Python str object (from nb::str(...) or nb::repr(...)), for error messages.
 inline std::string py_text(const nb::str& s) { return s.c_str(); }  // Tensor -> Python object of class sprout.Tensor

@@ -15,4 +15,5 @@ NB_MODULE(_C, m) {
   bind_autograd(m);
   bind_io(m);
   bind_data(m);
+  bind_ir(m);
 }

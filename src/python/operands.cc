@@ -35,8 +35,21 @@ Operand to_operand(nb::handle obj) {
   return op;
 }
 
+DType weak_scalar_dtype(const Primitive& prim, std::optional<DType> tensors_dtype, DTypeKind scalar_kind) {
+  // A scalar follows the tensors' dtype unless it is of a higher kind (a float with int tensors):
+  // then the default dtype of its kind (Float32, Int64) is used.
+  // For ops that check dtypes themselves (Exact policy, e.g. optimizer updates taking lr=0.1), a
+  // float scalar follows the tensors when they are floating, so a Float64 update stays Float64.
+  DType target = default_dtype(scalar_kind);
+  if (tensors_dtype && prim.def().dtype_policy != DTypePolicy::Exact)
+    target = scalar_kind > kind(*tensors_dtype) ? default_dtype(scalar_kind) : *tensors_dtype;
+  else if (tensors_dtype && scalar_kind == DTypeKind::Floating && is_floating(*tensors_dtype))
+    target = *tensors_dtype;
+  return target;
+}
+
 std::vector<Tensor> run_with_operands(const Primitive& prim, std::span<Operand> operands) {
-  bool any_scalar = false, any_tensor = false;
+  bool any_scalar = false;
   std::optional<DType> tensors_dtype;
   DTypeKind scalar_kind = DTypeKind::Bool;
   for (const Operand& o : operands) {
@@ -44,22 +57,13 @@ std::vector<Tensor> run_with_operands(const Primitive& prim, std::span<Operand> 
       any_scalar = true;
       scalar_kind = std::max(scalar_kind, o.scalar_kind);
     } else {
-      any_tensor = true;
       tensors_dtype = tensors_dtype ? promote_types(*tensors_dtype, o.tensor.dtype()) : o.tensor.dtype();
     }
   }
   std::vector<Tensor> inputs;
   inputs.reserve(operands.size());
   if (any_scalar) {
-    // A scalar follows the tensors' dtype unless it is of a higher kind (a float with int tensors):
-    // then the default dtype of its kind (Float32, Int64) is used.
-    // For ops that check dtypes themselves (Exact policy, e.g. optimizer updates taking lr=0.1), a
-    // float scalar follows the tensors when they are floating, so a Float64 update stays Float64.
-    DType target = default_dtype(scalar_kind);
-    if (any_tensor && prim.def().dtype_policy != DTypePolicy::Exact)
-      target = scalar_kind > kind(*tensors_dtype) ? default_dtype(scalar_kind) : *tensors_dtype;
-    else if (any_tensor && scalar_kind == DTypeKind::Floating && is_floating(*tensors_dtype))
-      target = *tensors_dtype;
+    DType target = weak_scalar_dtype(prim, tensors_dtype, scalar_kind);
     for (Operand& o : operands) {
       if (!o.is_scalar) {
         inputs.push_back(o.tensor);

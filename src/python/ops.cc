@@ -81,12 +81,6 @@ std::string_view policy_name(DTypePolicy p) {
   return "?";
 }
 
-// A registry primitive with attribute values, callable from Python.
-struct PyPrimitive {
-  Primitive prim;
-  std::vector<size_t> call_fields;  // attribute indices given at call time, in declaration order
-};
-
 PyPrimitive make_primitive(const std::string& name, nb::dict attrs) {
   const OpDef& def = OpRegistry::instance().get(name);
   PyPrimitive p{Primitive(def), {}};
@@ -102,30 +96,12 @@ PyPrimitive make_primitive(const std::string& name, nb::dict attrs) {
 }
 
 nb::object call_primitive(PyPrimitive& p, nb::args call_args) {
-  const OpDef& def = p.prim.def();
-  // A variadic op takes its tensors as one tuple or list, as MindSpore does: Concat()((x, y)).
-  nb::tuple args = call_args;
-  if (def.variadic && call_args.size() >= 1 &&
-      (nb::isinstance<nb::tuple>(call_args[0]) || nb::isinstance<nb::list>(call_args[0]))) {
-    nb::list flat;
-    for (nb::handle t : call_args[0]) flat.append(t);
-    for (size_t i = 1; i < call_args.size(); ++i) flat.append(call_args[i]);
-    args = nb::tuple(flat);
-  }
-  size_t n_inputs = def.variadic ? args.size() - p.call_fields.size() : def.inputs.size();
-  SPROUT_CHECK(args.size() >= n_inputs && args.size() <= n_inputs + p.call_fields.size(), TypeError, def.name,
-               ": expects ", n_inputs, " tensor input", n_inputs == 1 ? "" : "s",
-               p.call_fields.empty() ? std::string() : str(" and up to ", p.call_fields.size(), " more argument(s)"),
-               ", but got ", args.size(), " arguments");
-  Primitive prim = p.prim;
-  for (size_t i = n_inputs; i < args.size(); ++i) {
-    const AttrField& f = def.attrs->fields()[p.call_fields[i - n_inputs]];
-    if (args[i].is_none()) continue;  // None keeps the default, as MindSpore's optional inputs
-    prim = prim.with_attr(f.name, to_attr_value(args[i], def.name, f.name));
-  }
+  std::vector<nb::object> args;
+  Primitive prim = bind_call_args(p, call_args, args);
+  if (auto traced = emit_if_tracing(prim, args)) return *traced;
   std::vector<Operand> operands;
-  operands.reserve(n_inputs);
-  for (size_t i = 0; i < n_inputs; ++i) operands.push_back(to_operand(args[i]));
+  operands.reserve(args.size());
+  for (const nb::object& a : args) operands.push_back(to_operand(a));
   std::vector<Tensor> outs = run_with_operands(prim, operands);
   if (outs.size() == 1) return wrap(std::move(outs[0]));
   nb::list out;
@@ -158,6 +134,31 @@ nb::dict op_record(const OpDef& def) {
 }
 
 }  // namespace
+
+Primitive bind_call_args(const PyPrimitive& p, nb::args call_args, std::vector<nb::object>& operands) {
+  const OpDef& def = p.prim.def();
+  nb::tuple args = call_args;
+  if (def.variadic && call_args.size() >= 1 &&
+      (nb::isinstance<nb::tuple>(call_args[0]) || nb::isinstance<nb::list>(call_args[0]))) {
+    nb::list flat;
+    for (nb::handle t : call_args[0]) flat.append(t);
+    for (size_t i = 1; i < call_args.size(); ++i) flat.append(call_args[i]);
+    args = nb::tuple(flat);
+  }
+  size_t n_inputs = def.variadic ? args.size() - p.call_fields.size() : def.inputs.size();
+  SPROUT_CHECK(args.size() >= n_inputs && args.size() <= n_inputs + p.call_fields.size(), TypeError, def.name,
+               ": expects ", n_inputs, " tensor input", n_inputs == 1 ? "" : "s",
+               p.call_fields.empty() ? std::string() : str(" and up to ", p.call_fields.size(), " more argument(s)"),
+               ", but got ", args.size(), " arguments");
+  Primitive prim = p.prim;
+  for (size_t i = n_inputs; i < args.size(); ++i) {
+    const AttrField& f = def.attrs->fields()[p.call_fields[i - n_inputs]];
+    if (args[i].is_none()) continue;  // None keeps the default, as MindSpore's optional inputs
+    prim = prim.with_attr(f.name, to_attr_value(args[i], def.name, f.name));
+  }
+  for (size_t i = 0; i < n_inputs; ++i) operands.push_back(nb::borrow(args[i]));
+  return prim;
+}
 
 void bind_ops(nb::module_& m) {
   nb::class_<PyPrimitive>(m, "Primitive")

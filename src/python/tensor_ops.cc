@@ -24,6 +24,8 @@ nb::object binary(std::string_view op, nb::handle a, nb::handle b) {
   if (!nb::isinstance<Tensor>(other) && !is_python_scalar(other) && !nb::isinstance<nb::list>(other) &&
       !nb::isinstance<nb::tuple>(other) && !nb::hasattr(other, "__array_interface__"))
     return nb::borrow(Py_NotImplemented);
+  nb::object pair[2] = {nb::borrow(a), nb::borrow(b)};
+  if (auto traced = emit_if_tracing(prim(op), pair)) return *traced;
   Operand operands[2] = {to_operand(a), to_operand(b)};
   return wrap(std::move(run_with_operands(prim(op), operands)[0]));
 }

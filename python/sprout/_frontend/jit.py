@@ -1,0 +1,140 @@
+"""``ms.jit`` / ``ms.ms_function`` and GRAPH_MODE Cells: compile on first call, cache by signature.
+
+A compiled function keeps one Program per input signature (dtypes and shapes of the tensor
+arguments, values of the others): the same signature runs the cached Program, a new one compiles
+again. Parameters the function reads are inputs of the Program, passed at every call, so updates
+made outside (or inside, in place) are always seen.
+"""
+import functools
+import time
+
+from sprout import _C
+from sprout.common.parameter import Parameter
+from sprout._frontend import calls
+from sprout._frontend import values as V
+from sprout._frontend.graph_tensor import GraphTensor
+from sprout._frontend.stager import CompileContext
+
+
+class CompiledGraph:
+    def __init__(self, program, input_template, output_template, parameters, compile_ms):
+        self.program = program
+        self.input_template = input_template
+        self.output_template = output_template
+        self.parameters = parameters
+        self.compile_ms = compile_ms
+
+    def __call__(self, args):
+        inputs = V.input_leaves(args, self.input_template) + self.parameters
+        outputs = self.program.run(inputs)
+        return V.output_value(self.output_template, list(outputs))
+
+
+_dump_counter = [0]
+
+
+def compile_function(fn, args, kwargs, name):
+    """Stages fn(*args, **kwargs), runs the compiler, returns a CompiledGraph."""
+    from sprout.context import get_context
+    start = time.perf_counter()
+    ctx = CompileContext(name)
+    _C.ir.begin_trace(GraphTensor, Parameter, ctx.load_parameter)
+    try:
+        ctx.set_graph(ctx.entry)
+        template, fg = calls.stage_entry(ctx, fn, args, kwargs)
+    finally:
+        _C.ir.end_trace()
+    dump_dir, prefix = "", ""
+    if get_context("save_graphs"):
+        dump_dir = get_context("save_graphs_path")
+        prefix = f"{name}_{_dump_counter[0]}_"
+        _dump_counter[0] += 1
+    program = _C.ir.compile(ctx.entry, dump_dir, prefix, verify=_VERIFY[0])
+    env_args = calls.bind_arguments(fn, args, kwargs, fn.__code__.co_filename, None)
+    del env_args
+    return CompiledGraph(program, template, fg.template, list(ctx.parameters), (time.perf_counter() - start) * 1e3)
+
+
+_VERIFY = [False]  # tests turn the IR verifier on after every pass
+
+
+class JitFunction:
+    """A function compiled to a graph on its first call with each new input signature."""
+
+    def __init__(self, fn, obj=None, cache=None):
+        functools.update_wrapper(self, fn)
+        self.fn = fn
+        self.obj = obj
+        self._cache = {} if cache is None else cache
+
+    def __get__(self, obj, objtype=None):
+        if obj is None:
+            return self
+        bound = self.__dict__.setdefault("_bound", {})
+        if id(obj) not in bound:
+            bound[id(obj)] = JitFunction(self.fn, obj)
+        return bound[id(obj)]
+
+    def __call__(self, *args, **kwargs):
+        ctx = calls.active_context()
+        if ctx is not None:  # called from code being compiled: stage it there
+            raise RuntimeError("internal: a JitFunction called while staging must be staged by the caller")
+        full_args = (self.obj,) + args if self.obj is not None else args
+        if _C.is_recording():
+            # A gradient is being taken eagerly: run the Python function on the tape.
+            return self.fn(*full_args, **kwargs)
+        return self.compiled(full_args, kwargs)(_bind_values(self.fn, full_args, kwargs))
+
+    def compiled(self, args, kwargs):
+        key = tuple(V.signature(_real_signature(a)) for a in args) + tuple(
+            (k, V.signature(_real_signature(v))) for k, v in sorted(kwargs.items()))
+        graph = self._cache.get(key)
+        if graph is None:
+            graph = compile_function(self.fn, args, kwargs, self.fn.__name__)
+            self._cache[key] = graph
+        return graph
+
+    @property
+    def cache_size(self):
+        return len(self._cache)
+
+
+def _real_signature(value):
+    """A real argument's signature: tensors by dtype and shape (not identity), as graph inputs."""
+    from sprout.common.tensor import Tensor
+    if isinstance(value, Tensor):
+        return _Spec(value.dtype, tuple(value.shape))
+    if isinstance(value, (tuple, list)):
+        return type(value)(_real_signature(v) for v in value)
+    if isinstance(value, dict):
+        return {k: _real_signature(v) for k, v in value.items()}
+    return value
+
+
+class _Spec(tuple):
+    def __new__(cls, dtype, shape):
+        return super().__new__(cls, ("tensor", dtype, shape))
+
+
+def _bind_values(fn, args, kwargs):
+    return tuple(calls.bind_arguments(fn, args, kwargs, fn.__code__.co_filename, None).values())
+
+
+def jit(function=None, mode="PSJit", input_signature=None, hash_args=None, jit_config=None, compile_once=False):
+    """``@ms.jit``: compiles the function (or Cell method) to a graph; see the module docstring."""
+    if mode not in ("PSJit", "PIJit"):
+        raise ValueError(f"jit: 'mode' must be 'PSJit' or 'PIJit', but got {mode!r}")
+
+    def wrap(fn):
+        if isinstance(fn, JitFunction):
+            return fn
+        if not callable(fn) or not hasattr(fn, "__code__"):
+            raise TypeError(f"jit: expects a Python function or method, but got {type(fn).__name__}")
+        return JitFunction(fn)
+
+    return wrap(function) if function is not None else wrap
+
+
+def ms_function(fn=None, obj=None, input_signature=None, hash_args=None, jit_config=None):
+    """The older spelling of :func:`jit`."""
+    return jit(fn) if fn is not None else jit

@@ -1,0 +1,171 @@
+#include "compiler/lower.h"
+
+#include <unordered_map>
+
+#include "base/error.h"
+#include "ir/printer.h"
+
+namespace sprout::compiler {
+
+using namespace ir;
+using vm::GraphCode;
+using vm::Instr;
+using vm::OpCode;
+using vm::VmValue;
+
+namespace {
+
+std::vector<const FuncGraph*> reachable(const FuncGraph& entry) {
+  std::vector<const FuncGraph*> out{&entry};
+  std::unordered_map<const FuncGraph*, bool> seen{{&entry, true}};
+  for (size_t i = 0; i < out.size(); ++i)
+    for (const CNode* c : out[i]->topological_order())
+      for (const AnfNode* in : c->inputs())
+        if (in->kind() == NodeKind::Value)
+          if (auto* g = static_cast<const ValueNode*>(in)->value().as<FuncGraph*>())
+            if (seen.emplace(*g, true).second) out.push_back(*g);
+  return out;
+}
+
+int64_t planned_bytes(const AnfNode* n) {
+  const AbstractTensor* t = n->abstract() ? n->abstract()->as<AbstractTensor>() : nullptr;
+  if (!t) return 0;
+  int64_t count = 1;
+  for (int64_t d : t->shape) {
+    if (d < 0) return 0;
+    count *= d;
+  }
+  return count * static_cast<int64_t>(itemsize(t->dtype));
+}
+
+class GraphLowering {
+ public:
+  GraphLowering(const FuncGraph& g, GraphCode& code, const std::unordered_map<const FuncGraph*, GraphCode*>& codes)
+      : g_(g), code_(code), codes_(codes) {}
+
+  int64_t run() {
+    code_.name = g_.name();
+    for (const ParameterNode* p : g_.parameters()) slots_[p] = code_.n_slots++;
+    code_.n_params = code_.n_slots;
+    for (const CNode* c : g_.topological_order()) {
+      if (c == g_.return_node()) {
+        code_.result = slot(c->input(1));
+        continue;
+      }
+      lower_node(c);
+    }
+    if (!code_.code.empty() && code_.code.back().op == OpCode::Call && code_.code.back().out == code_.result)
+      code_.code.back().tail = true;
+    return plan_releases();
+  }
+
+ private:
+  VmValue constant(const IrValue& v, const CNode* user) {
+    if (auto* t = v.as<Tensor>()) return VmValue{*t};
+    if (v.as<NoneValue>()) return VmValue{};
+    if (auto* g = v.as<FuncGraph*>())
+      return VmValue{std::make_shared<const vm::Closure>(vm::Closure{codes_.at(*g), {}})};
+    if (auto* t = v.as<IrTuple>()) {
+      std::vector<VmValue> items;
+      for (const IrValue& x : **t) items.push_back(constant(x, user));
+      return VmValue{std::make_shared<const std::vector<VmValue>>(std::move(items))};
+    }
+    throw InternalError(str("lowering @", g_.name(), ": the constant ", v.to_string(), " used by node ", user->id(),
+                            " has no runtime form (it should have been folded by specialization)"));
+  }
+
+  int32_t slot(const AnfNode* n, const CNode* user = nullptr) {
+    auto it = slots_.find(n);
+    if (it != slots_.end()) return it->second;
+    if (n->kind() == NodeKind::Value) {
+      int32_t s = code_.n_slots++;
+      code_.constants.emplace_back(s, constant(static_cast<const ValueNode*>(n)->value(), user));
+      slots_[n] = s;
+      return s;
+    }
+    throw InternalError(str("lowering @", g_.name(), ": node ", n->id(), " of @", n->graph()->name(),
+                            " is a free variable; closure conversion must run before lowering\n", print_ir(g_)));
+  }
+
+  void lower_node(const CNode* c) {
+    Instr ins;
+    if (!c->debug().file.empty()) ins.where = str(c->debug().file, ":", c->debug().line);
+    const IrValue* callee = c->callee_value();
+    size_t first_arg = 1;
+    if (callee && callee->as<Primitive>()) {
+      ins.op = OpCode::Kernel;
+      ins.prim = *callee->as<Primitive>();
+    } else if (callee && callee->as<SpecialOp>()) {
+      switch (*callee->as<SpecialOp>()) {
+        case SpecialOp::Switch: ins.op = OpCode::Switch; break;
+        case SpecialOp::Partial: ins.op = OpCode::Partial; break;
+        case SpecialOp::MakeTuple: ins.op = OpCode::MakeTuple; break;
+        case SpecialOp::Depend: ins.op = OpCode::Depend; break;
+        case SpecialOp::TupleGetItem: {
+          ins.op = OpCode::TupleGetItem;
+          const auto* idx = static_cast<const ValueNode*>(c->input(2))->value().as<int64_t>();
+          SPROUT_ASSERT(c->input(2)->kind() == NodeKind::Value && idx, "TupleGetItem needs a constant index");
+          ins.index = *idx;
+          ins.in.push_back(slot(c->input(1), c));
+          first_arg = c->inputs().size();
+          break;
+        }
+        case SpecialOp::Return: throw InternalError("Return in the middle of a graph");
+      }
+    } else {
+      ins.op = OpCode::Call;
+      first_arg = 0;
+    }
+    for (size_t i = first_arg; i < c->inputs().size(); ++i) ins.in.push_back(slot(c->input(i), c));
+    ins.out = code_.n_slots++;
+    ins.out_bytes = planned_bytes(c);
+    slots_[c] = ins.out;
+    code_.code.push_back(std::move(ins));
+  }
+
+  // Releases every slot right after its last use and returns the peak of live planned bytes.
+  int64_t plan_releases() {
+    std::vector<int32_t> last_use(static_cast<size_t>(code_.n_slots), -1);
+    for (int32_t i = 0; i < static_cast<int32_t>(code_.code.size()); ++i)
+      for (int32_t s : code_.code[static_cast<size_t>(i)].in) last_use[static_cast<size_t>(s)] = i;
+    std::vector<int64_t> bytes(static_cast<size_t>(code_.n_slots), 0);
+    int64_t live = 0, peak = 0;
+    for (int32_t i = 0; i < static_cast<int32_t>(code_.code.size()); ++i) {
+      Instr& ins = code_.code[static_cast<size_t>(i)];
+      bytes[static_cast<size_t>(ins.out)] = ins.out_bytes;
+      live += ins.out_bytes;
+      peak = std::max(peak, live);
+      for (int32_t s : ins.in) {
+        if (last_use[static_cast<size_t>(s)] != i || s == code_.result) continue;
+        last_use[static_cast<size_t>(s)] = -2;  // released once even if used twice by this instruction
+        ins.release.push_back(s);
+        live -= bytes[static_cast<size_t>(s)];
+      }
+    }
+    return peak;
+  }
+
+  const FuncGraph& g_;
+  GraphCode& code_;
+  const std::unordered_map<const FuncGraph*, GraphCode*>& codes_;
+  std::unordered_map<const AnfNode*, int32_t> slots_;
+};
+
+}  // namespace
+
+std::unique_ptr<vm::Program> lower(const FuncGraph& entry) {
+  auto program = std::make_unique<vm::Program>();
+  std::unordered_map<const FuncGraph*, GraphCode*> codes;
+  std::vector<const FuncGraph*> graphs = reachable(entry);
+  for (const FuncGraph* g : graphs) {
+    program->graphs_.push_back(std::make_unique<GraphCode>());
+    codes[g] = program->graphs_.back().get();
+  }
+  for (const FuncGraph* g : graphs) {
+    int64_t peak = GraphLowering(*g, *codes[g], codes).run();
+    program->planned_peak_bytes_ = std::max(program->planned_peak_bytes_, peak);
+  }
+  return program;
+}
+
+}  // namespace sprout::compiler

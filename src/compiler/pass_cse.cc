@@ -1,0 +1,90 @@
+// cse and dce (Note [Pass pipeline]).
+#include <map>
+
+#include "compiler/graph_emit.h"
+#include "compiler/passes.h"
+
+namespace sprout::compiler {
+
+using namespace ir;
+
+namespace {
+
+// Two constants are the same value (tensors: the same storage view, not equal contents).
+bool same_value(const IrValue& a, const IrValue& b) {
+  if (a.v.index() != b.v.index()) return false;
+  if (auto* t = a.as<Tensor>()) {
+    const Tensor& u = *b.as<Tensor>();
+    return t->storage() == u.storage() && t->offset() == u.offset() && t->shape() == u.shape() &&
+           t->strides() == u.strides() && t->dtype() == u.dtype();
+  }
+  if (a.as<IrTuple>()) return false;
+  return std::visit(
+      [&](const auto& x) {
+        using T = std::decay_t<decltype(x)>;
+        if constexpr (std::is_same_v<T, Tensor> || std::is_same_v<T, IrTuple>) return false;
+        else return x == *std::get_if<T>(&b.v);
+      },
+      a.v);
+}
+
+bool same_input(const AnfNode* a, const AnfNode* b) {
+  if (a == b) return true;
+  return a->kind() == NodeKind::Value && b->kind() == NodeKind::Value &&
+         same_value(static_cast<const ValueNode*>(a)->value(), static_cast<const ValueNode*>(b)->value());
+}
+
+bool pure_node(const CNode* c) {
+  const IrValue* v = c->callee_value();
+  if (!v) return false;  // calls of closures may have effects
+  if (auto* p = v->as<Primitive>()) return is_pure(p->def());
+  if (auto* s = v->as<SpecialOp>()) return *s != SpecialOp::Return && *s != SpecialOp::Depend;
+  return false;
+}
+
+bool has_effects(const FuncGraph& g) {
+  for (const CNode* c : g.topological_order()) {
+    const IrValue* v = c->callee_value();
+    if (!v || v->as<FuncGraph*>()) return true;
+    if (auto* p = v->as<Primitive>(); p && !is_pure(p->def())) return true;
+  }
+  return false;
+}
+
+}  // namespace
+
+size_t cse(FuncGraph& entry) {
+  size_t changes = 0;
+  for (FuncGraph* g : reachable_graphs(entry)) {
+    // Where parameters are written in place, two equal reads may see different values; such graphs
+    // keep every node (a conservative rule, see Note [Side effects in graph mode]).
+    if (has_effects(*g)) continue;
+    std::multimap<std::pair<size_t, std::string>, CNode*> seen;
+    for (CNode* c : g->topological_order()) {
+      if (!pure_node(c)) continue;
+      auto key = std::make_pair(c->inputs().size(), c->callee_value()->to_string());
+      CNode* same = nullptr;
+      auto [lo, hi] = seen.equal_range(key);
+      for (auto it = lo; it != hi && !same; ++it) {
+        bool equal = true;
+        for (size_t i = 0; i < c->inputs().size() && equal; ++i) equal = same_input(c->input(i), it->second->input(i));
+        if (equal) same = it->second;
+      }
+      if (same) {
+        g->replace_all_uses(c, same);
+        ++changes;
+      } else {
+        seen.emplace(key, c);
+      }
+    }
+  }
+  return changes;
+}
+
+size_t dce(FuncGraph& entry) {
+  size_t changes = 0;
+  for (FuncGraph* g : reachable_graphs(entry)) changes += g->drop_dead_nodes();
+  return changes;
+}
+
+}  // namespace sprout::compiler

@@ -1,0 +1,111 @@
+// simplify (Note [Pass pipeline]): local rewrites that make later passes and the VM's work smaller.
+#include "base/error.h"
+#include "compiler/graph_emit.h"
+#include "compiler/passes.h"
+#include "runtime/eager.h"
+
+namespace sprout::compiler {
+
+using namespace ir;
+
+namespace {
+
+bool is_constant_tensor(const AnfNode* n, const Tensor** out) {
+  if (n->kind() != NodeKind::Value) return false;
+  const Tensor* t = static_cast<const ValueNode*>(n)->value().as<Tensor>();
+  if (out) *out = t;
+  return t != nullptr;
+}
+
+const Primitive* primitive_callee(const CNode* c) {
+  const IrValue* v = c->callee_value();
+  return v ? v->as<Primitive>() : nullptr;
+}
+
+bool same_spec(const AnfNode* a, const AnfNode* b) {
+  return a->abstract() && b->abstract() && same_abstract(*a->abstract(), *b->abstract());
+}
+
+// The node `c` can be replaced with, or null.
+AnfNode* rewrite(FuncGraph& g, CNode* c) {
+  if (c == g.return_node()) return nullptr;
+  if (c->is_special(SpecialOp::TupleGetItem)) {
+    AnfNode* t = c->input(1);
+    if (t->kind() == NodeKind::CNode && static_cast<CNode*>(t)->is_special(SpecialOp::MakeTuple)) {
+      const int64_t* i = static_cast<const ValueNode*>(c->input(2))->value().as<int64_t>();
+      return static_cast<CNode*>(t)->input(static_cast<size_t>(*i) + 1);
+    }
+    return nullptr;
+  }
+  if (c->is_special(SpecialOp::Depend) && c->inputs().size() == 2) return c->input(1);
+  if (c->is_special(SpecialOp::Switch)) {
+    const Tensor* cond = nullptr;
+    if (is_constant_tensor(c->input(1), &cond) && cond->numel() == 1)
+      return cond->element_as_double(0) != 0 ? c->input(2) : c->input(3);
+    return nullptr;
+  }
+  if (const Primitive* p = primitive_callee(c)) {
+    // Casting to the dtype it has, or reshaping to the shape it has: the input itself.
+    if ((p->name() == "Cast" || p->name() == "Reshape" || p->name() == "Identity") && c->inputs().size() >= 2 &&
+        same_spec(c, c->input(1)))
+      return c->input(1);
+    return nullptr;
+  }
+  // call(Partial(f, a...), b...) -> f(a..., b...)
+  AnfNode* callee = c->input(0);
+  if (callee->kind() == NodeKind::CNode && static_cast<CNode*>(callee)->is_special(SpecialOp::Partial)) {
+    auto* partial = static_cast<CNode*>(callee);
+    std::vector<AnfNode*> inputs(partial->inputs().begin() + 1, partial->inputs().end());
+    inputs.insert(inputs.end(), c->inputs().begin() + 1, c->inputs().end());
+    CNode* direct = g.add_cnode(std::move(inputs), c->debug());
+    direct->set_abstract(c->abstract());
+    return direct;
+  }
+  return nullptr;
+}
+
+}  // namespace
+
+size_t simplify(FuncGraph& entry) {
+  size_t changes = 0;
+  for (bool again = true; again;) {
+    again = false;
+    for (FuncGraph* g : reachable_graphs(entry)) {
+      for (CNode* c : g->topological_order()) {
+        AnfNode* replacement = rewrite(*g, c);
+        if (!replacement || replacement == c) continue;
+        if (!replacement->abstract()) replacement->set_abstract(c->abstract());
+        g->replace_all_uses(c, replacement);
+        ++changes;
+        again = true;
+      }
+    }
+  }
+  return changes;
+}
+
+size_t fold_constants(FuncGraph& entry) {
+  constexpr int64_t kMaxFoldedElements = 1 << 16;  // folding must not bloat the program with big constants
+  size_t changes = 0;
+  for (FuncGraph* g : reachable_graphs(entry)) {
+    for (CNode* c : g->topological_order()) {
+      const Primitive* p = primitive_callee(c);
+      if (!p || !is_pure(p->def()) || !c->abstract() || !c->abstract()->is_tensor()) continue;
+      std::vector<Tensor> inputs;
+      bool all_constant = true;
+      for (size_t i = 1; i < c->inputs().size() && all_constant; ++i) {
+        const Tensor* t = nullptr;
+        all_constant = is_constant_tensor(c->input(i), &t);
+        if (all_constant) inputs.push_back(*t);
+      }
+      TensorSpec spec = node_spec(c);
+      if (!all_constant || numel(spec.shape) > kMaxFoldedElements) continue;
+      std::vector<Tensor> out = run_eager(*p, inputs);
+      g->replace_all_uses(c, constant_tensor(*g, out[0].contiguous()));
+      ++changes;
+    }
+  }
+  return changes;
+}
+
+}  // namespace sprout::compiler

@@ -1,0 +1,54 @@
+// The optimizer passes over MindIR and the pipeline that runs them. Note [Pass pipeline]
+// The front end hands over specialized graphs (every node typed, constants folded, one graph per
+// call-site signature). The pipeline then runs, in this fixed order:
+//   closure_convert  free variables become explicit parameters; a graph value that captured some
+//                    becomes Partial(graph, captured...) -- every graph is closed afterwards
+//   simplify         Partial calls become direct calls, constant switches pick their branch,
+//                    TupleGetItem(MakeTuple) and no-op casts/reshapes vanish, Depend without order drops
+//   inline           calls of non-recursive graphs are replaced by the callee's body
+//   simplify         again, on what inlining exposed
+//   fold             pure ops whose inputs are all constants run once, at compile time
+//   cse              identical pure nodes computed once
+//   dce              nodes the result does not need are dropped
+// Each pass reports its time; with verification on, the verifier checks the IR after each pass.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "ir/func_graph.h"
+#include "runtime/vm.h"
+
+namespace sprout::compiler {
+
+// Every graph reachable from `entry` through graph constants, entry first.
+std::vector<ir::FuncGraph*> reachable_graphs(ir::FuncGraph& entry);
+
+size_t closure_convert(ir::FuncGraph& entry);
+size_t simplify(ir::FuncGraph& entry);
+size_t inline_calls(ir::FuncGraph& entry);
+size_t fold_constants(ir::FuncGraph& entry);
+size_t cse(ir::FuncGraph& entry);
+size_t dce(ir::FuncGraph& entry);
+
+struct PassReport {
+  std::string name;
+  double ms = 0;
+  size_t changes = 0;
+};
+
+struct CompileOptions {
+  std::string dump_dir;  // non-empty: write <dir>/<NN>_<stage>.ir and .dot after each stage
+  std::string dump_prefix;
+  bool verify = false;   // run the IR verifier after every pass
+};
+
+struct Compiled {
+  std::unique_ptr<vm::Program> program;
+  std::vector<PassReport> passes;
+};
+
+// Runs the pass pipeline on `entry` (in place) and lowers the result.
+Compiled compile_graph(ir::FuncGraph& entry, const CompileOptions& options);
+
+}  // namespace sprout::compiler
