@@ -4,7 +4,6 @@ Every key is validated: an unknown key, or a value of the wrong type or range, r
 names the key. Settings that reach the C++ runtime (thread count) are applied at once.
 """
 import os
-import warnings
 
 from sprout import _C
 
@@ -14,18 +13,9 @@ PYNATIVE_MODE = 1
 _DEVICE_TARGETS = ("CPU",)
 
 
-_warned_graph_mode = False
-
-
 def _check_mode(value):
-    global _warned_graph_mode
     if value not in (GRAPH_MODE, PYNATIVE_MODE) or isinstance(value, bool):
         raise ValueError(f"set_context: 'mode' must be ms.GRAPH_MODE (0) or ms.PYNATIVE_MODE (1), but got {value!r}")
-    if value == GRAPH_MODE and not _warned_graph_mode:
-        # Said once, loudly: results are the same, but nothing is compiled yet.
-        warnings.warn("set_context(mode=GRAPH_MODE): the graph compiler is not part of this build yet; cells and "
-                      "functions run eagerly (PYNATIVE), with the same results", RuntimeWarning, stacklevel=3)
-        _warned_graph_mode = True
     return value
 
 

@@ -1,6 +1,4 @@
 """set_context / get_context / set_seed, including the seed's ``context.set_context`` spelling."""
-import contextlib
-
 import pytest
 
 import sprout as ms
@@ -12,9 +10,7 @@ def test_modes_and_defaults():
     assert ms.get_context("device_target") == "CPU"
     old = ms.get_context("mode")
     try:
-        warned = context._warned_graph_mode  # the warning is given once per process
-        with contextlib.nullcontext() if warned else pytest.warns(RuntimeWarning, match="graph compiler is not"):
-            context.set_context(mode=context.GRAPH_MODE)
+        context.set_context(mode=context.GRAPH_MODE)
         assert ms.get_context("mode") == ms.GRAPH_MODE
         ms.set_context(mode=ms.PYNATIVE_MODE, device_target="CPU")
         assert context.get_context("mode") == ms.PYNATIVE_MODE

@@ -13,11 +13,16 @@ from sprout._frontend.graph_tensor import GraphTensor
 from sprout._frontend.source import GraphSyntaxError, function_source, unsupported, where
 from sprout._frontend.stager import Block, FunctionGraph, Stager, StagedClosure, is_library
 
-_active = []  # the compile contexts being staged (a stack: staging never nests across threads)
+_active = []   # the compile contexts being staged (a stack: staging never nests across threads)
+_stagers = []  # the stagers whose native calls (library code) are running
 
 
 def active_context():
     return _active[-1] if _active else None
+
+
+def current_stager():
+    return _stagers[-1] if _stagers else None
 
 
 def call(stager, fn, args, kwargs, node):
@@ -38,6 +43,7 @@ def call(stager, fn, args, kwargs, node):
         return stage_call(stager, fn, args, kwargs, node)
     if fn is range and any(isinstance(a, GraphTensor) for a in args):
         unsupported(stager.src.file, node, "range() with a tensor bound", "use a while loop with a tensor condition")
+    _stagers.append(stager)
     try:
         return fn(*args, **kwargs)
     except GraphSyntaxError:
@@ -46,13 +52,20 @@ def call(stager, fn, args, kwargs, node):
         if str(e).startswith(stager.src.file):
             raise
         raise type(e)(f"{where(stager.src.file, node)}: {e}") from None
+    finally:
+        _stagers.pop()
 
 
 def call_cell(stager, cell, args, kwargs):
     args = list(cell._cast_inputs(tuple(args)))
     construct = type(cell).construct
+    construct = getattr(construct, "fn", construct)  # a @jit construct is staged like a plain one
     if is_library(construct):
-        return construct(cell, *args, **kwargs)
+        _stagers.append(stager)
+        try:
+            return construct(cell, *args, **kwargs)
+        finally:
+            _stagers.pop()
     return stage_call(stager, construct, [cell] + args, kwargs, None)
 
 

@@ -62,6 +62,11 @@ class Block:
         self.env = env
         self.done = False
 
+    def split(self):
+        """Ends this block here and returns a block standing for the path that leaves it (break/continue)."""
+        self.done = True
+        return Block(self.graph, self.env)
+
 
 class FunctionGraph:
     """A user function specialized for one signature: its graph and (once known) its result template."""
@@ -247,8 +252,17 @@ class Stager:
         if isinstance(target, ast.Name):
             self.cur.env[target.id] = value
         elif isinstance(target, (ast.Tuple, ast.List)):
-            items = self.unpack(value, len(target.elts), target)
-            for t, v in zip(target.elts, items):
+            stars = [k for k, t in enumerate(target.elts) if isinstance(t, ast.Starred)]
+            if stars:
+                items = list(self.iteration_items(value, target))
+                k, after = stars[0], len(target.elts) - stars[0] - 1
+                if len(items) < len(target.elts) - 1:
+                    raise ValueError(f"{where(self.src.file, target)}: not enough values to unpack")
+                items = items[:k] + [list(items[k:len(items) - after])] + items[len(items) - after:]
+                targets = target.elts[:k] + [target.elts[k].value] + target.elts[k + 1:]
+            else:
+                items, targets = self.unpack(value, len(target.elts), target), target.elts
+            for t, v in zip(targets, items):
                 self.assign(t, v)
         elif isinstance(target, ast.Subscript):
             container = self.eval(target.value)
@@ -741,12 +755,10 @@ class UnrolledLoop:
         self.stopped = False
 
     def on_break(self, stager):
-        self.breaks.append(stager.cur)
-        stager.cur.done = True
+        self.breaks.append(stager.cur.split())
 
     def on_continue(self, stager):
-        self.continues.append(stager.cur)
-        stager.cur.done = True
+        self.continues.append(stager.cur.split())
 
     def finish_iteration(self, stager):
         paths = [stager.cur] + self.continues
@@ -773,8 +785,7 @@ class GraphLoop:
         self.breaks = []
 
     def on_break(self, stager):
-        self.breaks.append(stager.cur)
-        stager.cur.done = True
+        self.breaks.append(stager.cur.split())
 
     def on_continue(self, stager):
         self.back_edge(stager.cur)

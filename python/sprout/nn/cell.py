@@ -7,7 +7,7 @@ A subclass may define ``bprop(self, *inputs, out, dout)`` to replace autodiff fo
 """
 from collections import OrderedDict
 
-from sprout import _C
+from sprout import _C, context
 from sprout.common import dtype as mstype
 from sprout.common.parameter import Parameter
 from sprout.common.tensor import Tensor
@@ -181,6 +181,9 @@ class Cell:
                      if isinstance(x, Tensor) and mstype.is_floating_type(x.dtype) else x for x in inputs)
 
     def __call__(self, *inputs, **kwargs):
+        graph = _graph_call(self, inputs, kwargs)
+        if graph is not _EAGER:
+            return graph
         inputs = self._cast_inputs(inputs)
         for hook in list(self._forward_pre_hooks.values()):
             replaced = hook(self, inputs)
@@ -242,3 +245,26 @@ class _HookHandle:
 
     def remove(self):
         self._hooks.pop(self._id, None)
+
+
+_EAGER = object()
+
+
+def _graph_call(cell, inputs, kwargs):
+    """GRAPH_MODE: a call compiles `construct` (cached per input signature) and runs the graph. While a
+    graph is being built, library code calling a cell stages it into that graph. Otherwise _EAGER."""
+    from sprout._frontend import calls
+    stager = calls.current_stager()
+    if stager is not None:
+        return calls.call_cell(stager, cell, list(inputs), kwargs)
+    if context.get_context("mode") != context.GRAPH_MODE or _C.is_recording():
+        return _EAGER
+    if cell._forward_pre_hooks or cell._forward_hooks:
+        return _EAGER  # hooks are Python callbacks around construct: PYNATIVE only, as in MindSpore
+    jit_construct = cell.__dict__.get("_jit_construct")
+    if jit_construct is None:
+        from sprout._frontend.jit import JitFunction
+        construct = type(cell).construct
+        jit_construct = JitFunction(getattr(construct, "fn", construct), cell)
+        object.__setattr__(cell, "_jit_construct", jit_construct)
+    return jit_construct(*inputs, **kwargs)
