@@ -4,6 +4,7 @@
 
 #include "base/error.h"
 #include "ir/printer.h"
+#include "runtime/eager.h"
 
 namespace sprout::compiler {
 
@@ -36,6 +37,27 @@ int64_t planned_bytes(const AnfNode* n) {
     count *= d;
   }
   return count * static_cast<int64_t>(itemsize(t->dtype));
+}
+
+// The output specs of a kernel node whose inputs already have the dtypes its policy wants and whose
+// shapes are all static; empty when the VM must go through eager dispatch (views, unknown dims).
+std::vector<TensorSpec> static_output_specs(const Primitive& prim, const CNode* c) {
+  const OpDef& def = prim.def();
+  if (def.view || !def.kernel(Device::CPU)) return {};
+  std::vector<TensorSpec> in;
+  std::vector<DType> dtypes;
+  for (size_t i = 1; i < c->inputs().size(); ++i) {
+    const AbstractTensor* t = c->input(i)->abstract() ? c->input(i)->abstract()->as<AbstractTensor>() : nullptr;
+    if (!t) return {};
+    for (int64_t d : t->shape)
+      if (d < 0) return {};
+    in.push_back(TensorSpec{t->dtype, t->shape});
+    dtypes.push_back(t->dtype);
+  }
+  if (auto common = policy_dtype(def, dtypes))
+    for (DType d : dtypes)
+      if (d != *common) return {};
+  return def.infer(def, prim.attrs(), in);
 }
 
 class GraphLowering {
@@ -119,6 +141,7 @@ class GraphLowering {
     for (size_t i = first_arg; i < c->inputs().size(); ++i) ins.in.push_back(slot(c->input(i), c));
     ins.out = code_.n_slots++;
     ins.out_bytes = planned_bytes(c);
+    if (ins.op == OpCode::Kernel) ins.out_specs = static_output_specs(ins.prim, c);
     slots_[c] = ins.out;
     code_.code.push_back(std::move(ins));
   }

@@ -45,7 +45,14 @@ VmValue run_code(const GraphCode* code, std::vector<VmValue> args) {
           std::vector<Tensor> inputs;
           inputs.reserve(ins.in.size());
           for (int32_t s : ins.in) inputs.push_back(tensor_in(frame[static_cast<size_t>(s)], ins));
-          std::vector<Tensor> outs = run_eager(ins.prim, inputs);
+          std::vector<Tensor> outs;
+          if (!ins.out_specs.empty()) {
+            outs.reserve(ins.out_specs.size());
+            for (const TensorSpec& spec : ins.out_specs) outs.push_back(Tensor::empty(spec.shape, spec.dtype));
+            ins.prim.def().kernel(Device::CPU)(ins.prim.attrs(), inputs, outs);
+          } else {
+            outs = run_eager(ins.prim, inputs);
+          }
           if (outs.size() == 1) {
             out.v = std::move(outs[0]);
           } else {

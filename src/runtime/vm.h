@@ -51,6 +51,9 @@ struct Instr {
   bool tail = false;            // Call in tail position
   std::vector<int32_t> release; // slots whose last use is this instruction
   int64_t out_bytes = 0;        // planned size of the result (static shapes), for the memory report
+  // Kernel with static output shapes and no view: outputs are allocated from these specs and the
+  // kernel runs directly (inference and dtype reconciliation were done at compile time).
+  std::vector<TensorSpec> out_specs;
   std::string where;            // "file.py:12", for error messages
 };
 
