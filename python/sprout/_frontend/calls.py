@@ -251,12 +251,9 @@ def stage_inline(stager, src, globals_, closure_env, env):
     """Stages a call in the caller's own graph (for closures over the caller's tensors)."""
     fg = FunctionGraph(None, None)
     caller = stager.cur
-    callee = run_body(stager.ctx, src, globals_, closure_env, fg, Block(caller.graph, dict(env)))
-    paths = []
-    for graph, value in fg.returns:
-        paths.append(Block(graph, {"__return__": value}))
+    run_body(stager.ctx, src, globals_, closure_env, fg, Block(caller.graph, dict(env)))
+    paths = [Block(graph, {"__return__": value}) for graph, value in fg.returns]
     joined = stager.join(paths, f"{src.name}_return", caller.graph) if len(paths) > 1 else paths[0]
-    del callee
     stager.enter(Block(joined.graph, caller.env))
     return joined.env["__return__"]
 

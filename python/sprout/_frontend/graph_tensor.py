@@ -5,7 +5,8 @@ node's abstract) but has no values. Library code (nn layers, ``ops`` functions, 
 in Python) runs unchanged on it, because every registry primitive called with a GraphTensor emits a
 node. What needs values (``asnumpy``, ``bool``, ``int``) fails with a message saying what to write.
 """
-from sprout import _C
+import numpy as np
+
 from sprout.common.tensor import Tensor
 
 
@@ -42,7 +43,8 @@ class GraphTensor(Tensor):
 
     @property
     def itemsize(self):
-        return _C.dtype_itemsize(self.dtype) if hasattr(_C, "dtype_itemsize") else None
+        from sprout.common import dtype as mstype
+        return 2 if self.dtype == mstype.bfloat16 else np.dtype(mstype.dtype_to_nptype(self.dtype)).itemsize
 
     def __len__(self):
         if not self.shape:

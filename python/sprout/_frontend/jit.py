@@ -50,8 +50,6 @@ def compile_function(fn, args, kwargs, name):
         prefix = f"{name}_{_dump_counter[0]}_"
         _dump_counter[0] += 1
     program = _C.ir.compile(ctx.entry, dump_dir, prefix, verify=_VERIFY[0])
-    env_args = calls.bind_arguments(fn, args, kwargs, fn.__code__.co_filename, None)
-    del env_args
     return CompiledGraph(program, template, fg.template, list(ctx.parameters), (time.perf_counter() - start) * 1e3)
 
 
@@ -76,9 +74,9 @@ class JitFunction:
         return bound[id(obj)]
 
     def __call__(self, *args, **kwargs):
-        ctx = calls.active_context()
-        if ctx is not None:  # called from code being compiled: stage it there
-            raise RuntimeError("internal: a JitFunction called while staging must be staged by the caller")
+        if calls.active_context() is not None:
+            raise RuntimeError(f"graph mode: {self.fn.__qualname__} (a jit function) was called from library code "
+                               f"while compiling; call it from the compiled function itself")
         full_args = (self.obj,) + args if self.obj is not None else args
         if _C.is_recording():
             # A gradient is being taken eagerly: run the Python function on the tape.

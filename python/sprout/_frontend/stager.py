@@ -21,7 +21,6 @@ import ast
 import builtins
 import copy
 import operator
-import types
 
 from sprout import _C
 from sprout.common.parameter import Parameter
@@ -810,5 +809,4 @@ def _bool():
     return mstype.bool_
 
 
-__all__ = ["Stager", "CompileContext", "FunctionGraph", "StagedClosure", "Block", "GraphSyntaxError", "is_library",
-           "types"]
+__all__ = ["Stager", "CompileContext", "FunctionGraph", "StagedClosure", "Block", "GraphSyntaxError", "is_library"]

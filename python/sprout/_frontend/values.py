@@ -7,7 +7,6 @@ the GraphTensors travel, as graph parameters; the rest of the structure is the *
 compile time. Joining the values of two branches gives one template; where they cannot join the
 error names both.
 """
-from sprout import _C
 from sprout.common import dtype as mstype
 from sprout.common.parameter import Parameter
 from sprout.common.tensor import Tensor
@@ -242,6 +241,3 @@ def output_value(template, tensors):
 def leaf_specs(template):
     return [(leaf[1], list(leaf[2])) for leaf in leaves(template)]
 
-
-__all__ = ["template_of", "flatten", "rebuild", "leaves", "signature", "describe", "tensor_leaves_template",
-           "leaf_specs", "scalar_kind", "is_runtime_scalar", "_C"]
