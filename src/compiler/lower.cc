@@ -133,6 +133,7 @@ class GraphLowering {
           break;
         }
         case SpecialOp::Return: throw InternalError("Return in the middle of a graph");
+        case SpecialOp::J: throw InternalError("a J node reached lowering: expand_grad must run first");
       }
     } else {
       ins.op = OpCode::Call;

@@ -66,7 +66,21 @@ AnfNode* copy_body(FuncGraph& into, const FuncGraph& callee, const CNode* call) 
 
 }  // namespace
 
+size_t inline_once(FuncGraph& entry);
+
 size_t inline_calls(FuncGraph& entry) {
+  // Inlining exposes Partial calls and tuple reads that simplify turns into direct calls, which can be
+  // inlined in turn: alternate to a fixed point.
+  size_t changes = 0;
+  for (size_t changed = 1; changed;) {
+    changed = inline_once(entry);
+    if (changed) changed += simplify(entry);
+    changes += changed;
+  }
+  return changes;
+}
+
+size_t inline_once(FuncGraph& entry) {
   size_t changes = 0;
   for (bool again = true; again;) {
     again = false;

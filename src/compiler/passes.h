@@ -5,6 +5,9 @@
 //                    becomes Partial(graph, captured...) -- every graph is closed afterwards
 //   simplify         Partial calls become direct calls, constant switches pick their branch,
 //                    TupleGetItem(MakeTuple) and no-op casts/reshapes vanish, Depend without order drops
+//   expand_grad      J(fn) nodes (gradients requested in the source) become fn's J transform
+//                    (compiler/autodiff.cc, Note [J transform]), then closure conversion again
+//   simplify         again
 //   inline           calls of non-recursive graphs are replaced by the callee's body
 //   simplify         again, on what inlining exposed
 //   fold             pure ops whose inputs are all constants run once, at compile time

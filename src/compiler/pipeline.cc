@@ -4,6 +4,7 @@
 #include <set>
 
 #include "base/error.h"
+#include "compiler/autodiff.h"
 #include "compiler/lower.h"
 #include "compiler/passes.h"
 #include "ir/printer.h"
@@ -86,6 +87,8 @@ Compiled compile_graph(FuncGraph& entry, const CompileOptions& options) {
     dump.stage(name, entry);
   };
   run("closure_convert", closure_convert);
+  run("simplify", simplify);
+  run("expand_grad", expand_grad);
   run("simplify", simplify);
   run("inline", inline_calls);
   run("simplify", simplify);

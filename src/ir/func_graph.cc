@@ -15,6 +15,7 @@ std::string_view special_op_name(SpecialOp op) {
     case SpecialOp::MakeTuple: return "MakeTuple";
     case SpecialOp::TupleGetItem: return "TupleGetItem";
     case SpecialOp::Depend: return "Depend";
+    case SpecialOp::J: return "J";
   }
   return "?";
 }

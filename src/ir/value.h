@@ -22,7 +22,8 @@ enum class SpecialOp : uint8_t {
   Partial,       // Partial(fn, args...): fn with its first arguments bound
   MakeTuple,     // MakeTuple(xs...)
   TupleGetItem,  // TupleGetItem(tuple, index)
-  Depend,        // Depend(value, after): value, ordered after `after` (side effects)
+  Depend,        // Depend(value, after...): value, ordered after the others (side effects)
+  J,             // J(fn): fn's J transform, a function returning (output, bprop); expanded by the compiler
 };
 std::string_view special_op_name(SpecialOp op);
 

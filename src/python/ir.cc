@@ -61,6 +61,7 @@ struct TraceState {
   DebugInfo where;
   std::unordered_map<const FuncGraph*, GraphEffects> effects;
   std::unordered_set<const AnfNode*> parameter_loads;
+  int64_t effect_count = 0;  // effects emitted so far: tells the front end which functions have any
 };
 TraceState& trace() {
   static TraceState state;
@@ -183,6 +184,7 @@ std::optional<nb::object> emit_if_tracing(const Primitive& prim, std::span<const
   }
   std::vector<AnfNode*> outs = compiler::emit_primitive(g, prim, nodes, t.where);
   if (prim.def().side_effect) {
+    ++t.effect_count;
     effects.last = outs[0]->kind() == NodeKind::CNode && static_cast<CNode*>(outs[0])->is_special(SpecialOp::TupleGetItem)
                        ? static_cast<CNode*>(outs[0])->input(1) : outs[0];
     effects.reads.clear();
@@ -329,6 +331,46 @@ void bind_ir(nb::module_& parent) {
         e.last = node.node;
         e.reads.clear();
       }, "Later effects and Parameter reads of this graph are ordered after `node` (a call that may have effects).")
+      .def("emit_grad", [](PyGraph& g, const PyGraph& target, std::vector<PyNode*> args, std::vector<PyNode*> sens,
+                           std::vector<bool> ones) {
+        // (out, bprop) = J(target)(args...); grads = bprop(sens): the sensitivities given, or ones
+        // for the outputs marked in `ones` and zeros for the others (auxiliary outputs).
+        FuncGraph& fg = *g.graph;
+        CNode* jf = compiler::emit_special(fg, SpecialOp::J, {fg.add_value(IrValue{target.graph})});
+        jf->set_abstract(function_abstract({}, {}));
+        std::vector<AnfNode*> inputs{jf};
+        for (PyNode* a : args) inputs.push_back(check_visible(fg, a->node));
+        CNode* t = fg.add_cnode(std::move(inputs), trace().where);
+        AbstractPtr out_abs = target.graph->output()->abstract();
+        t->set_abstract(tuple_abstract({out_abs, function_abstract({}, {})}));
+        AnfNode* out = compiler::emit_tuple_getitem(fg, t, 0);
+        const AbstractSequence* seq = out_abs->as<AbstractSequence>();
+        SPROUT_ASSERT(seq, "emit_grad: the target must return a tuple of leaves");
+        std::vector<AnfNode*> leaves, d;
+        for (size_t i = 0; i < seq->elements.size(); ++i) leaves.push_back(compiler::emit_tuple_getitem(fg, out, i));
+        static const Primitive ones_like = Primitive::make("OnesLike"), zeros_like = Primitive::make("ZerosLike");
+        for (size_t i = 0; i < leaves.size(); ++i) {
+          if (!sens.empty()) {
+            d.push_back(sens.at(i)->node);
+            continue;
+          }
+          AnfNode* in[1] = {leaves[i]};
+          d.push_back(compiler::emit_primitive(fg, ones[i] ? ones_like : zeros_like, in)[0]);
+        }
+        CNode* grads = fg.add_cnode({compiler::emit_tuple_getitem(fg, t, 1), compiler::emit_make_tuple(fg, d)},
+                                    trace().where);
+        std::vector<AbstractPtr> param_abs;
+        for (ParameterNode* p : target.graph->parameters()) param_abs.push_back(p->abstract());
+        grads->set_abstract(tuple_abstract(param_abs));
+        GraphEffects& e = trace().effects[&fg];
+        e.last = grads;
+        e.reads.clear();
+        std::vector<PyNode> out_nodes, grad_nodes;
+        for (AnfNode* l : leaves) out_nodes.push_back(PyNode{g.module, l});
+        for (size_t i = 0; i < param_abs.size(); ++i)
+          grad_nodes.push_back(PyNode{g.module, compiler::emit_tuple_getitem(fg, grads, static_cast<int64_t>(i))});
+        return std::make_pair(out_nodes, grad_nodes);
+      }, "Emits the gradient of calling `target` on `args`: (output leaves, one gradient per parameter).")
       .def("has_output", [](const PyGraph& g) { return g.graph->return_node() != nullptr; })
       .def("print_ir", [](const PyGraph& g) { return print_ir(*g.graph); })
       .def("print_dot", [](const PyGraph& g) { return print_dot(*g.graph); })
@@ -380,7 +422,9 @@ void bind_ir(nb::module_& parent) {
     t.graph_tensor_type = t.parameter_type = t.load_parameter = nb::object();
     t.effects.clear();
     t.parameter_loads.clear();
+    t.effect_count = 0;
   });
+  m.def("effect_count", [] { return trace().effect_count; });
   m.def("current_graph", []() -> std::optional<PyGraph> { return trace().graph; });
   m.def("set_location", [](const std::string& file, int line) { trace().where = DebugInfo{file, line}; });
 }

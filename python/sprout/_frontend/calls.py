@@ -8,6 +8,7 @@ import ast
 import inspect
 import types
 
+from sprout import _C
 from sprout._frontend import values as V
 from sprout._frontend.graph_tensor import GraphTensor
 from sprout._frontend.source import GraphSyntaxError, function_source, unsupported, where
@@ -30,6 +31,12 @@ def call(stager, fn, args, kwargs, node):
     from sprout._frontend.jit import JitFunction
     if isinstance(fn, StagedClosure):
         return call_closure(stager, fn, args, kwargs, node)
+    grad_spec = getattr(fn, "_sprout_grad", None)
+    if grad_spec is not None:
+        from sprout._frontend.autodiff import stage_grad
+        if kwargs:
+            raise TypeError(f"{where(stager.src.file, node)}: gradient functions take positional arguments only")
+        return stage_grad(stager, grad_spec, list(args), node)
     if isinstance(fn, JitFunction):
         fn = fn.fn if fn.obj is None else types.MethodType(fn.fn, fn.obj)
     if fn is print:
@@ -97,7 +104,7 @@ def stage_call(stager, fn, args, kwargs, node):
     key = (fn.__code__, tuple(id(c) for c in fn.__closure__ or ()), tuple(V.signature(v) for v in env.values()))
     fg = ctx.functions.get(key)
     if fg is None:
-        fg = stage_function(ctx, function_source(fn), fn.__globals__, _closure_env(fn), env, ctx.entry, key)
+        fg = stage_function(ctx, function_source(fn), fn.__globals__, _closure_env(fn), env, ctx.function_parent, key)
         if fg is None:  # it returns something a graph cannot (a closure over its tensors): inline it
             return stage_inline(stager, function_source(fn), fn.__globals__, _closure_env(fn), env)
     return emit_call(stager, fg, env, node)
@@ -113,8 +120,11 @@ def stage_function(ctx, src, globals_, closure_env, env, parent, key):
     if key is not None:
         ctx.functions[key] = fg
     saved_graph = ctx.current_graph
+    effects_before = _C.ir.effect_count()
     try:
+        fg.effectful = True  # while in progress: a recursive call is ordered conservatively
         run_body(ctx, src, globals_, closure_env, fg, Block(graph, staged_env))
+        fg.effectful = _C.ir.effect_count() > effects_before
         if not finish_function(fg):
             ctx.functions.pop(key, None)
             return None
@@ -157,6 +167,8 @@ def finish_function(fg):
     for graph, value in fg.returns:
         nodes = V.flatten(value, fg.template, graph)
         graph.set_output(graph.barrier(graph.special("MakeTuple", nodes)))
+    for call_node in fg.tail_calls:
+        call_node.set_tuple_specs(V.leaf_specs(fg.template))
     fg.in_progress = False
     if fg.assumed is not None and fg.assumed != fg.template:
         raise TypeError(f"graph mode: the recursive function {fg.graph.name} returns {fg.template} but its recursive "
@@ -190,7 +202,8 @@ def emit_call(stager, fg, env, node):
     line = getattr(node, "lineno", 0)
     call_node = g.call(g.barrier(g.graph_value(fg.graph)), args, stager.src.file, line)
     call_node.set_tuple_specs(V.leaf_specs(template))
-    g.mark_effect(call_node)
+    if fg.effectful:
+        g.mark_effect(call_node)
     items = [g.tuple_getitem(call_node, i) for i in range(len(V.leaves(template)))]
     return V.rebuild(template, items)
 
@@ -210,7 +223,7 @@ def call_closure(stager, closure, args, kwargs, node):
     key = (id(closure.node), id(closure), tuple(V.signature(v) for v in env.values()))
     fg = stager.ctx.functions.get(key)
     if fg is None:
-        fg = stage_function(stager.ctx, src, closure.globals, closure.env, env, stager.ctx.entry, key)
+        fg = stage_function(stager.ctx, src, closure.globals, closure.env, env, stager.ctx.function_parent, key)
         if fg is None:
             return stage_inline(stager, src, closure.globals, closure.env, env)
     return emit_call(stager, fg, env, node)
@@ -250,6 +263,7 @@ def _bind_closure(stager, closure, args, kwargs, node):
 def stage_inline(stager, src, globals_, closure_env, env):
     """Stages a call in the caller's own graph (for closures over the caller's tensors)."""
     fg = FunctionGraph(None, None)
+    fg.owner = stager.fg
     caller = stager.cur
     run_body(stager.ctx, src, globals_, closure_env, fg, Block(caller.graph, dict(env)))
     paths = [Block(graph, {"__return__": value}) for graph, value in fg.returns]

@@ -77,6 +77,9 @@ class FunctionGraph:
         self.template = None
         self.assumed = None  # the template recursive calls were compiled with
         self.in_progress = True
+        self.tail_calls = []  # jumps between its blocks: their result is the function's result
+        self.owner = None     # for a function staged inline: the function its jumps belong to
+        self.effectful = False  # it (or what it calls) writes Parameters or draws random numbers
 
 
 def is_library(fn):
@@ -95,6 +98,8 @@ class CompileContext:
         self.functions = {}           # signature key -> FunctionGraph
         self.graph_count = {}
         self.current_graph = self.entry
+        self.function_parent = self.entry  # where new function graphs live (their Parameters' scope)
+        self.parameter_override = {}      # id(Parameter) -> node, while staging a function to differentiate
 
     def graph_name(self, base):
         n = self.graph_count.get(base, 0)
@@ -105,7 +110,7 @@ class CompileContext:
         return self.module.new_graph(self.graph_name(base), parent)
 
     def load_parameter(self, p):
-        node = self._parameter_nodes.get(id(p))
+        node = self.parameter_override.get(id(p)) or self._parameter_nodes.get(id(p))
         if node is None:
             node = self.entry.add_parameter(p.name)
             node.set_tensor_abstract(p.dtype, list(p.shape))
@@ -142,8 +147,16 @@ class Stager:
         """Ends `block` with a tail call of `target_graph` on `args` (nodes)."""
         g = block.graph
         callee = g.barrier(g.graph_value(target_graph))
-        g.set_output(g.call(callee, args, self.src.file, 0))
+        g.set_output(self.tail(g.call(callee, args, self.src.file, 0)))
         block.done = True
+
+    def tail(self, call):
+        """Records a jump, whose type (the function's result) is known once every return is staged."""
+        fg = self.fg
+        while fg.owner is not None:
+            fg = fg.owner
+        fg.tail_calls.append(call)
+        return call
 
     def join(self, paths, base, parent):
         """Continues after several paths (blocks that fall through) in one block: a join graph whose
@@ -358,7 +371,7 @@ class Stager:
         self.ctx.set_graph(g)
         switch = g.special("Switch", [cond._node, g.graph_value(t_block.graph), g.graph_value(f_block.graph)],
                           self.src.file, node.lineno)
-        g.set_output(g.call(g.barrier(switch), [], self.src.file, node.lineno))
+        g.set_output(self.tail(g.call(g.barrier(switch), [], self.src.file, node.lineno)))
         here.done = True
         for block, stmts in ((t_block, body), (f_block, orelse)):
             self.enter(block)
@@ -445,7 +458,7 @@ class Stager:
         self.ctx.set_graph(header)
         switch = header.special("Switch", [cond._node, header.graph_value(body.graph),
                                            header.graph_value(exit_.graph)], self.src.file, stmt.lineno)
-        header.set_output(header.call(switch, [], self.src.file, stmt.lineno))
+        header.set_output(self.tail(header.call(switch, [], self.src.file, stmt.lineno)))
         head.done = True
 
         loop = GraphLoop(back_edge)

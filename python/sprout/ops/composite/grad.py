@@ -172,6 +172,10 @@ def _grad_impl(fn, grad_position, weights, has_aux, return_ids, with_value, api)
             return value, result[0] if has_aux else result
         return result
 
+    # What graph mode needs to differentiate the same function (sprout/_frontend/autodiff.py).
+    wrapper._sprout_grad = {"api": api, "fn": fn, "grad_position": grad_position, "weights": weight_list,
+                            "has_aux": has_aux, "return_ids": return_ids, "with_value": with_value,
+                            "single": single}
     return wrapper
 
 
@@ -225,6 +229,7 @@ class GradOperation:
                 return weight_grads
             return tuple(input_grads) if self.get_all else input_grads[0]
 
+        grad_fn._sprout_grad = {"api": "GradOperation", "fn": fn, "op": self, "weights": weight_list}
         return grad_fn
 
 

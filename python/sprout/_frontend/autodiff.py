@@ -1,0 +1,144 @@
+"""Gradients inside compiled code: ms.grad / value_and_grad / GradOperation called while staging.
+
+The function to differentiate is staged into a *target* graph whose parameters are the weights and
+the tensor leaves of the arguments (weights read inside it, also in the Cells it calls, resolve to
+those parameters). The caller then emits J(target)(args) = (out, bprop) and bprop(sens)
+(`Graph.emit_grad`); the compiler expands J by source transformation (Note [J transform] in
+src/compiler/autodiff.cc). The results are formatted exactly as the eager APIs format theirs.
+"""
+from sprout.common import dtype as mstype
+from sprout.common.tensor import Tensor
+from sprout.ops.composite.grad import _positions
+from sprout._frontend import values as V
+from sprout._frontend.graph_tensor import GraphTensor
+from sprout._frontend.source import where
+from sprout._frontend.stager import Block, FunctionGraph, Stager
+
+
+def stage_grad(stager, spec, args, node):
+    ctx = stager.ctx
+    g = stager.cur.graph
+    args = [GraphTensor(g.constant(a)) if isinstance(a, Tensor) and not isinstance(a, GraphTensor) else a
+            for a in args]
+    sens = None
+    api = spec["api"]
+    if api == "GradOperation":
+        op = spec["op"]
+        if op.sens_param:
+            if not args:
+                raise ValueError("GradOperation: sens_param=True needs the sensitivity as the last argument")
+            args, sens = args[:-1], args[-1]
+        positions = tuple(range(len(args))) if op.get_all else ((0,) if args else ())
+        if op.get_by_list and not op.get_all:
+            positions = ()
+        if not positions and not op.get_by_list:
+            raise ValueError("GradOperation: the function has no input to differentiate with respect to")
+        has_aux = False
+    else:
+        positions = _positions(spec["grad_position"], len(args), api)
+        has_aux = spec["has_aux"]
+    for p in positions:
+        if not isinstance(args[p], GraphTensor) or args[p]._scalar_kind is not None:
+            raise TypeError(f"{where(stager.src.file, node)}: {api}: cannot differentiate with respect to the input "
+                            f"at position {p}: expected a Tensor, but got {V.describe(args[p])}")
+    weights = spec["weights"]
+
+    target, out_template, arg_template = _stage_target(stager, spec["fn"], args, weights, node)
+    stager.ctx.set_graph(g)
+    arg_nodes = [ctx.load_parameter(w)._node for w in weights] + V.flatten(tuple(args), arg_template, g)
+    out_leaves = V.leaves(out_template)
+    if not out_leaves:
+        raise TypeError(f"{where(stager.src.file, node)}: {api}: the function must return a Tensor (or tuple of "
+                        f"Tensors) to differentiate")
+    main_leaves = len(V.leaves(_main_template(out_template, has_aux, api)))
+    ones = [i < main_leaves and mstype.is_floating_type(leaf[1]) for i, leaf in enumerate(out_leaves)]
+    sens_nodes = []
+    if sens is not None:
+        sens_values = sens if isinstance(sens, (tuple, list)) else [sens]
+        if len(sens_values) != len(out_leaves):
+            raise ValueError(f"{api}: the sensitivity has {len(sens_values)} tensor(s) but the function returned "
+                             f"{len(out_leaves)}")
+        for s, leaf in zip(sens_values, out_leaves):
+            s = s if isinstance(s, Tensor) else Tensor(s, dtype=leaf[1])
+            if tuple(s.shape) != tuple(leaf[2]):
+                raise ValueError(f"{api}: the sensitivity has shape {tuple(s.shape)} but the output it weighs has "
+                                 f"shape {tuple(leaf[2])}; they must match")
+            s = s if isinstance(s, GraphTensor) else GraphTensor(g.constant(s))
+            sens_nodes.append(s.astype(leaf[1])._node)
+    outs, grads = g.emit_grad(target, arg_nodes, sens_nodes, ones)
+    value = V.rebuild(out_template, list(outs))
+    grad_values = [GraphTensor(n) for n in grads]
+    weight_grads = tuple(grad_values[:len(weights)])
+    rest = grad_values[len(weights):]
+    per_arg = []
+    for a, t in zip(args, arg_template[1]):
+        n = len(V.leaves(t))
+        per_arg.append(V.rebuild(t, [x._node for x in rest[:n]]) if n else None)
+        rest = rest[n:]
+    input_grads = [per_arg[p] for p in positions]
+    return _format(spec, value, input_grads, weight_grads, positions, has_aux, api)
+
+
+def _main_template(template, has_aux, api):
+    if not has_aux:
+        return template
+    if template[0] != "tuple" or len(template[1]) < 2:
+        raise ValueError(f"{api}: with has_aux=True the function must return a tuple (output, aux...)")
+    return template[1][0]
+
+
+def _format(spec, value, input_grads, weight_grads, positions, has_aux, api):
+    if api == "GradOperation":
+        op = spec["op"]
+        if op.get_by_list and op.get_all:
+            return tuple(input_grads), weight_grads
+        if op.get_by_list:
+            return weight_grads
+        return tuple(input_grads) if op.get_all else input_grads[0]
+    if spec["return_ids"]:
+        input_grads = [(p, g) for p, g in zip(positions, input_grads)]
+        weight_grads = tuple((w.name, g) for w, g in zip(spec["weights"], weight_grads))
+    pos_part = input_grads[0] if spec["single"] else tuple(input_grads)
+    if not spec["weights"]:
+        result = pos_part
+    elif not positions:
+        result = tuple(weight_grads)
+    else:
+        result = (pos_part, tuple(weight_grads))
+    main, aux = value, None
+    if has_aux:
+        main, aux = value[0], (value[1] if len(value) == 2 else tuple(value[1:]))
+        result = (result, aux)
+    if spec["with_value"]:
+        return ((main, aux) if has_aux else main), (result[0] if has_aux else result)
+    return result
+
+
+def _stage_target(stager, fn, args, weights, node):
+    """The graph T(weights..., arg leaves...) returning fn(*args)'s leaves."""
+    from sprout._frontend import calls
+    ctx = stager.ctx
+    target = ctx.new_graph(f"{getattr(fn, '__name__', 'fn')}_grad_target", ctx.function_parent)
+    weight_nodes = [target.add_parameter(w.name) for w in weights]
+    for w, n in zip(weights, weight_nodes):
+        n.set_tensor_abstract(w.dtype, list(w.shape))
+    arg_template = V.tensor_leaves_template(tuple(args))
+    params = [target.add_parameter(f"x{i}") for i in range(len(V.leaves(arg_template)))]
+    staged_args = V.rebuild(arg_template, list(params))
+    saved = (ctx.functions, ctx.function_parent, dict(ctx.parameter_override))
+    ctx.functions = {}  # graphs cached outside read the weights from the entry graph, not from here
+    ctx.function_parent = target
+    for w, n in zip(weights, weight_nodes):
+        ctx.parameter_override[id(w)] = n
+    try:
+        fg = FunctionGraph(target, arg_template)
+        sub = Stager(ctx, stager.src, stager.globals, {}, fg)
+        sub.enter(Block(target, {}))
+        result = calls.call(sub, fn, list(staged_args), {}, node)
+        fg.returns.append((sub.cur.graph, result))
+        if not calls.finish_function(fg):
+            raise TypeError(f"{where(stager.src.file, node)}: the function to differentiate returns a function; it "
+                            f"must return tensors")
+    finally:
+        ctx.functions, ctx.function_parent, ctx.parameter_override = saved
+    return target, fg.template, arg_template
