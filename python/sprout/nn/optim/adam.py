@@ -1,8 +1,6 @@
 """Adam, AdamWeightDecay (AdamW)."""
-import math
-
 from sprout import ops
-from sprout.nn.optim.optimizer import Optimizer
+from sprout.nn.optim.optimizer import Optimizer, _sqrt
 from sprout.nn.optim.sgd import _check_range
 
 
@@ -25,12 +23,12 @@ class Adam(Optimizer):
         m, v = self.moment1[i], self.moment2[i]
         new_m = m * self.beta1 + g * (1 - self.beta1)
         new_v = v * self.beta2 + g * g * (1 - self.beta2)
-        m._copy_from(new_m)
-        v._copy_from(new_v)
+        ops.assign(m, new_m)
+        ops.assign(v, new_v)
         t = step + 1
-        lr_t = lr * math.sqrt(1 - self.beta2 ** t) / (1 - self.beta1 ** t)
+        lr_t = lr * _sqrt(1 - self.beta2 ** t) / (1 - self.beta1 ** t)
         direction = new_m * self.beta1 + g * (1 - self.beta1) if self.use_nesterov else new_m
-        p._copy_from(p - lr_t * direction / (ops.sqrt(new_v) + self.eps))
+        ops.assign(p, p - lr_t * direction / (ops.sqrt(new_v) + self.eps))
 
 
 class AdamWeightDecay(Optimizer):
@@ -48,12 +46,12 @@ class AdamWeightDecay(Optimizer):
         m, v = self.moments1[i], self.moments2[i]
         new_m = m * self.beta1 + g * (1 - self.beta1)
         new_v = v * self.beta2 + g * g * (1 - self.beta2)
-        m._copy_from(new_m)
-        v._copy_from(new_v)
+        ops.assign(m, new_m)
+        ops.assign(v, new_v)
         update = new_m / (ops.sqrt(new_v) + self.eps)
         if wd:
             update = update + wd * p
-        p._copy_from(p - lr * update)
+        ops.assign(p, p - lr * update)
 
 
 class AdamW(AdamWeightDecay):
@@ -64,13 +62,13 @@ class AdamW(AdamWeightDecay):
 
     def _update(self, i, p, g, lr, wd, step):
         if wd:
-            p._copy_from(p * (1 - lr * wd))
+            ops.assign(p, p * (1 - lr * wd))
         m, v = self.moments1[i], self.moments2[i]
         new_m = m * self.beta1 + g * (1 - self.beta1)
         new_v = v * self.beta2 + g * g * (1 - self.beta2)
-        m._copy_from(new_m)
-        v._copy_from(new_v)
+        ops.assign(m, new_m)
+        ops.assign(v, new_v)
         t = step + 1
         m_hat = new_m / (1 - self.beta1 ** t)
         v_hat = new_v / (1 - self.beta2 ** t)
-        p._copy_from(p - lr * m_hat / (ops.sqrt(v_hat) + self.eps))
+        ops.assign(p, p - lr * m_hat / (ops.sqrt(v_hat) + self.eps))

@@ -5,6 +5,7 @@ Holds the parameters (optionally in groups with their own lr / weight_decay), th
 ``optimizer(grads)`` applies one step: every update writes into the Parameter's memory in place,
 so the network sees the new values without rebinding anything.
 """
+import math
 import numbers
 
 import numpy as np
@@ -12,11 +13,17 @@ import numpy as np
 from sprout.common import dtype as mstype
 from sprout.common.parameter import Parameter, ParameterTuple
 from sprout.common.tensor import Tensor
+from sprout import ops
 from sprout.nn.cell import Cell
 
 
 def _default_decay_filter(param):
     return "beta" not in param.name and "gamma" not in param.name
+
+
+def _sqrt(x):
+    """sqrt of a number (eager step counts) or of a tensor (the step counter read in a graph)."""
+    return math.sqrt(x) if isinstance(x, numbers.Real) else ops.sqrt(x)
 
 
 class _LearningRate:
@@ -51,6 +58,17 @@ class _LearningRate:
         if self.schedule is not None:
             return float(self.schedule(Tensor(step, mstype.int32)).item())
         return float(self.values[min(step, self.values.size - 1)])
+
+    def in_graph(self, step):
+        """The rate at `step` (an Int32 tensor of shape (1,)) computed in the graph being built."""
+        from sprout import ops
+        if self.schedule is not None:
+            return self.schedule(step.reshape(()))
+        if self.values.size == 1:
+            return float(self.values[0])
+        table = Tensor(self.values.astype(np.float32))
+        index = ops.minimum(step, self.values.size - 1)
+        return ops.gather(table, index, 0).reshape(())
 
 
 class Optimizer(Cell):
@@ -131,10 +149,14 @@ class Optimizer(Cell):
         if len(grads) != len(self._parameters):
             raise ValueError(f"{type(self).__name__}: got {len(grads)} gradients for {len(self._parameters)} "
                              f"parameters")
-        step = self._step()
+        from sprout._frontend import is_building_graph
+        graph = is_building_graph()
+        # Eager: the step as a number. Graph: the step counter is read in the graph (it changes
+        # between runs of the same compiled step).
+        step = (self.global_step + 0).astype(mstype.float32).reshape(()) if graph else self._step()
         i = 0
         for group in self._groups:
-            lr = group["lr"].at(step)
+            lr = group["lr"].in_graph(self.global_step + 0) if graph else group["lr"].at(step)
             for p, decay in zip(group["params"], group["decay"]):
                 g = grads[i]
                 if tuple(g.shape) != tuple(p.shape):
@@ -144,7 +166,7 @@ class Optimizer(Cell):
                     g = g / self.loss_scale
                 self._update(i, p, g.astype(p.dtype, copy=False), lr, group["weight_decay"] if decay else 0.0, step)
                 i += 1
-        self.global_step._copy_from(self.global_step + 1)
+        ops.assign_add(self.global_step, 1)
         return True
 
     def _update(self, index, param, grad, lr, weight_decay, step):

@@ -1,8 +1,6 @@
 """RMSProp, Adagrad and Lamb."""
-import math
-
 from sprout import ops
-from sprout.nn.optim.optimizer import Optimizer
+from sprout.nn.optim.optimizer import Optimizer, _sqrt
 from sprout.nn.optim.sgd import _check_range
 
 
@@ -25,15 +23,15 @@ class RMSProp(Optimizer):
         if wd:
             g = g + wd * p
         ms = self.ms[i] * self.decay + g * g * (1 - self.decay)
-        self.ms[i]._copy_from(ms)
+        ops.assign(self.ms[i], ms)
         denom = ms
         if self.centered:
             mg = self.mg[i] * self.decay + g * (1 - self.decay)
-            self.mg[i]._copy_from(mg)
+            ops.assign(self.mg[i], mg)
             denom = ms - mg * mg
         mom = self.moment[i] * self.momentum + lr * g / ops.sqrt(denom + self.epsilon)
-        self.moment[i]._copy_from(mom)
-        p._copy_from(p - mom)
+        ops.assign(self.moment[i], mom)
+        ops.assign(p, p - mom)
 
 
 class Adagrad(Optimizer):
@@ -49,8 +47,8 @@ class Adagrad(Optimizer):
         if wd:
             g = g + wd * p
         accum = self.accum[i] + g * g if self.update_slots else self.accum[i]
-        self.accum[i]._copy_from(accum)
-        p._copy_from(p - lr * g / ops.sqrt(accum))
+        ops.assign(self.accum[i], accum)
+        ops.assign(p, p - lr * g / ops.sqrt(accum))
 
 
 class Lamb(Optimizer):
@@ -67,13 +65,16 @@ class Lamb(Optimizer):
     def _update(self, i, p, g, lr, wd, step):
         m = self.moments1[i] * self.beta1 + g * (1 - self.beta1)
         v = self.moments2[i] * self.beta2 + g * g * (1 - self.beta2)
-        self.moments1[i]._copy_from(m)
-        self.moments2[i]._copy_from(v)
+        ops.assign(self.moments1[i], m)
+        ops.assign(self.moments2[i], v)
         t = step + 1
         update = (m / (1 - self.beta1 ** t)) / (ops.sqrt(v / (1 - self.beta2 ** t)) + self.eps)
         if wd:
             update = update + wd * p
-        w_norm = math.sqrt(float((p * p).sum().item()))
-        u_norm = math.sqrt(float((update * update).sum().item()))
-        trust = w_norm / u_norm if w_norm > 0 and u_norm > 0 else 1.0
-        p._copy_from(p - lr * trust * update)
+        # The trust ratio ||p|| / ||update|| (1 where either is zero), computed as tensors: no host sync
+        # in eager mode, and right in a compiled step.
+        w_norm = ops.sqrt((p * p).sum())
+        u_norm = ops.sqrt((update * update).sum())
+        ok = ops.logical_and(w_norm > 0, u_norm > 0)
+        trust = ops.select(ok, w_norm / ops.select(ok, u_norm, ops.ones_like(u_norm)), ops.ones_like(w_norm))
+        ops.assign(p, p - lr * trust * update)

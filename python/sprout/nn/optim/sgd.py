@@ -1,6 +1,7 @@
 """SGD and Momentum."""
 import numbers
 
+from sprout import ops
 from sprout.nn.optim.optimizer import Optimizer
 
 
@@ -32,12 +33,13 @@ class SGD(Optimizer):
             g = g + wd * p
         if self.momentum > 0:
             a = self.accum[i]
-            first = bool(self.stat[i].reshape(-1)[0].item()) if self.stat[i].size else False
-            new_a = g if first else a * self.momentum + g * (1.0 - self.dampening)
-            a._copy_from(new_a)
-            self.stat[i]._copy_from(self.stat[i] * 0.0)
+            # The first step takes the gradient itself (stat is 1 until then); a select, not a Python
+            # branch, so a compiled step stays right after its first run.
+            new_a = ops.select(self.stat[i] > 0, g, a * self.momentum + g * (1.0 - self.dampening))
+            ops.assign(a, new_a)
+            ops.assign(self.stat[i], self.stat[i] * 0.0)
             g = g + new_a * self.momentum if self.nesterov else new_a
-        p._copy_from(p - g * lr)
+        ops.assign(p, p - g * lr)
 
 
 class Momentum(Optimizer):
@@ -54,5 +56,5 @@ class Momentum(Optimizer):
             g = g + wd * p
         v = self.moments[i]
         new_v = v * self.momentum + g
-        v._copy_from(new_v)
-        p._copy_from(p - (g + new_v * self.momentum) * lr if self.use_nesterov else p - new_v * lr)
+        ops.assign(v, new_v)
+        ops.assign(p, p - (g + new_v * self.momentum) * lr if self.use_nesterov else p - new_v * lr)

@@ -4,7 +4,8 @@ from sprout import _C
 from sprout.common import dtype as mstype
 from sprout.common.tensor import Tensor
 from sprout.nn.cell import Cell
-from sprout.ops.composite.grad import _gradients, _taped_call
+from sprout.ops.composite.grad import _gradients, _taped_call, value_and_grad
+from sprout._frontend import is_building_graph
 
 
 class WithLossCell(Cell):
@@ -61,10 +62,16 @@ class TrainOneStepCell(Cell):
         self.weights = optimizer.parameters
         self.sens = 1.0 if sens is None else sens
         self.return_grad = return_grad
+        self._value_and_grad = value_and_grad(network, None, self.weights)
 
     def construct(self, *inputs):
-        loss, grads = _loss_and_grads(self.network, self.weights, inputs, self.sens, "TrainOneStepCell")
-        loss = _C.detach(loss)
+        if is_building_graph():  # the compiler derives the gradient (Note [J transform])
+            loss, grads = self._value_and_grad(*inputs)
+            if self.sens != 1.0:
+                grads = tuple(g * self.sens for g in grads)
+        else:
+            loss, grads = _loss_and_grads(self.network, self.weights, inputs, self.sens, "TrainOneStepCell")
+            loss = _C.detach(loss)
         self.optimizer(grads)
         return (loss, grads) if self.return_grad else loss
 
