@@ -95,9 +95,11 @@ class JTransform::GraphJ {
     }
     order_ = g_.topological_order();
     order_.pop_back();  // the Return node
+    verbatim_ = g_.custom_bprop();  // its forward is copied as is: its own bprop replaces autodiff
     for (CNode* c : order_) forward(c);
     FuncGraph* gb = jt_.module().new_graph(g_.name() + "_B", &gj_);
-    backward(*gb);
+    if (g_.custom_bprop()) custom_backward(*gb);
+    else backward(*gb);
     ValueNode* bprop = gj_.add_value(IrValue{gb});
     bprop->set_abstract(function_abstract({gb}, {}));
     gj_.set_output(emit_make_tuple(gj_, {mapped(g_.output()), bprop}));
@@ -110,7 +112,7 @@ class JTransform::GraphJ {
     SPROUT_ASSERT(n->kind() == NodeKind::Value, "J: node ", n->id(), " of @", g_.name(), " is a free variable; ",
                   "closure conversion must run first");
     IrValue v = static_cast<ValueNode*>(n)->value();
-    if (FuncGraph* k = graph_constant(n)) v = IrValue{jt_.j(k)};  // functions are called in their J form
+    if (FuncGraph* k = graph_constant(n); k && !verbatim_) v = IrValue{jt_.j(k)};  // called in their J form
     ValueNode* copy = gj_.add_value(std::move(v));
     copy->set_abstract(n->abstract());
     return fwd_[n] = copy;
@@ -125,7 +127,7 @@ class JTransform::GraphJ {
   void forward(CNode* c) {
     const IrValue* callee = c->callee_value();
     bool is_call = !callee || callee->as<FuncGraph*>();
-    if (is_call) {
+    if (is_call && !verbatim_) {
       // t = callee_J(args) = (out, bprop)
       std::vector<AnfNode*> inputs{call_target(c->input(0))};
       for (size_t i = 1; i < c->inputs().size(); ++i) inputs.push_back(mapped(c->input(i)));
@@ -349,6 +351,39 @@ class JTransform::GraphJ {
     gb.set_output(emit_make_tuple(gb, std::move(grads)));
   }
 
+  // The Cell's own bprop: the output is Depend(result, bprop closure); the closure takes the result's
+  // sensitivities and returns one gradient per input of construct (the last parameters of the graph).
+  void custom_backward(FuncGraph& gb) {
+    auto* dep = static_cast<CNode*>(g_.output());
+    SPROUT_ASSERT(dep->kind() == NodeKind::CNode && dep->is_special(SpecialOp::Depend) && dep->inputs().size() == 3,
+                  "custom bprop graph @", g_.name(), " must end with Depend(result, bprop)");
+    ParameterNode* dout = gb.add_parameter("dout");
+    dout->set_abstract(dep->input(1)->abstract());
+    const AbstractSequence* leaves = dep->input(1)->abstract()->as<AbstractSequence>();
+    std::vector<AnfNode*> call{fwd_.at(dep->input(2))};
+    for (size_t i = 0; i < leaves->elements.size(); ++i) call.push_back(emit_tuple_getitem(gb, dout, static_cast<int64_t>(i)));
+    CNode* r = gb.add_cnode(std::move(call), dep->debug());
+    size_t n_params = g_.parameters().size();
+    std::vector<AnfNode*> grads;
+    // The bprop returns a tuple with one gradient per tensor input; the leading parameters are
+    // captured values (Parameters), which get zeros: a custom bprop defines input gradients only.
+    const FuncGraph* bprop_graph = nullptr;
+    if (dep->input(2)->kind() == NodeKind::CNode && static_cast<CNode*>(dep->input(2))->is_special(SpecialOp::Partial))
+      bprop_graph = graph_constant(static_cast<CNode*>(dep->input(2))->input(1));
+    else
+      bprop_graph = graph_constant(dep->input(2));
+    SPROUT_ASSERT(bprop_graph && bprop_graph->output(), "custom bprop of @", g_.name(), " is not a known graph");
+    const AbstractSequence* out = bprop_graph->output()->abstract()->as<AbstractSequence>();
+    size_t n_grads = out->elements.size();
+    SPROUT_CHECK(n_grads <= n_params, ValueError, "graph mode: the bprop of ", g_.name(), " returns ", n_grads,
+                 " gradients for ", n_params, " inputs");
+    std::vector<AbstractPtr> abs(out->elements.begin(), out->elements.end());
+    r->set_abstract(tuple_abstract(abs));
+    for (size_t i = 0; i < n_params - n_grads; ++i) grads.push_back(zeros_like(gb, fwd_.at(g_.parameters()[i])));
+    for (size_t i = 0; i < n_grads; ++i) grads.push_back(emit_tuple_getitem(gb, r, static_cast<int64_t>(i)));
+    gb.set_output(emit_make_tuple(gb, std::move(grads)));
+  }
+
   void backward_primitive(FuncGraph& gb, const Primitive& p, CNode* c, AnfNode* d) {
     const OpDef& def = p.def();
     SPROUT_CHECK(def.bprop, TypeError, "graph mode: ", def.name, " has no gradient (no bprop rule is registered)",
@@ -398,6 +433,7 @@ class JTransform::GraphJ {
   FuncGraph& g_;
   FuncGraph& gj_;
   std::vector<CNode*> order_;
+  bool verbatim_ = false;
   std::map<AnfNode*, AnfNode*> fwd_;        // node of G -> its forward value in G_J
   std::set<AnfNode*> needs_;                // nodes of G that depend on a parameter
   std::map<CNode*, CNode*> calls_;          // call node of G -> (out, bprop) node in G_J

@@ -22,6 +22,10 @@ class FuncGraph {
   // The lexically enclosing graph (a closure's definer), or null for a top-level function.
   FuncGraph* parent() const { return parent_; }
   void set_parent(FuncGraph* parent) { parent_ = parent; }  // closure conversion lifts graphs to the top
+  // A Cell with its own bprop: the graph's output is Depend(result, bprop closure), and autodiff calls
+  // that closure instead of differentiating the body (Note [J transform]).
+  bool custom_bprop() const { return custom_bprop_; }
+  void set_custom_bprop(bool on) { custom_bprop_ = on; }
   const std::vector<ParameterNode*>& parameters() const { return parameters_; }
   CNode* return_node() const { return return_; }
   AnfNode* output() const { return return_ ? return_->input(1) : nullptr; }
@@ -57,6 +61,7 @@ class FuncGraph {
   Module* module_;
   std::string name_;
   FuncGraph* parent_;
+  bool custom_bprop_ = false;
   std::vector<ParameterNode*> parameters_;
   CNode* return_ = nullptr;
   std::vector<std::unique_ptr<AnfNode>> nodes_;

@@ -64,9 +64,12 @@ def call(stager, fn, args, kwargs, node):
 
 
 def call_cell(stager, cell, args, kwargs):
+    from sprout.nn.cell import Cell
     args = list(cell._cast_inputs(tuple(args)))
     construct = type(cell).construct
     construct = getattr(construct, "fn", construct)  # a @jit construct is staged like a plain one
+    if type(cell).bprop is not Cell.bprop:
+        return stage_custom_bprop_cell(stager, cell, construct, args, kwargs)
     if is_library(construct):
         _stagers.append(stager)
         try:
@@ -74,6 +77,36 @@ def call_cell(stager, cell, args, kwargs):
         finally:
             _stagers.pop()
     return stage_call(stager, construct, [cell] + args, kwargs, None)
+
+
+def stage_custom_bprop_cell(stager, cell, construct, args, kwargs):
+    """A Cell with its own bprop: construct gets its graph, ending in Depend(result, Partial(bprop_graph,
+    inputs..., out...)), and autodiff calls that closure with the output's sensitivity."""
+    ctx = stager.ctx
+    env = bind_arguments(construct, [cell] + list(args), kwargs, stager.src.file, None)
+    key = ("custom_bprop", construct.__code__, id(cell), tuple(V.signature(v) for v in env.values()))
+    fg = ctx.functions.get(key)
+    if fg is None:
+        src = function_source(construct)
+        fg = stage_function(ctx, src, construct.__globals__, _closure_env(construct), env, ctx.function_parent, key,
+                            finish=False)
+        if len(fg.returns) != 1:
+            raise GraphSyntaxError(f"{src.file}: {type(cell).__name__}.construct must have exactly one return when the "
+                                   f"Cell defines bprop")
+        graph, out = fg.returns[0]
+        inputs = [v for v in fg.staged_env.values()][1:]
+        bprop_fn = type(cell).bprop
+        bprop_env = bind_arguments(bprop_fn, [cell] + inputs + [out, out], {}, src.file, None)
+        bfg = stage_function(ctx, function_source(bprop_fn), bprop_fn.__globals__, _closure_env(bprop_fn), bprop_env,
+                             graph, None)
+        if bfg is None:
+            raise TypeError(f"{type(cell).__name__}.bprop must return tensors")
+        if not finish_function(fg):
+            raise TypeError(f"{type(cell).__name__}.construct must return tensors")
+        bound = V.flatten(tuple(inputs) + (out,), V.tensor_leaves_template(tuple(inputs) + (out,)), graph)
+        ctx.set_graph(graph)
+        graph.attach_custom_bprop(bfg.graph, bound)
+    return emit_call(stager, fg, env, None)
 
 
 def bind_arguments(fn, args, kwargs, file, node):
@@ -110,13 +143,15 @@ def stage_call(stager, fn, args, kwargs, node):
     return emit_call(stager, fg, env, node)
 
 
-def stage_function(ctx, src, globals_, closure_env, env, parent, key):
-    """Stages `src` with arguments `env` into a new graph; None if its result cannot leave the graph."""
+def stage_function(ctx, src, globals_, closure_env, env, parent, key, finish=True):
+    """Stages `src` with arguments `env` into a new graph; None if its result cannot leave the graph.
+    With finish=False the returns are left for the caller to finish (finish_function)."""
     arg_template = V.tensor_leaves_template(tuple(env.values()))
     graph = ctx.new_graph(src.name, parent)
     params = [graph.add_parameter(n) for n in _leaf_names(env)]
     staged_env = dict(zip(env, V.rebuild(arg_template, list(params))))
     fg = FunctionGraph(graph, arg_template)
+    fg.staged_env = staged_env
     if key is not None:
         ctx.functions[key] = fg
     saved_graph = ctx.current_graph
@@ -125,7 +160,7 @@ def stage_function(ctx, src, globals_, closure_env, env, parent, key):
         fg.effectful = True  # while in progress: a recursive call is ordered conservatively
         run_body(ctx, src, globals_, closure_env, fg, Block(graph, staged_env))
         fg.effectful = _C.ir.effect_count() > effects_before
-        if not finish_function(fg):
+        if finish and not finish_function(fg):
             ctx.functions.pop(key, None)
             return None
     except BaseException:
