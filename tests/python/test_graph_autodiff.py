@@ -278,3 +278,30 @@ def test_custom_cell_bprop_replaces_autodiff_in_both_modes():
     np.testing.assert_allclose(compiled(x).asnumpy(), [6.0, 10.0, -10.0], rtol=1e-6)
     ms.set_context(mode=ms.GRAPH_MODE)
     np.testing.assert_allclose(net(x).asnumpy(), 3 * (0.01 + 1 + 4), rtol=1e-6)  # the forward is construct's
+
+
+@ms.jit
+def compiled_branchy(x, y):
+    if x.sum() > 0:
+        return ops.sin(x) * y
+    return x * y
+
+
+def test_pynative_gradient_through_a_jit_function_uses_its_graph_gradient():
+    x, y = Tensor(np.array([0.5, 1.0], np.float32)), Tensor(np.array([2.0, 3.0], np.float32))
+    dx, dy = ms.grad(compiled_branchy, grad_position=(0, 1))(x, y)
+    edx, edy = ms.grad(compiled_branchy.fn, grad_position=(0, 1))(x, y)
+    np.testing.assert_allclose(dx.asnumpy(), edx.asnumpy(), rtol=1e-6)
+    np.testing.assert_allclose(dy.asnumpy(), edy.asnumpy(), rtol=1e-6)
+    net = nn.Dense(2, 1)
+
+    @ms.jit
+    def loss(v):
+        return (net(v) ** 2).sum()
+
+    got = ms.grad(loss, None, net.trainable_params())(x.reshape(1, 2))
+    expected = ms.grad(loss.fn, None, net.trainable_params())(x.reshape(1, 2))
+    for a, b in zip(got, expected):
+        np.testing.assert_allclose(a.asnumpy(), b.asnumpy(), rtol=1e-6)
+    cube = ms.jit(lambda v: v * v * v)
+    assert float(ms.grad(ms.grad(cube))(Tensor(2.0)).asnumpy()) == 12.0  # higher order, still compiled

@@ -10,6 +10,7 @@ import time
 
 from sprout import _C
 from sprout.common.parameter import Parameter
+from sprout.common.tensor import Tensor
 from sprout._frontend import calls
 from sprout._frontend import values as V
 from sprout._frontend.graph_tensor import GraphTensor
@@ -79,9 +80,33 @@ class JitFunction:
                                f"while compiling; call it from the compiled function itself")
         full_args = (self.obj,) + args if self.obj is not None else args
         if _C.is_recording():
-            # A gradient is being taken eagerly: run the Python function on the tape.
-            return self.fn(*full_args, **kwargs)
+            return self._call_on_tape(full_args, kwargs)
         return self.compiled(full_args, kwargs)(_bind_values(self.fn, full_args, kwargs))
+
+    def _call_on_tape(self, args, kwargs):
+        """Called while an eager gradient is being taken: the compiled forward runs, and the tape gets one
+        node whose backward is the compiled gradient program of this function (its J transform)."""
+        if kwargs:
+            raise TypeError(f"{self.fn.__qualname__}: a compiled function differentiated in PYNATIVE mode takes "
+                            f"positional arguments only")
+        compiled = self.compiled(args, kwargs)
+        with _C.NoGrad():
+            out = compiled(_bind_values(self.fn, args, kwargs))
+        outputs = _tensor_leaves(out)
+        inputs = _tensor_leaves(args)
+        if not outputs:
+            return out
+        vjp = compiled.__dict__.get("vjp")
+        if vjp is None:
+            vjp = compiled.vjp = JitFunction(_make_vjp(self.fn, args, compiled.parameters))
+
+        def backward(douts):
+            douts = [d if d is not None else _zeros_like(o) for d, o in zip(douts, outputs)]
+            input_grads, weight_grads = vjp(*inputs, tuple(douts))
+            return tuple(input_grads) + tuple(weight_grads)
+
+        tracked = _C.record_custom(backward, inputs + list(compiled.parameters), outputs)
+        return _replace_leaves(out, list(tracked))
 
     def compiled(self, args, kwargs):
         key = tuple(V.signature(_real_signature(a)) for a in args) + tuple(
@@ -95,6 +120,49 @@ class JitFunction:
     @property
     def cache_size(self):
         return len(self._cache)
+
+
+def _make_vjp(fn, args, parameters):
+    """fn's vector-Jacobian product with respect to the tensors in its arguments and the Parameters it
+    reads: vjp(*tensors, sens) -> (tensor gradients, Parameter gradients)."""
+    from sprout.ops.composite.grad import GradOperation
+    from sprout.common.parameter import ParameterTuple
+    grad_op = GradOperation(get_all=True, get_by_list=True, sens_param=True)
+    weights = ParameterTuple(parameters)
+
+    def with_tensor_args(*tensors):
+        return fn(*_replace_leaves(tuple(args), list(tensors)))
+
+    with_tensor_args._sprout_stage = True  # staged from source although it lives in the library
+
+    def vjp(*tensors_and_sens):
+        return grad_op(with_tensor_args, weights)(*tensors_and_sens)
+
+    vjp._sprout_stage = True  # differentiated again for higher orders: staged too
+    return vjp
+
+
+def _tensor_leaves(value):
+    from sprout.common.tensor import Tensor
+    if isinstance(value, Tensor):
+        return [value]
+    if isinstance(value, (tuple, list)):
+        return [t for v in value for t in _tensor_leaves(v)]
+    return []
+
+
+def _replace_leaves(value, tensors):
+    from sprout.common.tensor import Tensor
+    if isinstance(value, Tensor):
+        return tensors.pop(0)
+    if isinstance(value, (tuple, list)):
+        return type(value)(_replace_leaves(v, tensors) for v in value)
+    return value
+
+
+def _zeros_like(t):
+    from sprout.common.tensor import Tensor
+    return Tensor(shape=t.shape, dtype=t.dtype, init="zeros")
 
 
 def _real_signature(value):

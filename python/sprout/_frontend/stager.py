@@ -83,6 +83,10 @@ class FunctionGraph:
 
 
 def is_library(fn):
+    """Library code runs natively on graph tensors; a library function marked `_sprout_stage` (one that
+    calls user code, which may branch on tensors) is staged from source like user code."""
+    if getattr(fn, "_sprout_stage", False):
+        return False
     module = getattr(fn, "__module__", None) or ""
     return module == "sprout" or module.startswith("sprout.")
 
