@@ -117,6 +117,9 @@ class GraphLowering {
     if (callee && callee->as<Primitive>()) {
       ins.op = OpCode::Kernel;
       ins.prim = *callee->as<Primitive>();
+    } else if (callee && callee->as<FusedPtr>()) {
+      ins.op = OpCode::Fused;
+      ins.fused = *callee->as<FusedPtr>();
     } else if (callee && callee->as<SpecialOp>()) {
       switch (*callee->as<SpecialOp>()) {
         case SpecialOp::Switch: ins.op = OpCode::Switch; break;

@@ -12,6 +12,8 @@
 //   simplify         again, on what inlining exposed
 //   fold             pure ops whose inputs are all constants run once, at compile time
 //   cse              identical pure nodes computed once
+//   fuse             groups of elementwise ops become one fused node, run block by block in cache
+//                    (pass_fuse.cc, Note [Elementwise fusion])
 //   dce              nodes the result does not need are dropped
 // Each pass reports its time; with verification on, the verifier checks the IR after each pass.
 #pragma once
@@ -32,6 +34,7 @@ size_t simplify(ir::FuncGraph& entry);
 size_t inline_calls(ir::FuncGraph& entry);
 size_t fold_constants(ir::FuncGraph& entry);
 size_t cse(ir::FuncGraph& entry);
+size_t fuse_elementwise(ir::FuncGraph& entry);
 size_t dce(ir::FuncGraph& entry);
 
 struct PassReport {

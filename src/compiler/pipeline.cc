@@ -94,6 +94,7 @@ Compiled compile_graph(FuncGraph& entry, const CompileOptions& options) {
   run("simplify", simplify);
   run("fold", fold_constants);
   run("cse", cse);
+  run("fuse", fuse_elementwise);
   run("dce", dce);
   auto start = Clock::now();
   result.program = lower(entry);

@@ -19,6 +19,7 @@ std::string IrValue::to_string() const {
         else if constexpr (std::is_same_v<T, Primitive>) return x.name();
         else if constexpr (std::is_same_v<T, FuncGraph*>) return "@" + x->name();
         else if constexpr (std::is_same_v<T, SpecialOp>) return std::string(special_op_name(x));
+        else if constexpr (std::is_same_v<T, FusedPtr>) return x->to_string();
         else if constexpr (std::is_same_v<T, IrTuple>) {
           std::string out = "(";
           for (size_t i = 0; i < x->size(); ++i) out += (i ? ", " : "") + (*x)[i].to_string();

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "base/dtype.h"
+#include "ir/fused.h"
 #include "ops/op_def.h"
 #include "tensor/tensor.h"
 
@@ -35,7 +36,8 @@ struct IrValue;
 using IrTuple = std::shared_ptr<const std::vector<IrValue>>;
 
 struct IrValue {
-  std::variant<NoneValue, bool, int64_t, double, std::string, DType, Tensor, Primitive, FuncGraph*, SpecialOp, IrTuple>
+  std::variant<NoneValue, bool, int64_t, double, std::string, DType, Tensor, Primitive, FuncGraph*, SpecialOp, IrTuple,
+               FusedPtr>
       v;
 
   template <class T>

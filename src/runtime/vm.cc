@@ -3,6 +3,7 @@
 #include <sstream>
 
 #include "base/error.h"
+#include "kernels/cpu/fused_elementwise.h"
 #include "runtime/eager.h"
 
 namespace sprout::vm {
@@ -25,7 +26,8 @@ bool truth(const VmValue& v, const Instr& ins) {
 
 const Tensor& tensor_in(const VmValue& v, const Instr& ins) {
   const Tensor* t = v.tensor();
-  SPROUT_CHECK(t, RuntimeError, "graph mode: ", ins.prim.name(), " at ", ins.where, " got a non-tensor input");
+  SPROUT_CHECK(t, RuntimeError, "graph mode: ", ins.op == OpCode::Fused ? ins.fused->to_string() : ins.prim.name(),
+               " at ", ins.where, " got a non-tensor input");
   return *t;
 }
 
@@ -60,6 +62,15 @@ VmValue run_code(const GraphCode* code, std::vector<VmValue> args) {
             for (Tensor& t : outs) items.push_back(VmValue{std::move(t)});
             out.v = std::make_shared<const std::vector<VmValue>>(std::move(items));
           }
+          break;
+        }
+        case OpCode::Fused: {
+          std::vector<Tensor> inputs;
+          inputs.reserve(ins.in.size());
+          for (int32_t s : ins.in) inputs.push_back(tensor_in(frame[static_cast<size_t>(s)], ins));
+          Tensor result = Tensor::empty(ins.fused->shape, ins.fused->dtype);
+          run_fused_elementwise(*ins.fused, inputs, result);
+          out.v = std::move(result);
           break;
         }
         case OpCode::Call: {
@@ -112,6 +123,7 @@ VmValue run_code(const GraphCode* code, std::vector<VmValue> args) {
 const char* opcode_name(OpCode op) {
   switch (op) {
     case OpCode::Kernel: return "kernel";
+    case OpCode::Fused: return "fused";
     case OpCode::Call: return "call";
     case OpCode::Switch: return "switch";
     case OpCode::Partial: return "partial";
@@ -132,7 +144,10 @@ std::string Program::describe() const {
   for (const auto& g : graphs_) {
     out << "\ncode @" << g->name << " (params " << g->n_params << ", slots " << g->n_slots << ")\n";
     for (const Instr& ins : g->code) {
-      out << "  $" << ins.out << " = " << (ins.op == OpCode::Kernel ? ins.prim.to_string() : opcode_name(ins.op));
+      out << "  $" << ins.out << " = "
+          << (ins.op == OpCode::Kernel  ? ins.prim.to_string()
+              : ins.op == OpCode::Fused ? ins.fused->to_string()
+                                        : std::string(opcode_name(ins.op)));
       if (ins.op == OpCode::TupleGetItem) out << "[" << ins.index << "]";
       out << "(";
       for (size_t i = 0; i < ins.in.size(); ++i) out << (i ? ", $" : "$") << ins.in[i];

@@ -14,6 +14,7 @@
 #include <variant>
 #include <vector>
 
+#include "ir/fused.h"
 #include "ops/op_def.h"
 #include "tensor/tensor.h"
 
@@ -40,13 +41,14 @@ struct Closure {
   std::vector<VmValue> bound;
 };
 
-enum class OpCode : uint8_t { Kernel, Call, Switch, Partial, MakeTuple, TupleGetItem, Depend };
+enum class OpCode : uint8_t { Kernel, Fused, Call, Switch, Partial, MakeTuple, TupleGetItem, Depend };
 
 struct Instr {
   OpCode op;
   std::vector<int32_t> in;      // input slots (for Call: callee first)
   int32_t out = -1;
   Primitive prim;               // Kernel
+  FusedPtr fused;               // Fused
   int64_t index = 0;            // TupleGetItem
   bool tail = false;            // Call in tail position
   std::vector<int32_t> release; // slots whose last use is this instruction

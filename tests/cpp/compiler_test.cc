@@ -77,9 +77,17 @@ TEST(Compiler, ConstantFoldingAndCse) {
   AnfNode* b = emit1(*g, "Mul", {x, two});
   g->set_output(emit1(*g, "Add", {a, b}));
   Compiled c = compile_graph(*g, CompileOptions{"", "", true});
-  size_t kernels = 0;
-  for (const vm::Instr& ins : c.program->entry().code) kernels += ins.op == vm::OpCode::Kernel;
-  EXPECT_EQ(kernels, 2u) << "1 + 1 folded, the two equal products computed once";
+  // 1 + 1 folded, the two equal products computed once, and Mul + Add fused into one pass.
+  const auto& code = c.program->entry().code;
+  ASSERT_EQ(code.size(), 1u);
+  ASSERT_EQ(code[0].op, vm::OpCode::Fused);
+  EXPECT_EQ(code[0].fused->to_string(), "Fused[Mul, Add]");
+  Tensor in = Tensor::empty(std::vector<int64_t>{2}, DType::Float32);
+  in.data<float>()[0] = 1.5f;
+  in.data<float>()[1] = -2.0f;
+  vm::VmValue out = c.program->run({vm::VmValue{in}});
+  EXPECT_FLOAT_EQ(out.tensor()->data<float>()[0], 6.0f);
+  EXPECT_FLOAT_EQ(out.tensor()->data<float>()[1], -8.0f);
 }
 
 }  // namespace

@@ -6,6 +6,7 @@ again. Parameters the function reads are inputs of the Program, passed at every 
 made outside (or inside, in place) are always seen.
 """
 import functools
+import inspect
 import time
 
 from sprout import _C
@@ -65,6 +66,10 @@ class JitFunction:
         self.fn = fn
         self.obj = obj
         self._cache = {} if cache is None else cache
+        # Plain positional parameters: the call's arguments are the bound values (no binding needed).
+        params = inspect.signature(fn).parameters.values()
+        self._plain = all(p.kind == p.POSITIONAL_OR_KEYWORD and p.default is p.empty for p in params)
+        self._arity = len(params)
 
     def __get__(self, obj, objtype=None):
         if obj is None:
@@ -81,6 +86,12 @@ class JitFunction:
         full_args = (self.obj,) + args if self.obj is not None else args
         if _C.is_recording():
             return self._call_on_tape(full_args, kwargs)
+        if self._plain and not kwargs and len(full_args) == self._arity:  # the hot path: no binding
+            key = tuple(_arg_key(a) for a in full_args)
+            graph = self._cache.get(key)
+            if graph is None:
+                graph = self._cache[key] = compile_function(self.fn, full_args, kwargs, self.fn.__name__)
+            return graph(full_args)
         return self.compiled(full_args, kwargs)(_bind_values(self.fn, full_args, kwargs))
 
     def _call_on_tape(self, args, kwargs):
@@ -109,8 +120,7 @@ class JitFunction:
         return _replace_leaves(out, list(tracked))
 
     def compiled(self, args, kwargs):
-        key = tuple(V.signature(_real_signature(a)) for a in args) + tuple(
-            (k, V.signature(_real_signature(v))) for k, v in sorted(kwargs.items()))
+        key = tuple(_arg_key(a) for a in args) + tuple((k, _arg_key(v)) for k, v in sorted(kwargs.items()))
         graph = self._cache.get(key)
         if graph is None:
             graph = compile_function(self.fn, args, kwargs, self.fn.__name__)
@@ -163,6 +173,14 @@ def _replace_leaves(value, tensors):
 def _zeros_like(t):
     from sprout.common.tensor import Tensor
     return Tensor(shape=t.shape, dtype=t.dtype, init="zeros")
+
+
+def _arg_key(value):
+    """The part of an argument that selects a compiled program: a tensor's dtype and shape (its values
+    are inputs), everything else by value."""
+    if isinstance(value, Tensor):
+        return (value.dtype, value.shape)
+    return V.signature(_real_signature(value))
 
 
 def _real_signature(value):

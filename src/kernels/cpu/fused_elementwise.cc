@@ -1,0 +1,151 @@
+// The fused elementwise kernel. Note [Fused blocks]
+// The output is cut into blocks of kBlock elements (a multiple of every vector width, so each
+// element takes the same vector path as in the op's own kernel and the results are the same); for
+// each block every step runs the op's own vector routine (simd.h, simd_math.h, nn_act_simd.h) into a
+// per-thread scratch row of kBlock elements, so intermediates never leave L1/L2. Inputs of one
+// element are broadcast with stride 0; a step whose operands are all single elements computes one.
+#include "kernels/cpu/fused_elementwise.h"
+
+#include <vector>
+
+#include "base/error.h"
+#include "kernels/cpu/nn_act_simd.h"
+#include "kernels/cpu/parallel.h"
+#include "kernels/cpu/simd.h"
+#include "kernels/cpu/simd_math.h"
+
+namespace sprout {
+
+std::string FusedElementwise::to_string() const {
+  std::string out = "Fused[";
+  for (size_t i = 0; i < steps.size(); ++i) out += (i ? ", " : "") + steps[i].name;
+  return out + "]";
+}
+
+std::optional<FusedStep> fusible_step(std::string_view op) {
+  struct Entry {
+    std::string_view name;
+    FusedKind kind;
+    uint8_t code;
+  };
+  static const Entry kTable[] = {
+      {"Add", FusedKind::Binary, uint8_t(BinaryOp::Add)},       {"Sub", FusedKind::Binary, uint8_t(BinaryOp::Sub)},
+      {"Mul", FusedKind::Binary, uint8_t(BinaryOp::Mul)},       {"RealDiv", FusedKind::Binary, uint8_t(BinaryOp::Div)},
+      {"Div", FusedKind::Binary, uint8_t(BinaryOp::Div)},       {"Maximum", FusedKind::Binary, uint8_t(BinaryOp::Max)},
+      {"Minimum", FusedKind::Binary, uint8_t(BinaryOp::Min)},   {"Neg", FusedKind::Unary, uint8_t(UnaryOp::Neg)},
+      {"Exp", FusedKind::Unary, uint8_t(UnaryOp::Exp)},         {"Log", FusedKind::Unary, uint8_t(UnaryOp::Log)},
+      {"Sqrt", FusedKind::Unary, uint8_t(UnaryOp::Sqrt)},       {"Abs", FusedKind::Math, uint8_t(MathOp::Abs)},
+      {"Square", FusedKind::Math, uint8_t(MathOp::Square)},     {"Reciprocal", FusedKind::Math, uint8_t(MathOp::Reciprocal)},
+      {"Rsqrt", FusedKind::Math, uint8_t(MathOp::Rsqrt)},       {"Tanh", FusedKind::Math, uint8_t(MathOp::Tanh)},
+      {"Sin", FusedKind::Math, uint8_t(MathOp::Sin)},           {"Cos", FusedKind::Math, uint8_t(MathOp::Cos)},
+      {"Erf", FusedKind::Math, uint8_t(MathOp::Erf)},           {"Expm1", FusedKind::Math, uint8_t(MathOp::Expm1)},
+      {"Log1p", FusedKind::Math, uint8_t(MathOp::Log1p)},       {"ReLU", FusedKind::Activation, uint8_t(Activation::ReLU)},
+      {"ReLU6", FusedKind::Activation, uint8_t(Activation::ReLU6)}, {"Sigmoid", FusedKind::Activation, uint8_t(Activation::Sigmoid)},
+      {"SiLU", FusedKind::Activation, uint8_t(Activation::SiLU)}, {"Softplus", FusedKind::Activation, uint8_t(Activation::Softplus)},
+      {"HSwish", FusedKind::Activation, uint8_t(Activation::HSwish)}, {"HSigmoid", FusedKind::Activation, uint8_t(Activation::HSigmoid)},
+      {"Mish", FusedKind::Activation, uint8_t(Activation::Mish)},
+  };
+  for (const Entry& e : kTable)
+    if (e.name == op) return FusedStep{e.kind, e.code, 0, 0, std::string(op)};
+  return std::nullopt;
+}
+
+namespace {
+
+constexpr int64_t kBlock = 1024;
+constexpr int64_t kTiny = 8;  // below this, a plain loop beats dispatching to the vector routine
+
+// The binary ops on a few elements: the same IEEE operations as simd_binary (Max/Min propagate NaN).
+template <class T>
+void tiny_binary(BinaryOp op, const T* a, int64_t sa, const T* b, int64_t sb, T* out, int64_t n) {
+  for (int64_t i = 0; i < n; ++i) {
+    T x = a[i * sa], y = b[i * sb];
+    switch (op) {
+      case BinaryOp::Add: out[i] = x + y; break;
+      case BinaryOp::Sub: out[i] = x - y; break;
+      case BinaryOp::Mul: out[i] = x * y; break;
+      case BinaryOp::Div: out[i] = x / y; break;
+      case BinaryOp::Max: out[i] = x != x ? x : y != y ? y : (x > y ? x : y); break;
+      case BinaryOp::Min: out[i] = x != x ? x : y != y ? y : (x < y ? x : y); break;
+    }
+  }
+}
+
+template <class T>
+void one_operand(const FusedStep& s, const T* x, T* out, int64_t n) {
+  switch (s.kind) {
+    case FusedKind::Unary: return simd_unary(static_cast<UnaryOp>(s.code), x, out, n);
+    case FusedKind::Math: return simd_math(static_cast<MathOp>(s.code), x, out, n);
+    case FusedKind::Activation: return simd_activation(static_cast<Activation>(s.code), T(0), x, out, n);
+    case FusedKind::Binary: break;
+  }
+  SPROUT_ASSERT(false, "fused step ", s.name, " is not a one-operand op");
+}
+
+template <class T>
+void run_typed(const FusedElementwise& f, std::span<const Tensor> inputs, Tensor& out) {
+  const int64_t n = out.numel();
+  const size_t n_regs = static_cast<size_t>(f.n_inputs) + f.steps.size();
+  std::vector<const T*> input_ptr(static_cast<size_t>(f.n_inputs));
+  std::vector<bool> input_scalar(static_cast<size_t>(f.n_inputs));
+  for (int32_t i = 0; i < f.n_inputs; ++i) {
+    input_ptr[i] = inputs[i].data<T>();
+    input_scalar[i] = inputs[i].numel() == 1 && n != 1;
+  }
+  T* result = out.data<T>();
+  const int64_t block = std::min(kBlock, n);
+  parallel_for(n, kParallelGrain, [&](int64_t begin, int64_t end) {
+    // One scratch row per step, reused across calls (grown, never shrunk or cleared).
+    thread_local std::vector<T> scratch;
+    if (scratch.size() < f.steps.size() * static_cast<size_t>(block)) scratch.resize(f.steps.size() * block);
+    std::vector<const T*> reg(n_regs);
+    std::vector<bool> scalar(n_regs);
+    for (int64_t b = begin; b < end; b += kBlock) {
+      const int64_t len = std::min(kBlock, end - b);
+      for (int32_t i = 0; i < f.n_inputs; ++i) {
+        scalar[i] = input_scalar[i];
+        reg[i] = scalar[i] ? input_ptr[i] : input_ptr[i] + b;
+      }
+      for (size_t k = 0; k < f.steps.size(); ++k) {
+        const FusedStep& s = f.steps[k];
+        const size_t r = static_cast<size_t>(f.n_inputs) + k;
+        const bool last = k + 1 == f.steps.size();
+        if (s.kind == FusedKind::Binary) {
+          scalar[r] = scalar[s.a] && scalar[s.b];
+          T* dst = last ? result + b : scratch.data() + k * block;
+          const int64_t count = scalar[r] && !last ? 1 : len;
+          if (count <= kTiny)
+            tiny_binary(static_cast<BinaryOp>(s.code), reg[s.a], scalar[s.a] ? 0 : 1, reg[s.b], scalar[s.b] ? 0 : 1, dst,
+                        count);
+          else
+            simd_binary(static_cast<BinaryOp>(s.code), reg[s.a], scalar[s.a] ? 0 : 1, reg[s.b], scalar[s.b] ? 0 : 1,
+                        dst, count);
+          reg[r] = dst;
+        } else {
+          scalar[r] = scalar[s.a];
+          T* dst = last ? result + b : scratch.data() + k * block;
+          if (scalar[r] && last) {  // a single-element program broadcast to the output (n == 1 here)
+            one_operand(s, reg[s.a], dst, 1);
+            for (int64_t i = 1; i < len; ++i) dst[i] = dst[0];
+          } else {
+            one_operand(s, reg[s.a], dst, scalar[r] ? 1 : len);
+          }
+          reg[r] = dst;
+        }
+      }
+    }
+  });
+}
+
+}  // namespace
+
+void run_fused_elementwise(const FusedElementwise& f, std::span<const Tensor> inputs, Tensor& out) {
+  SPROUT_ASSERT(static_cast<int32_t>(inputs.size()) == f.n_inputs, "fused program takes ", f.n_inputs, " inputs");
+  std::vector<Tensor> contiguous;
+  for (const Tensor& t : inputs) contiguous.push_back(t.is_contiguous() ? t : t.contiguous());
+  if (f.dtype == DType::Float32) return run_typed<float>(f, contiguous, out);
+  if (f.dtype == DType::Float64) return run_typed<double>(f, contiguous, out);
+  SPROUT_ASSERT(false, "fused elementwise programs are float32 or float64");
+}
+
+}  // namespace sprout
