@@ -77,6 +77,9 @@ def peer_status(args, wanted) -> dict:
         recorded = {}
     out = {}
     for name in wanted:
+        if name == "sprout_graph":  # Sprout itself, compiled: this checkout's environment
+            out[name] = {"status": "ok", "python": sprout_python(args)}
+            continue
         out[name] = dict(recorded.get(frameworks.VARIANT_OF.get(name, name)) or {
             "status": f"missing: not installed (no entry in {path}; "
                       "run `bash benchmarks/peers_env.sh`)"})
@@ -101,12 +104,12 @@ def start_workers(fw_info: dict, threads: int) -> dict:
         print(f"starting {name} worker ({info['python']}) ...", file=sys.stderr)
         try:
             wk = Worker(name, info["python"], threads,
-                        env=sprout_env() if name == "sprout" else None)
+                        env=sprout_env() if name in ("sprout", "sprout_graph") else None)
         except (OSError, WorkerError) as e:
             info["status"] = f"missing: worker did not start: {e}"
             continue
         module = wk.hello.get("module") or ""
-        if name == "sprout" and wk.hello.get("ok") and \
+        if name in ("sprout", "sprout_graph") and wk.hello.get("ok") and \
                 not module.startswith(os.path.join(REPO, "python") + os.sep):
             # Another checkout's Sprout would be measured under this one's name.
             wk.hello = {"ok": False, "error": f"imported {module}, not {REPO}/python"}

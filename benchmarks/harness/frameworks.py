@@ -47,6 +47,14 @@ def _sprout(threads: int) -> Handle:
                   lambda t: t.asnumpy())
 
 
+def _sprout_graph(threads: int) -> Handle:
+    # The same Sprout with Cells compiled (GRAPH_MODE is process-wide context: a process of its own).
+    h = _sprout(threads)
+    h.module.set_context(mode=h.module.GRAPH_MODE)
+    h.name = "sprout_graph"
+    return h
+
+
 def _numpy(threads: int) -> Handle:
     import numpy as np
     return Handle("numpy", np, np.__version__, lambda a: a)
@@ -91,17 +99,17 @@ def _mindspore(threads: int, graph: bool = False) -> Handle:
                   lambda t: t.asnumpy(), wait)
 
 
-LOADERS = {"sprout": _sprout, "numpy": _numpy, "torch": _torch,
+LOADERS = {"sprout": _sprout, "sprout_graph": _sprout_graph, "numpy": _numpy, "torch": _torch,
            "torch_compile": _torch_compile, "jax": _jax, "mindspore": _mindspore,
            "mindspore_graph": lambda threads: _mindspore(threads, graph=True)}
 # Display names, in the order frameworks appear in reports.
-TITLES = {"sprout": "Sprout", "numpy": "NumPy", "torch": "PyTorch",
+TITLES = {"sprout": "Sprout", "sprout_graph": "Sprout GRAPH_MODE", "numpy": "NumPy", "torch": "PyTorch",
           "torch_compile": "PyTorch torch.compile", "jax": "JAX", "mindspore": "MindSpore",
           "mindspore_graph": "MindSpore GRAPH_MODE"}
-PEERS = ("numpy", "torch", "torch_compile", "jax", "mindspore", "mindspore_graph")
+PEERS = ("sprout_graph", "numpy", "torch", "torch_compile", "jax", "mindspore", "mindspore_graph")
 # A variant runs in its base peer's environment, and only on the workloads
 # that implement it (its absence elsewhere is not news).
-VARIANT_OF = {"torch_compile": "torch", "mindspore_graph": "mindspore"}
+VARIANT_OF = {"sprout_graph": "sprout", "torch_compile": "torch", "mindspore_graph": "mindspore"}
 
 
 def load(name: str, threads: int) -> Handle:

@@ -9,9 +9,8 @@ per step, batch 64, float32, on one fixed random batch.
   cross entropy (mean); SGD lr 0.01.
 
 Sprout and MindSpore share the same Cell code (the APIs match) and train
-with nn.TrainOneStepCell(nn.WithLossCell(net, loss), optimizer); MindSpore
-runs it in PYNATIVE and in GRAPH_MODE (a worker of its own). Sprout has no
-GRAPH_MODE yet (it would run eagerly), so only PYNATIVE is measured.
+with nn.TrainOneStepCell(nn.WithLossCell(net, loss), optimizer); both run
+it in PYNATIVE and in GRAPH_MODE (a worker of its own each).
 PyTorch runs eagerly and under torch.compile (forward, backward and
 optimizer step compiled together); JAX jits the whole step.
 
@@ -96,7 +95,7 @@ def _cell_step(ms, d, net, loss, opt):
     return lambda: step(x, y)
 
 
-@LENET_STEP.impl("sprout", "mindspore", "mindspore_graph")
+@LENET_STEP.impl("sprout", "sprout_graph", "mindspore", "mindspore_graph")
 def _(ms, d):
     nn = ms.nn
     net = _lenet_cell(nn)
@@ -105,7 +104,7 @@ def _(ms, d):
     return _cell_step(ms, d, net, loss, opt)
 
 
-@MLP_STEP.impl("sprout", "mindspore", "mindspore_graph")
+@MLP_STEP.impl("sprout", "sprout_graph", "mindspore", "mindspore_graph")
 def _(ms, d):
     nn = ms.nn
     net = _mlp_cell(nn)
@@ -195,7 +194,7 @@ def _jax_train(jax, d, forward, params, lr, momentum=0.0):
 
 
 @LENET_STEP.impl("jax")
-def _(jax, d):
+def _jax_lenet_step(jax, d):
     import numpy as np
     lax = jax.lax
 
@@ -233,3 +232,92 @@ def _(jax, d):
 
     params = _jax_params(np, [((784, h), True), ((h, h), True), ((h, 10), True)])
     return _jax_train(jax, d, forward, params, MLP["lr"])
+
+
+# ---- The backward pass alone, and compile times ----
+
+MLP_BACKWARD = workload(
+    name="mlp_backward", kind="step",
+    doc="gradients of the quick-start MLP's loss (784-512-512-10, relu, cross entropy) with respect to "
+        "its weights: forward + backward, no update; batch 64 of 1x28x28, float32",
+    inputs=_batch(MLP["shape"]), check=lambda np, next_grads: next_grads(), amount=lambda smoke: 1)
+
+
+@MLP_BACKWARD.impl("sprout", "sprout_graph")
+def _(ms, d):
+    nn = ms.nn
+    net = nn.WithLossCell(_mlp_cell(nn), nn.CrossEntropyLoss())
+    grads = ms.grad(net, None, net.trainable_params())
+    if ms.get_context("mode") == ms.GRAPH_MODE:
+        grads = ms.jit(_call_with(grads))
+    x, y = ms.Tensor(d["x"]), ms.Tensor(d["y"])
+    return lambda: grads(x, y)[0]
+
+
+def _call_with(fn):
+    def call(x, y):
+        return fn(x, y)
+    return call
+
+
+@MLP_BACKWARD.impl("torch")
+def _(torch, d):
+    F, tnn, h = torch.nn.functional, torch.nn, MLP["hidden"]
+    net = tnn.Sequential(tnn.Flatten(), tnn.Linear(784, h), tnn.ReLU(), tnn.Linear(h, h),
+                         tnn.ReLU(), tnn.Linear(h, 10))
+    x, y = torch.from_numpy(d["x"]), torch.from_numpy(d["y"]).long()
+
+    def backward():
+        net.zero_grad(set_to_none=True)
+        F.cross_entropy(net(x), y).backward()
+        return net[1].weight.grad
+    return backward
+
+
+@MLP_BACKWARD.impl("jax")
+def _(jax, d):
+    import numpy as np
+    jnp, h = jax.numpy, MLP["hidden"]
+    params = jax.tree_util.tree_map(jnp.asarray, _jax_params(np, [((784, h), True), ((h, h), True),
+                                                                  ((h, 10), True)]))
+
+    def loss_fn(p, x, y):
+        x = x.reshape(x.shape[0], -1)
+        x = jax.nn.relu(x @ p[0][0] + p[0][1])
+        x = jax.nn.relu(x @ p[1][0] + p[1][1])
+        logp = jax.nn.log_softmax(x @ p[2][0] + p[2][1])
+        return -jnp.take_along_axis(logp, y[:, None], axis=1).mean()
+
+    grad = jax.jit(jax.grad(loss_fn))
+    x, y = jnp.asarray(d["x"]), jnp.asarray(d["y"])
+    return lambda: grad(params, x, y)
+
+
+LENET_COMPILE = workload(
+    name="lenet5_step_compile", kind="step",
+    doc="time to the first LeNet-5 training step (forward, gradient, Momentum update) of a new network, "
+        "batch 8: in the graph modes and JAX this is compiling the step (plus one execution), in the "
+        "eager modes one step",
+    inputs=lambda np, smoke: {"x": np.random.default_rng(0).standard_normal((8, 1, 32, 32), np.float32),
+                              "y": np.arange(8, dtype=np.int32) % 10},
+    check=lambda np, first_loss: first_loss(), amount=lambda smoke: 1)
+
+
+@LENET_COMPILE.impl("sprout", "sprout_graph", "mindspore", "mindspore_graph")
+def _(ms, d):
+    nn = ms.nn
+    x, y = ms.Tensor(d["x"]), ms.Tensor(d["y"])
+
+    def compile_and_run_once():
+        net = _lenet_cell(nn)
+        loss = nn.SoftmaxCrossEntropyWithLogits(sparse=True, reduction="mean")
+        opt = nn.Momentum(net.trainable_params(), LENET["lr"], LENET["momentum"])
+        return nn.TrainOneStepCell(nn.WithLossCell(net, loss), opt)(x, y)
+    return compile_and_run_once
+
+
+@LENET_COMPILE.impl("jax")
+def _(jax, d):
+    def compile_and_run_once():
+        return _jax_lenet_step(jax, d)()  # a new jit function: traced and compiled on this call
+    return compile_and_run_once
