@@ -50,7 +50,7 @@ def _sprout(threads: int) -> Handle:
 def _sprout_graph(threads: int) -> Handle:
     # The same Sprout with Cells compiled (GRAPH_MODE is process-wide context: a process of its own).
     h = _sprout(threads)
-    h.module.set_context(mode=h.module.GRAPH_MODE)
+    h.mod.set_context(mode=h.mod.GRAPH_MODE)
     h.name = "sprout_graph"
     return h
 

@@ -42,7 +42,9 @@ bool pure_node(const CNode* c) {
   return false;
 }
 
-bool has_effects(const FuncGraph& g) {
+}  // namespace
+
+bool graph_has_effects(const FuncGraph& g) {
   for (const CNode* c : g.topological_order()) {
     const IrValue* v = c->callee_value();
     if (!v || v->as<FuncGraph*>()) return true;
@@ -51,14 +53,12 @@ bool has_effects(const FuncGraph& g) {
   return false;
 }
 
-}  // namespace
-
 size_t cse(FuncGraph& entry) {
   size_t changes = 0;
   for (FuncGraph* g : reachable_graphs(entry)) {
     // Where parameters are written in place, two equal reads may see different values; such graphs
     // keep every node (a conservative rule, see Note [Side effects in graph mode]).
-    if (has_effects(*g)) continue;
+    if (graph_has_effects(*g)) continue;
     std::multimap<std::pair<size_t, std::string>, CNode*> seen;
     for (CNode* c : g->topological_order()) {
       if (!pure_node(c)) continue;

@@ -1,4 +1,6 @@
 // simplify (Note [Pass pipeline]): local rewrites that make later passes and the VM's work smaller.
+#include <cmath>
+
 #include "base/error.h"
 #include "compiler/graph_emit.h"
 #include "compiler/passes.h"
@@ -26,6 +28,29 @@ bool same_spec(const AnfNode* a, const AnfNode* b) {
   return a->abstract() && b->abstract() && same_abstract(*a->abstract(), *b->abstract());
 }
 
+// A constant tensor holding one value equal to `v`.
+bool is_constant_value(const AnfNode* n, double v) {
+  const Tensor* t = nullptr;
+  return is_constant_tensor(n, &t) && t->numel() == 1 && t->element_as_double(0) == v;
+}
+
+// Identities that hold bit for bit in IEEE arithmetic (NaN, infinities and signed zeros included):
+// x * 1, 1 * x, x / 1, x - 0. (x + 0 is not one: -0 + 0 is +0.) Only where the result has x's
+// dtype and shape, so no broadcast or promotion is skipped.
+AnfNode* algebraic(const Primitive& p, CNode* c) {
+  if (c->inputs().size() != 3) return nullptr;
+  AnfNode *a = c->input(1), *b = c->input(2);
+  const std::string& op = p.name();
+  if ((op == "Mul" || op == "RealDiv" || op == "Div") && is_constant_value(b, 1.0) && same_spec(c, a)) return a;
+  if (op == "Mul" && is_constant_value(a, 1.0) && same_spec(c, b)) return b;
+  if (op == "Sub" && is_constant_value(b, 0.0) && same_spec(c, a)) {
+    const Tensor* zero = nullptr;
+    is_constant_tensor(b, &zero);
+    if (!std::signbit(zero->element_as_double(0))) return a;  // x - (+0) is x; x - (-0) is x + 0
+  }
+  return nullptr;
+}
+
 // The node `c` can be replaced with, or null.
 AnfNode* rewrite(FuncGraph& g, CNode* c) {
   if (c == g.return_node()) return nullptr;
@@ -45,11 +70,14 @@ AnfNode* rewrite(FuncGraph& g, CNode* c) {
     return nullptr;
   }
   if (const Primitive* p = primitive_callee(c)) {
-    // Casting to the dtype it has, or reshaping to the shape it has: the input itself.
-    if ((p->name() == "Cast" || p->name() == "Reshape" || p->name() == "Identity") && c->inputs().size() >= 2 &&
-        same_spec(c, c->input(1)))
+    // Reshaping to the shape it has (a view in eager mode too): the input itself.
+    if (p->name() == "Reshape" && same_spec(c, c->input(1))) return c->input(1);
+    // The others make a copy in eager mode; replacing it by the input is safe only where nothing
+    // is written in place afterwards (Note [Side effects in graph mode]).
+    if (graph_has_effects(g)) return nullptr;
+    if ((p->name() == "Cast" || p->name() == "Identity") && c->inputs().size() >= 2 && same_spec(c, c->input(1)))
       return c->input(1);
-    return nullptr;
+    return algebraic(*p, c);
   }
   // call(Partial(f, a...), b...) -> f(a..., b...)
   AnfNode* callee = c->input(0);

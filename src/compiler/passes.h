@@ -29,6 +29,10 @@ namespace sprout::compiler {
 // Every graph reachable from `entry` through graph constants, entry first.
 std::vector<ir::FuncGraph*> reachable_graphs(ir::FuncGraph& entry);
 
+// Does the graph write Parameters in place or call graphs (which may)? Rewrites that turn a computed
+// copy into an alias of its input (x * 1 -> x) or merge reads are not safe there.
+bool graph_has_effects(const ir::FuncGraph& g);
+
 size_t closure_convert(ir::FuncGraph& entry);
 size_t simplify(ir::FuncGraph& entry);
 size_t inline_calls(ir::FuncGraph& entry);
