@@ -130,12 +130,56 @@ AnfNode* check_visible(FuncGraph& g, AnfNode* n) {
 
 }  // namespace
 
+namespace {
+
+nb::object wrap_outputs(const std::vector<AnfNode*>& outs) {
+  TraceState& t = trace();
+  if (outs.size() == 1) return make_graph_tensor(*t.graph, outs[0]);
+  nb::list items;
+  for (AnfNode* n : outs) items.append(make_graph_tensor(*t.graph, n));
+  return nb::tuple(items);
+}
+
+// An effect without inputs has nothing to hang its order on: it runs inside a one-node graph whose
+// call waits (Depend on the callee) for the effects and Parameter reads before it.
+nb::object emit_ordered_effect(FuncGraph& g, const Primitive& prim) {
+  TraceState& t = trace();
+  FuncGraph* body = g.module()->new_graph(prim.name() + "_effect");
+  std::vector<AnfNode*> outs = compiler::emit_primitive(*body, prim, {}, t.where);
+  body->set_output(outs.size() == 1 ? outs[0] : compiler::emit_make_tuple(*body, outs));
+  GraphEffects& effects = t.effects[&g];
+  ValueNode* callee = g.add_value(IrValue{body});
+  callee->set_abstract(function_abstract({body}, {}));
+  std::vector<AnfNode*> order{callee};
+  if (effects.last) order.push_back(effects.last);
+  order.insert(order.end(), effects.reads.begin(), effects.reads.end());
+  AnfNode* ordered = callee;
+  if (order.size() > 1) {
+    CNode* d = compiler::emit_special(g, SpecialOp::Depend, std::move(order), t.where);
+    d->set_abstract(callee->abstract());
+    ordered = d;
+  }
+  CNode* call = g.add_cnode({ordered}, t.where);
+  call->set_abstract(body->output()->abstract());
+  ++t.effect_count;
+  effects.last = call;
+  effects.reads.clear();
+  if (outs.size() == 1) return wrap_outputs({call});
+  std::vector<AnfNode*> items;
+  for (size_t i = 0; i < outs.size(); ++i) items.push_back(compiler::emit_tuple_getitem(g, call, static_cast<int64_t>(i)));
+  return wrap_outputs(items);
+}
+
+}  // namespace
+
 std::optional<nb::object> emit_if_tracing(const Primitive& prim, std::span<const nb::object> operands) {
   TraceState& t = trace();
   if (!t.graph) return std::nullopt;
   bool any = false;
   for (const nb::object& o : operands) any = any || is_graph_tensor(o) || is_parameter(o);
-  if (!any) return std::nullopt;
+  // An effect (Print, a random draw) is part of the graph even with no tensor operand: run now, it
+  // would happen once, at compile time.
+  if (!any && !prim.def().side_effect) return std::nullopt;
 
   FuncGraph& g = *t.graph->graph;
   std::vector<nb::object> loaded;  // Parameters read through the front end, as graph tensors
@@ -172,6 +216,7 @@ std::optional<nb::object> emit_if_tracing(const Primitive& prim, std::span<const
     }
   }
   GraphEffects& effects = t.effects[&g];
+  if (prim.def().side_effect && nodes.empty()) return emit_ordered_effect(g, prim);
   if (prim.def().side_effect && !nodes.empty()) {
     std::vector<AnfNode*> order{nodes[0]};
     if (effects.last) order.push_back(effects.last);
@@ -195,10 +240,7 @@ std::optional<nb::object> emit_if_tracing(const Primitive& prim, std::span<const
         break;
       }
   }
-  if (outs.size() == 1) return make_graph_tensor(*t.graph, outs[0]);
-  nb::list items;
-  for (AnfNode* n : outs) items.append(make_graph_tensor(*t.graph, n));
-  return nb::tuple(items);
+  return wrap_outputs(outs);
 }
 
 namespace {

@@ -1,5 +1,8 @@
 // Process-wide runtime settings: threads, allocator statistics.
+#include <nanobind/stl/string.h>
+
 #include "kernels/cpu/parallel.h"
+#include "ops/debug_print.h"
 #include "python/bindings.h"
 #include "tensor/allocator.h"
 
@@ -22,6 +25,16 @@ void bind_runtime(nb::module_& m) {
     return d;
   });
   m.def("empty_cache", [] { CpuAllocator::instance().empty_cache(); });
+  m.def("set_print_sink", [](nb::callable fn) {
+    // Kept for the life of the process (never destroyed after the interpreter is gone).
+    auto* held = new nb::callable(std::move(fn));
+    set_print_sink([held](const std::string& format, std::span<const Tensor> tensors) {
+      nb::gil_scoped_acquire gil;
+      nb::list items;
+      for (const Tensor& t : tensors) items.append(wrap(t));
+      (*held)(format, items);
+    });
+  }, "Where Print sends its text: fn(format, tensors).");
 }
 
 }  // namespace sprout::py

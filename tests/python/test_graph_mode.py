@@ -394,3 +394,22 @@ def test_save_graphs_dumps_each_stage(tmp_path):
     assert "Sub(%x" in spec and "RealDiv(" in spec and "test_graph_mode.py:" in spec
     assert (tmp_path / next(f for f in files if f.startswith("test_f_") and f.endswith(".dot"))).read_text().startswith(
         "digraph")
+
+
+def test_print_in_graph_mode_prints_in_program_order(capsys):
+    @ms.jit
+    def f(x):
+        print("x is", x, "of shape", x.shape)
+        y = x * 2
+        ops.Print()("y:", y)
+        i = 0
+        while i < 2:
+            print("iteration", i)
+            i += 1
+        return y
+
+    f(Tensor(np.array([1.0, 2.0], np.float32)))
+    assert capsys.readouterr().out.splitlines() == ["x is [1. 2.] of shape (2,)", "y: [2. 4.]", "iteration 0",
+                                                    "iteration 1"]
+    f(Tensor(np.array([3.0, 4.0], np.float32)))  # printed when the graph runs, not when it compiled
+    assert capsys.readouterr().out.splitlines()[0] == "x is [3. 4.] of shape (2,)"

@@ -39,8 +39,13 @@ def call(stager, fn, args, kwargs, node):
         return stage_grad(stager, grad_spec, list(args), node)
     if isinstance(fn, JitFunction):
         fn = fn.fn if fn.obj is None else types.MethodType(fn.fn, fn.obj)
-    if fn is print:
-        unsupported(stager.src.file, node, "print", "return the values to print them, or use PYNATIVE_MODE")
+    if fn is print:  # the Print op: in program order, tensors printed when the graph runs
+        from sprout.ops.operations import _print
+        unknown = set(kwargs) - {"sep", "end", "flush"}
+        if unknown or kwargs.get("end", "\n") != "\n":
+            unsupported(stager.src.file, node, f"print with {', '.join(sorted(unknown)) or 'end'}=",
+                        "print one line at a time, with sep= at most")
+        fn, args, kwargs = _print, [tuple(args)], {"sep": kwargs.get("sep", " ")}
     if isinstance(fn, Cell):
         return call_cell(stager, fn, args, kwargs)
     if isinstance(fn, types.MethodType) and isinstance(fn.__func__, types.FunctionType) \

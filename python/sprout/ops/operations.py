@@ -65,3 +65,31 @@ __all__ = []
 for _record in OP_RECORDS:
     globals()[_record["name"]] = _make_primitive_class(_record)
     __all__.append(_record["name"])
+
+
+class Print(globals()["Print"]):
+    """``ops.Print()(*args)``: prints strings and tensors in one line, in program order in graph mode too
+    (Note [Print] in src/ops/debug_print.cc). Non-tensor arguments become part of the printed text."""
+
+    def __call__(self, *args):
+        return _print(args)
+
+
+def _print(args, sep=" "):
+    from sprout.common.tensor import Tensor
+    parts, tensors = [], []
+    for a in args:
+        if isinstance(a, Tensor):
+            parts.append("{}")
+            tensors.append(a)
+        else:
+            parts.append(str(a).replace("{", "{{").replace("}", "}}"))
+    return _C.Primitive("Print", {"format": sep.replace("{", "{{").replace("}", "}}").join(parts)})(*tensors)
+
+
+def _print_sink(format, tensors):
+    """Where Print's text goes: Python's print, with each tensor as str(tensor) -- what PYNATIVE prints."""
+    print(format.format(*[str(t) for t in tensors]), flush=True)
+
+
+_C.set_print_sink(_print_sink)
