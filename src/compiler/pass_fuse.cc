@@ -1,7 +1,9 @@
 // fuse (Note [Pass pipeline]). Note [Elementwise fusion]
 // A group is a connected set of elementwise nodes of one graph with one float dtype and one static
-// shape, whose intermediate values are used only inside the group; its inputs are values of that shape
-// or single elements (scalars broadcast). The group becomes one node calling a FusedElementwise
+// shape, whose intermediate values are used only inside the group; its inputs are values of that shape,
+// single elements (scalars), or values broadcast along leading and trailing axes (a Dense bias (M,)
+// against (N, M), a per-channel (C, 1, 1) against (N, C, H, W)): so a bias add and its activation are
+// one pass over the output of a matmul or convolution. The group becomes one node calling a FusedElementwise
 // program (ir/fused.h), which the VM runs block by block (Note [Fused blocks]): one pass over memory
 // instead of one per op, and no intermediate tensors. Groups grow from their last node backwards, so
 // the largest group containing a node is found; groups of one node stay as they are.
@@ -29,6 +31,21 @@ int64_t elements(const Shape& s) {
   return n;
 }
 
+// Does `in` broadcast to `out` with its non-1 axes one contiguous run equal to `out`'s (see above)?
+bool band_broadcast(const Shape& in, const Shape& out) {
+  if (in.size() > out.size()) return false;
+  size_t offset = out.size() - in.size();
+  int first = -1, last = -1;
+  for (size_t i = 0; i < in.size(); ++i) {
+    if (in[i] == 1) continue;
+    if (in[i] != out[offset + i]) return false;
+    if (first < 0) first = static_cast<int>(i);
+    if (last >= 0 && last != static_cast<int>(i) - 1) return false;
+    last = static_cast<int>(i);
+  }
+  return true;
+}
+
 // The fused step for `c` if it can join a group of dtype/shape of its own output.
 std::optional<FusedStep> step_of(const CNode* c) {
   const IrValue* v = c->callee_value();
@@ -43,7 +60,7 @@ std::optional<FusedStep> step_of(const CNode* c) {
   if (c->inputs().size() != arity + 1) return std::nullopt;
   for (size_t i = 1; i < c->inputs().size(); ++i) {
     const AbstractTensor* in = tensor_of(c->input(i));
-    if (!in || in->dtype != out->dtype || (in->shape != out->shape && elements(in->shape) != 1)) return std::nullopt;
+    if (!in || in->dtype != out->dtype || !band_broadcast(in->shape, out->shape)) return std::nullopt;
   }
   return step;
 }

@@ -413,3 +413,22 @@ def test_print_in_graph_mode_prints_in_program_order(capsys):
                                                     "iteration 1"]
     f(Tensor(np.array([3.0, 4.0], np.float32)))  # printed when the graph runs, not when it compiled
     assert capsys.readouterr().out.splitlines()[0] == "x is [3. 4.] of shape (2,)"
+
+
+def test_elementwise_chains_fuse_with_bias_broadcasts_and_match_pynative():
+    dense = nn.Dense(64, 32, activation="relu")
+    x = Tensor(np.random.RandomState(0).randn(16, 64).astype(np.float32))
+    got, expected = run_in_modes(dense, x)
+    np.testing.assert_array_equal(got.asnumpy(), expected.asnumpy())
+    program = next(iter(dense._jit_construct._cache.values())).program.describe()
+    assert "MatMul(" in program and "Fused[Add, ReLU]" in program  # bias and activation: one pass
+
+    @ms.jit
+    def per_channel(x, b, s):
+        return ops.sigmoid(ops.relu(x + b) * s - 1.0) / 3.0
+
+    args = (Tensor(np.random.RandomState(1).randn(2, 3, 4, 5).astype(np.float32)),
+            Tensor(np.random.RandomState(2).randn(3, 1, 1).astype(np.float32)), Tensor(np.float32(0.5)))
+    np.testing.assert_allclose(per_channel(*args).asnumpy(), eager(per_channel)(*args).asnumpy(), rtol=1e-6)
+    program = next(iter(per_channel._cache.values())).program.describe()
+    assert program.count("Fused[") == 1 and "Sigmoid" in program

@@ -4,6 +4,8 @@
 // each block every step runs the op's own vector routine (simd.h, simd_math.h, nn_act_simd.h) into a
 // per-thread scratch row of kBlock elements, so intermediates never leave L1/L2. Inputs of one
 // element are broadcast with stride 0; a step whose operands are all single elements computes one.
+// An input broadcast along leading and trailing axes (a bias) is expanded into a scratch row per
+// block: element i of the output reads element (i / inner) % size of the input.
 #include "kernels/cpu/fused_elementwise.h"
 
 #include <vector>
@@ -88,16 +90,28 @@ void run_typed(const FusedElementwise& f, std::span<const Tensor> inputs, Tensor
   const size_t n_regs = static_cast<size_t>(f.n_inputs) + f.steps.size();
   std::vector<const T*> input_ptr(static_cast<size_t>(f.n_inputs));
   std::vector<bool> input_scalar(static_cast<size_t>(f.n_inputs));
+  std::vector<int64_t> input_inner(static_cast<size_t>(f.n_inputs), 0);  // 0: the output's own shape
   for (int32_t i = 0; i < f.n_inputs; ++i) {
     input_ptr[i] = inputs[i].data<T>();
     input_scalar[i] = inputs[i].numel() == 1 && n != 1;
+    if (!input_scalar[i] && inputs[i].numel() != n) {
+      // Right-aligned, the input's last non-1 axis is followed by `inner` output elements.
+      const Shape& in = inputs[i].shape();
+      size_t offset = f.shape.size() - in.size();
+      size_t last = in.size();
+      while (last > 0 && in[last - 1] == 1) --last;
+      int64_t inner = 1;
+      for (size_t d = offset + last; d < f.shape.size(); ++d) inner *= f.shape[d];
+      input_inner[i] = inner;
+    }
   }
   T* result = out.data<T>();
   const int64_t block = std::min(kBlock, n);
   parallel_for(n, kParallelGrain, [&](int64_t begin, int64_t end) {
     // One scratch row per step, reused across calls (grown, never shrunk or cleared).
     thread_local std::vector<T> scratch;
-    if (scratch.size() < f.steps.size() * static_cast<size_t>(block)) scratch.resize(f.steps.size() * block);
+    const size_t rows = f.steps.size() + static_cast<size_t>(f.n_inputs);  // steps, then expanded inputs
+    if (scratch.size() < rows * static_cast<size_t>(block)) scratch.resize(rows * block);
     std::vector<const T*> reg(n_regs);
     std::vector<bool> scalar(n_regs);
     for (int64_t b = begin; b < end; b += kBlock) {
@@ -105,6 +119,12 @@ void run_typed(const FusedElementwise& f, std::span<const Tensor> inputs, Tensor
       for (int32_t i = 0; i < f.n_inputs; ++i) {
         scalar[i] = input_scalar[i];
         reg[i] = scalar[i] ? input_ptr[i] : input_ptr[i] + b;
+        if (input_inner[i]) {
+          T* row = scratch.data() + (f.steps.size() + static_cast<size_t>(i)) * block;
+          const int64_t inner = input_inner[i], size = inputs[i].numel();
+          for (int64_t j = 0; j < len; ++j) row[j] = input_ptr[i][((b + j) / inner) % size];
+          reg[i] = row;
+        }
       }
       for (size_t k = 0; k < f.steps.size(); ++k) {
         const FusedStep& s = f.steps[k];

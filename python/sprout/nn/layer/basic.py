@@ -26,8 +26,11 @@ class Dense(Cell):
         if has_bias:
             bias_init = Uniform(1 / math.sqrt(in_channels)) if bias_init is None else bias_init
             self.bias = Parameter(initializer(bias_init, (out_channels,), dtype), name="bias")
+        if isinstance(activation, str):  # MindSpore's spelling: Dense(..., activation="relu")
+            from sprout.nn.layer.activation import get_activation
+            activation = get_activation(activation, "Dense")
         if activation is not None and not callable(activation):
-            raise TypeError(f"Dense: 'activation' must be a Cell or callable, but got {type(activation).__name__}")
+            raise TypeError(f"Dense: 'activation' must be a Cell, callable or name, but got {type(activation).__name__}")
         self.activation = activation
         self._matmul = ops.MatMul(transpose_b=True)
 
