@@ -373,10 +373,8 @@ void bind_ir(nb::module_& parent) {
         e.last = node.node;
         e.reads.clear();
       }, "Later effects and Parameter reads of this graph are ordered after `node` (a call that may have effects).")
-      .def("emit_grad", [](PyGraph& g, const PyGraph& target, std::vector<PyNode*> args, std::vector<PyNode*> sens,
-                           std::vector<bool> ones) {
-        // (out, bprop) = J(target)(args...); grads = bprop(sens): the sensitivities given, or ones
-        // for the outputs marked in `ones` and zeros for the others (auxiliary outputs).
+      .def("emit_j", [](PyGraph& g, const PyGraph& target, std::vector<PyNode*> args) {
+        // (out, bprop) = J(target)(args...): the output leaves and the bprop closure (Note [J transform]).
         FuncGraph& fg = *g.graph;
         CNode* jf = compiler::emit_special(fg, SpecialOp::J, {fg.add_value(IrValue{target.graph})});
         jf->set_abstract(function_abstract({}, {}));
@@ -385,47 +383,34 @@ void bind_ir(nb::module_& parent) {
         CNode* t = fg.add_cnode(std::move(inputs), trace().where);
         AbstractPtr out_abs = target.graph->output()->abstract();
         t->set_abstract(tuple_abstract({out_abs, function_abstract({}, {})}));
+        GraphEffects& e = trace().effects[&fg];
+        e.last = t;
+        e.reads.clear();
         AnfNode* out = compiler::emit_tuple_getitem(fg, t, 0);
         const AbstractSequence* seq = out_abs->as<AbstractSequence>();
-        SPROUT_ASSERT(seq, "emit_grad: the target must return a tuple of leaves");
-        std::vector<AnfNode*> leaves, d;
-        for (size_t i = 0; i < seq->elements.size(); ++i) leaves.push_back(compiler::emit_tuple_getitem(fg, out, i));
-        static const Primitive ones_like = Primitive::make("OnesLike"), zeros_like = Primitive::make("ZerosLike");
-        for (size_t i = 0; i < leaves.size(); ++i) {
-          if (!sens.empty()) {
-            d.push_back(sens.at(i)->node);
-            continue;
-          }
-          AnfNode* in[1] = {leaves[i]};
-          d.push_back(compiler::emit_primitive(fg, ones[i] ? ones_like : zeros_like, in)[0]);
-        }
-        CNode* grads = fg.add_cnode({compiler::emit_tuple_getitem(fg, t, 1), compiler::emit_make_tuple(fg, d)},
-                                    trace().where);
+        SPROUT_ASSERT(seq, "emit_j: the target must return a tuple of leaves");
+        std::vector<PyNode> leaves;
+        for (size_t i = 0; i < seq->elements.size(); ++i)
+          leaves.push_back(PyNode{g.module, compiler::emit_tuple_getitem(fg, out, static_cast<int64_t>(i))});
+        return std::make_pair(leaves, PyNode{g.module, compiler::emit_tuple_getitem(fg, t, 1)});
+      }, "Emits J(target)(args): (output leaves, bprop closure).")
+      .def("emit_bprop", [](PyGraph& g, const PyGraph& target, const PyNode& bprop, std::vector<PyNode*> sens) {
+        // grads = bprop(sens leaves...): one gradient per parameter of `target`.
+        FuncGraph& fg = *g.graph;
+        std::vector<AnfNode*> d;
+        for (PyNode* s : sens) d.push_back(check_visible(fg, s->node));
+        CNode* grads = fg.add_cnode({check_visible(fg, bprop.node), compiler::emit_make_tuple(fg, d)}, trace().where);
         std::vector<AbstractPtr> param_abs;
         for (ParameterNode* p : target.graph->parameters()) param_abs.push_back(p->abstract());
         grads->set_abstract(tuple_abstract(param_abs));
         GraphEffects& e = trace().effects[&fg];
         e.last = grads;
         e.reads.clear();
-        std::vector<PyNode> out_nodes, grad_nodes;
-        for (AnfNode* l : leaves) out_nodes.push_back(PyNode{g.module, l});
+        std::vector<PyNode> out;
         for (size_t i = 0; i < param_abs.size(); ++i)
-          grad_nodes.push_back(PyNode{g.module, compiler::emit_tuple_getitem(fg, grads, static_cast<int64_t>(i))});
-        return std::make_pair(out_nodes, grad_nodes);
-      }, "Emits the gradient of calling `target` on `args`: (output leaves, one gradient per parameter).")
-      .def("attach_custom_bprop", [](PyGraph& g, const PyGraph& bprop, std::vector<PyNode*> bound) {
-        // The output becomes Depend(result, Partial(bprop, inputs..., out...)): the closure lives with
-        // the forward values it uses and takes the output's sensitivity.
-        std::vector<AnfNode*> args{g.graph->add_value(IrValue{bprop.graph})};
-        for (PyNode* b : bound) args.push_back(b->node);
-        CNode* partial = compiler::emit_special(*g.graph, SpecialOp::Partial, std::move(args));
-        partial->set_abstract(function_abstract({bprop.graph}, {}));
-        AnfNode* result = g.graph->output();
-        CNode* d = compiler::emit_special(*g.graph, SpecialOp::Depend, {result, partial});
-        d->set_abstract(result->abstract());
-        g.graph->set_output(d);
-        g.graph->set_custom_bprop(true);
-      })
+          out.push_back(PyNode{g.module, compiler::emit_tuple_getitem(fg, grads, static_cast<int64_t>(i))});
+        return out;
+      }, "Emits bprop(sens): one gradient per parameter of the target J was applied to.")
       .def("has_output", [](const PyGraph& g) { return g.graph->return_node() != nullptr; })
       .def("print_ir", [](const PyGraph& g) { return print_ir(*g.graph); })
       .def("print_dot", [](const PyGraph& g) { return print_dot(*g.graph); })

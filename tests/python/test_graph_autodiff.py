@@ -305,3 +305,34 @@ def test_pynative_gradient_through_a_jit_function_uses_its_graph_gradient():
         np.testing.assert_allclose(a.asnumpy(), b.asnumpy(), rtol=1e-6)
     cube = ms.jit(lambda v: v * v * v)
     assert float(ms.grad(ms.grad(cube))(Tensor(2.0)).asnumpy()) == 12.0  # higher order, still compiled
+
+
+def test_vjp_and_jvp_in_graph_mode_equal_pynative():
+    def f(x, y):
+        return ops.sin(x) * y
+
+    def h(x):
+        return ops.sin(x) * x
+
+    x, y = Tensor(np.array([0.5, 1.0])), Tensor(np.array([2.0, 3.0]))
+    v = Tensor(np.array([1.0, -1.0]))
+
+    @ms.jit
+    def graph_vjp(x, y, v):
+        out, vjp_fn = ops.vjp(f, x, y)
+        return out, vjp_fn(v)
+
+    @ms.jit
+    def graph_jvp(x, v):
+        return ops.jvp(h, x, v)
+
+    out, (gx, gy) = graph_vjp(x, y, v)
+    e_out, e_fn = ops.vjp(f, x, y)
+    e_gx, e_gy = e_fn(v)
+    for a, b in ((out, e_out), (gx, e_gx), (gy, e_gy)):
+        np.testing.assert_allclose(a.asnumpy(), b.asnumpy(), rtol=1e-12)
+    out, tangent = graph_jvp(x, v)
+    e_out, e_tangent = ops.jvp(h, x, v)
+    np.testing.assert_allclose(tangent.asnumpy(), e_tangent.asnumpy(), rtol=1e-12)
+    np.testing.assert_allclose(tangent.asnumpy(), (np.cos([0.5, 1.0]) * [0.5, 1.0] + np.sin([0.5, 1.0])) * [1, -1],
+                               rtol=1e-12)

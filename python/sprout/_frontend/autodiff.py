@@ -8,7 +8,8 @@ src/compiler/autodiff.cc). The results are formatted exactly as the eager APIs f
 """
 from sprout.common import dtype as mstype
 from sprout.common.tensor import Tensor
-from sprout.ops.composite.grad import _positions
+from sprout.ops.composite.grad import _positions, grad, vjp
+from sprout.ops.function.array_func import ones_like
 from sprout._frontend import values as V
 from sprout._frontend.graph_tensor import GraphTensor
 from sprout._frontend.source import where
@@ -65,7 +66,11 @@ def stage_grad(stager, spec, args, node):
                                  f"shape {tuple(leaf[2])}; they must match")
             s = s if isinstance(s, GraphTensor) else GraphTensor(g.constant(s))
             sens_nodes.append(s.astype(leaf[1])._node)
-    outs, grads = g.emit_grad(target, arg_nodes, sens_nodes, ones)
+    outs, bprop = g.emit_j(target, arg_nodes)
+    if not sens_nodes:
+        sens_nodes = [(_prim("OnesLike") if one else _prim("ZerosLike"))(GraphTensor(o))._node
+                      for o, one in zip(outs, ones)]
+    grads = g.emit_bprop(target, bprop, sens_nodes)
     value = V.rebuild(out_template, list(outs))
     grad_values = [GraphTensor(n) for n in grads]
     weight_grads = tuple(grad_values[:len(weights)])
@@ -77,6 +82,69 @@ def stage_grad(stager, spec, args, node):
         rest = rest[n:]
     input_grads = [per_arg[p] for p in positions]
     return _format(spec, value, input_grads, weight_grads, positions, has_aux, api)
+
+
+def _prim(name):
+    from sprout.ops.function._prims import prim
+    return prim(name)
+
+
+class StagedVjp:
+    """The vjp_fn of ops.vjp called in compiled code: calling it emits the bprop call."""
+
+    def __init__(self, target, bprop, out_template, arg_template, n_inputs, weights):
+        self.target, self.bprop = target, bprop
+        self.out_template, self.arg_template = out_template, arg_template
+        self.n_inputs, self.weights = n_inputs, weights
+
+    def __call__(self, stager, v, node):
+        g = stager.cur.graph
+        leaves = V.leaves(self.out_template)
+        values = list(v) if len(v) != 1 or len(leaves) == 1 else list(v[0])
+        if len(values) != len(leaves):
+            raise ValueError(f"{where(stager.src.file, node)}: vjp: the cotangent has {len(values)} tensor(s) but "
+                             f"the function returned {len(leaves)}")
+        sens = []
+        for s, leaf in zip(values, leaves):
+            s = s if isinstance(s, Tensor) else Tensor(s, dtype=leaf[1])
+            s = s if isinstance(s, GraphTensor) else GraphTensor(g.constant(s))
+            if tuple(s.shape) != tuple(leaf[2]):
+                raise ValueError(f"{where(stager.src.file, node)}: vjp: the cotangent has shape {tuple(s.shape)} but "
+                                 f"the output it weighs has shape {tuple(leaf[2])}")
+            sens.append(s.astype(leaf[1])._node)
+        grads = [GraphTensor(n) for n in g.emit_bprop(self.target, self.bprop, sens)]
+        weight_grads = tuple(grads[:len(self.weights)])
+        rest = grads[len(self.weights):]
+        per_arg = []
+        for t in self.arg_template[1]:
+            n = len(V.leaves(t))
+            per_arg.append(V.rebuild(t, [x._node for x in rest[:n]]) if n else None)
+            rest = rest[n:]
+        result = tuple(per_arg) if self.n_inputs != 1 else per_arg[0]
+        return (result, weight_grads) if self.weights else result
+
+
+def stage_vjp(stager, fn, inputs, weights, has_aux, node):
+    """ops.vjp(fn, *inputs) in compiled code: (outputs, vjp_fn[, aux])."""
+    from sprout.ops.composite.grad import _weights_list
+    g = stager.cur.graph
+    inputs = [GraphTensor(g.constant(a)) if isinstance(a, Tensor) and not isinstance(a, GraphTensor) else a
+              for a in inputs]
+    weights = _weights_list(weights, "vjp")
+    target, out_template, arg_template = _stage_target(stager, fn, inputs, weights, node)
+    stager.ctx.set_graph(g)
+    arg_nodes = [stager.ctx.load_parameter(w)._node for w in weights] + V.flatten(tuple(inputs), arg_template, g)
+    outs, bprop = g.emit_j(target, arg_nodes)
+    value = V.rebuild(out_template, list(outs))
+    main, aux = value, None
+    main_template = out_template
+    if has_aux:
+        main_template = _main_template(out_template, True, "vjp")
+        main, aux = value[0], (value[1] if len(value) == 2 else tuple(value[1:]))
+    vjp_fn = StagedVjp(target, bprop, out_template if not has_aux else out_template, arg_template, len(inputs),
+                       weights)
+    vjp_fn.main_leaves = len(V.leaves(main_template))
+    return (main, vjp_fn, aux) if has_aux else (main, vjp_fn)
 
 
 def _main_template(template, has_aux, api):
@@ -118,7 +186,8 @@ def _stage_target(stager, fn, args, weights, node):
     """The graph T(weights..., arg leaves...) returning fn(*args)'s leaves."""
     from sprout._frontend import calls
     ctx = stager.ctx
-    target = ctx.new_graph(f"{getattr(fn, '__name__', 'fn')}_grad_target", ctx.function_parent)
+    # Nested in the caller's graph: a closure being differentiated may use the caller's tensors.
+    target = ctx.new_graph(f"{getattr(fn, '__name__', 'fn')}_grad_target", stager.cur.graph)
     weight_nodes = [target.add_parameter(w.name) for w in weights]
     for w, n in zip(weights, weight_nodes):
         n.set_tensor_abstract(w.dtype, list(w.shape))
@@ -142,3 +211,32 @@ def _stage_target(stager, fn, args, weights, node):
     finally:
         ctx.functions, ctx.function_parent, ctx.parameter_override = saved
     return target, fg.template, arg_template
+
+
+def jvp_in_graph(fn, inputs, v, has_aux=False):
+    """ops.jvp in compiled code, staged from this source: J v is the gradient, with respect to the
+    cotangent u, of <vjp(u), v> (the vjp is linear in u, so this is exact at any u)."""
+    inputs = inputs if isinstance(inputs, tuple) else (inputs,)
+    v = v if isinstance(v, tuple) else (v,)
+    if has_aux:
+        out, _, aux = vjp(fn, *inputs, has_aux=True)
+    else:
+        out, _ = vjp(fn, *inputs)
+
+    def weighted(u):
+        if has_aux:
+            _, vjp_fn, _ = vjp(fn, *inputs, has_aux=True)
+        else:
+            _, vjp_fn = vjp(fn, *inputs)
+        grads = vjp_fn(u)
+        grads = grads if isinstance(grads, tuple) else (grads,)
+        total = 0.0
+        for g_, vi in zip(grads, v):
+            total = total + (g_ * vi).sum()
+        return total
+
+    tangent = grad(weighted)(ones_like(out))
+    return (out, tangent, aux) if has_aux else (out, tangent)
+
+
+jvp_in_graph._sprout_stage = True

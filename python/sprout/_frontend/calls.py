@@ -31,6 +31,15 @@ def call(stager, fn, args, kwargs, node):
     from sprout._frontend.jit import JitFunction
     if isinstance(fn, StagedClosure):
         return call_closure(stager, fn, args, kwargs, node)
+    from sprout._frontend import autodiff as _ad
+    from sprout.ops.composite.grad import jvp as _jvp, vjp as _vjp
+    if isinstance(fn, _ad.StagedVjp):
+        return fn(stager, list(args), node)
+    if fn is _vjp:
+        return _ad.stage_vjp(stager, args[0], list(args[1:]), kwargs.get("weights"), kwargs.get("has_aux", False),
+                             node)
+    if fn is _jvp:
+        return stage_call(stager, _ad.jvp_in_graph, list(args), kwargs, node)
     grad_spec = getattr(fn, "_sprout_grad", None)
     if grad_spec is not None:
         from sprout._frontend.autodiff import stage_grad
