@@ -411,6 +411,19 @@ void bind_ir(nb::module_& parent) {
           out.push_back(PyNode{g.module, compiler::emit_tuple_getitem(fg, grads, static_cast<int64_t>(i))});
         return out;
       }, "Emits bprop(sens): one gradient per parameter of the target J was applied to.")
+      .def("attach_custom_bprop", [](PyGraph& g, const PyGraph& bprop, std::vector<PyNode*> bound) {
+        // The output becomes Depend(result, Partial(bprop, inputs..., out...)): the closure lives with
+        // the forward values it uses and takes the output's sensitivity.
+        std::vector<AnfNode*> args{g.graph->add_value(IrValue{bprop.graph})};
+        for (PyNode* b : bound) args.push_back(b->node);
+        CNode* partial = compiler::emit_special(*g.graph, SpecialOp::Partial, std::move(args));
+        partial->set_abstract(function_abstract({bprop.graph}, {}));
+        AnfNode* result = g.graph->output();
+        CNode* d = compiler::emit_special(*g.graph, SpecialOp::Depend, {result, partial});
+        d->set_abstract(result->abstract());
+        g.graph->set_output(d);
+        g.graph->set_custom_bprop(true);
+      })
       .def("has_output", [](const PyGraph& g) { return g.graph->return_node() != nullptr; })
       .def("print_ir", [](const PyGraph& g) { return print_ir(*g.graph); })
       .def("print_dot", [](const PyGraph& g) { return print_dot(*g.graph); })
