@@ -1,7 +1,9 @@
 """Mixed precision (``mindspore.amp``): loss-scale managers and build_train_network.
 
-Levels (MindSpore's): O0 keeps float32; O2 runs the network in float16 with the loss in float32
-and dynamic loss scaling; O3 runs everything in float16 without loss scaling.
+Levels (MindSpore's): O0 keeps float32; O1 runs the white-list cells (convolutions, Dense, the
+recurrent cells: the matrix-product work) in float16 and hands float32 back to the rest; O2 runs the
+network in float16 with the loss in float32 and dynamic loss scaling; O3 runs everything in float16
+without loss scaling.
 """
 from sprout.common import dtype as mstype
 from sprout.common.tensor import Tensor
@@ -48,13 +50,34 @@ class _OutputToFloat32(Cell):
         return out.astype(mstype.float32, copy=False)
 
 
+def _white_list():
+    from sprout import nn
+    return tuple(getattr(nn, name) for name in ("Conv1d", "Conv2d", "Conv3d", "Conv2dTranspose", "Dense", "LSTMCell",
+                                                "GRUCell", "RNNCell") if hasattr(nn, name))
+
+
+def auto_mixed_precision(network, amp_level="O0", dtype=mstype.float16):
+    """Casts `network` for `amp_level` in place and returns it (MindSpore's amp.auto_mixed_precision)."""
+    if amp_level not in ("O0", "O1", "O2", "O3"):
+        raise ValueError(f"auto_mixed_precision: 'amp_level' must be 'O0', 'O1', 'O2' or 'O3', but got {amp_level!r}")
+    if amp_level == "O1":
+        white = _white_list()
+        for _, cell in network.cells_and_names():
+            if isinstance(cell, white):
+                cell.to_float(dtype)
+                object.__setattr__(cell, "_output_dtype", mstype.float32)
+    elif amp_level in ("O2", "O3"):
+        network.to_float(dtype)
+    return network
+
+
 def build_train_network(network, optimizer, loss_fn=None, level="O0", boost_level="O0", **kwargs):
     """The training step for `network` at an amp level; loss_scale_manager in kwargs picks the scaling."""
-    if level not in ("O0", "O2", "O3", "auto"):
-        raise ValueError(f"build_train_network: 'level' must be 'O0', 'O2', 'O3' or 'auto', but got {level!r}")
+    if level not in ("O0", "O1", "O2", "O3", "auto"):
+        raise ValueError(f"build_train_network: 'level' must be 'O0', 'O1', 'O2', 'O3' or 'auto', but got {level!r}")
     level = "O2" if level == "auto" else level
+    auto_mixed_precision(network, level)
     if level in ("O2", "O3"):
-        network.to_float(mstype.float16)
         network = _OutputToFloat32(network)
     if loss_fn is not None:
         network = WithLossCell(network, loss_fn)
@@ -68,4 +91,5 @@ def build_train_network(network, optimizer, loss_fn=None, level="O0", boost_leve
     return TrainOneStepWithLossScaleCell(network, optimizer, scale)
 
 
-__all__ = ["LossScaleManager", "FixedLossScaleManager", "DynamicLossScaleManager", "build_train_network"]
+__all__ = ["LossScaleManager", "FixedLossScaleManager", "DynamicLossScaleManager", "build_train_network",
+           "auto_mixed_precision"]

@@ -83,14 +83,14 @@ def call_cell(stager, cell, args, kwargs):
     construct = type(cell).construct
     construct = getattr(construct, "fn", construct)  # a @jit construct is staged like a plain one
     if type(cell).bprop is not Cell.bprop:
-        return stage_custom_bprop_cell(stager, cell, construct, args, kwargs)
+        return cell._cast_output(stage_custom_bprop_cell(stager, cell, construct, args, kwargs))
     if is_library(construct):
         _stagers.append(stager)
         try:
-            return construct(cell, *args, **kwargs)
+            return cell._cast_output(construct(cell, *args, **kwargs))
         finally:
             _stagers.pop()
-    return stage_call(stager, construct, [cell] + args, kwargs, None)
+    return cell._cast_output(stage_call(stager, construct, [cell] + args, kwargs, None))
 
 
 def stage_custom_bprop_cell(stager, cell, construct, args, kwargs):

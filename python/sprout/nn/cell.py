@@ -23,6 +23,7 @@ class Cell:
         self._auto_prefix = auto_prefix
         self.training = False
         self._float_dtype = None
+        self._output_dtype = None  # amp O1: white-list cells give float32 results back
         self.cls_name = type(self).__name__
         self._flags = dict(flags or {})
 
@@ -180,6 +181,15 @@ class Cell:
         return tuple(x.astype(self._float_dtype, copy=False)
                      if isinstance(x, Tensor) and mstype.is_floating_type(x.dtype) else x for x in inputs)
 
+    def _cast_output(self, output):
+        if self._output_dtype is None:
+            return output
+        if isinstance(output, tuple):
+            return tuple(self._cast_output(o) for o in output)
+        if isinstance(output, Tensor) and mstype.is_floating_type(output.dtype):
+            return output.astype(self._output_dtype, copy=False)
+        return output
+
     def __call__(self, *inputs, **kwargs):
         graph = _graph_call(self, inputs, kwargs)
         if graph is not _EAGER:
@@ -193,6 +203,7 @@ class Cell:
             output = self._call_with_custom_bprop(inputs, kwargs)
         else:
             output = self.construct(*inputs, **kwargs)
+        output = self._cast_output(output)
         for hook in list(self._forward_hooks.values()):
             replaced = hook(self, inputs, output)
             if replaced is not None:

@@ -10,7 +10,7 @@ from sprout.nn.wrap.cell_wrapper import TrainOneStepCell, WithEvalCell, WithLoss
 from sprout.train.callback import Callback, CallbackList, ProgressBar, RunContext
 from sprout.train.metrics import Loss, Metric, get_metric_fn
 
-_AMP_LEVELS = ("O0", "O2", "O3")
+_AMP_LEVELS = ("O0", "O1", "O2", "O3")
 
 
 def _build_metrics(metrics):
@@ -68,9 +68,9 @@ class Model:
         self._optimizer = optimizer
         self._metrics = _build_metrics(metrics)
         self._amp_level = amp_level
-        if amp_level in ("O2", "O3"):
-            from sprout.common import dtype as mstype
-            network.to_float(mstype.float16)
+        if amp_level != "O0":
+            from sprout.amp import auto_mixed_precision
+            auto_mixed_precision(network, amp_level)
         self._progress = kwargs.get("progress", os.environ.get("SPROUT_PROGRESS", "1") != "0")
         self._train_network = self._build_train_network()
         self._eval_network = eval_network
