@@ -45,8 +45,9 @@ def check_schema(schema):
 
 
 def blob_fields(schema):
-    """Fields stored in blob pages: bytes, and arrays (a shape); in schema order."""
-    return [name for name, spec in schema.items() if spec["type"] == "bytes" or "shape" in spec]
+    """Fields stored in blob pages: bytes, and arrays (a shape); sorted by name, the order MindSpore
+    writes them in and the one its reader assumes (it does not follow the header's list)."""
+    return sorted(name for name, spec in schema.items() if spec["type"] == "bytes" or "shape" in spec)
 
 
 def merge_blobs(values):
