@@ -34,7 +34,7 @@ make_venv "$venv" || { echo "cannot create venv $venv" >&2; exit 1; }
 # build of 2.13.0; an unpinned "torch" would pull a multi-GB CUDA build.
 peers=(
     "numpy|$venv|numpy"
-    "torch|$venv|torch==2.13.0"
+    "torch|$venv|torch==2.13.0 pillow"
     "jax|$venv|jax[cpu]"
     "mindspore|$venv/mindspore|mindspore==2.10.0 numpy<2"
 )

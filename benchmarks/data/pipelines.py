@@ -7,7 +7,7 @@ Runs in Sprout's venv; the PyTorch side runs in the bench venv (.bench-venv, see
 a subprocess in the same run, on the same generated files. Pipelines (from the data pipeline issue):
   mnist: IDX files -> Rescale -> Normalize -> HWC2CHW -> batch 64, shuffled
   jpeg:  JPEG folder -> Decode -> RandomResizedCrop 224 -> RandomHorizontalFlip -> Normalize -> HWC2CHW
-         -> batch 32 (PyTorch needs a JPEG decoder: torchvision or Pillow in the bench venv; without
+         -> batch 32 (PyTorch needs a JPEG decoder: torchvision, else Pillow with the same transforms; without
          one its column says so)
 Prints a Markdown table of rows per second (best of --repeats epochs after one warm-up batch).
 """
@@ -104,11 +104,50 @@ def jpeg_dataset(folder):
     try:
         import torchvision.transforms as T
         from torchvision.datasets import ImageFolder
-    except ImportError:
-        return None
+    except ImportError:  # no torchvision: the same transforms written on Pillow, as torchvision does them
+        try:
+            return PillowFolder(folder)
+        except ImportError:
+            return None
     t = T.Compose([T.RandomResizedCrop(224), T.RandomHorizontalFlip(), T.ToTensor(),
                    T.Normalize([0.485, 0.456, 0.406], [0.229, 0.224, 0.225])])
     return ImageFolder(folder, transform=t)
+
+
+class PillowFolder(Dataset):
+    """ImageFolder + RandomResizedCrop(224) + RandomHorizontalFlip + ToTensor + Normalize on Pillow:
+    torchvision's own algorithm (area 8-100%, ratio 3/4-4/3, bilinear resize)."""
+    def __init__(self, folder):
+        from PIL import Image
+        self.Image = Image
+        classes = sorted(os.listdir(folder))
+        self.items = [(os.path.join(folder, c, f), k) for k, c in enumerate(classes)
+                      for f in sorted(os.listdir(os.path.join(folder, c)))]
+        self.mean = np.array([0.485, 0.456, 0.406], np.float32).reshape(3, 1, 1)
+        self.std = np.array([0.229, 0.224, 0.225], np.float32).reshape(3, 1, 1)
+        self.rng = np.random.default_rng()
+    def __len__(self):
+        return len(self.items)
+    def __getitem__(self, i):
+        import math
+        path, label = self.items[i]
+        img = self.Image.open(path).convert("RGB")
+        w, h = img.size
+        area = w * h
+        for _ in range(10):
+            target = area * self.rng.uniform(0.08, 1.0)
+            ratio = math.exp(self.rng.uniform(math.log(3 / 4), math.log(4 / 3)))
+            cw, ch = int(round(math.sqrt(target * ratio))), int(round(math.sqrt(target / ratio)))
+            if 0 < cw <= w and 0 < ch <= h:
+                x0, y0 = int(self.rng.integers(0, w - cw + 1)), int(self.rng.integers(0, h - ch + 1))
+                break
+        else:
+            cw, ch, x0, y0 = w, h, 0, 0
+        img = img.resize((224, 224), self.Image.BILINEAR, box=(x0, y0, x0 + cw, y0 + ch))
+        if self.rng.random() < 0.5:
+            img = img.transpose(self.Image.FLIP_LEFT_RIGHT)
+        x = np.asarray(img, np.float32).transpose(2, 0, 1) * (1 / 255)
+        return torch.from_numpy((x - self.mean) / self.std), label
 
 dataset = Mnist(folder) if kind == "mnist" else jpeg_dataset(folder)
 if dataset is None:

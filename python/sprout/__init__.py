@@ -19,6 +19,7 @@ from sprout.train.serialization import load_checkpoint, load_param_into_net, sav
 from sprout.ops.composite import grad, value_and_grad
 from sprout.ops.composite.grad import _no_grad
 from sprout._frontend.jit import jit, ms_function
+from sprout.profiler import Profiler
 from sprout.common.tensor import _attach_functional_methods
 
 _attach_functional_methods()

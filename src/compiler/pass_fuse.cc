@@ -124,6 +124,7 @@ size_t fuse_elementwise(FuncGraph& entry) {
         reg[m] = program->n_inputs + static_cast<int32_t>(program->steps.size());
         program->steps.push_back(std::move(s));
       }
+      program->label = program->to_string();
       ValueNode* callee = g->add_value(IrValue{FusedPtr(program)});
       inputs.insert(inputs.begin(), callee);
       CNode* fused = g->add_cnode(std::move(inputs), root->debug());

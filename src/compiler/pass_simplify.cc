@@ -28,6 +28,22 @@ bool same_spec(const AnfNode* a, const AnfNode* b) {
   return a->abstract() && b->abstract() && same_abstract(*a->abstract(), *b->abstract());
 }
 
+// Is `n` a graph parameter, a read of one ordered by Depend, or a view of one?
+bool may_alias_parameter(const AnfNode* n) {
+  for (;;) {
+    if (n->kind() == NodeKind::Parameter) return true;
+    if (n->kind() != NodeKind::CNode) return false;
+    const auto* c = static_cast<const CNode*>(n);
+    if (c->is_special(SpecialOp::Depend)) {
+      n = c->input(1);
+      continue;
+    }
+    const Primitive* p = primitive_callee(c);
+    if (!p || !p->def().view) return false;
+    n = c->input(1);
+  }
+}
+
 // A constant tensor holding one value equal to `v`.
 bool is_constant_value(const AnfNode* n, double v) {
   const Tensor* t = nullptr;
@@ -72,12 +88,16 @@ AnfNode* rewrite(FuncGraph& g, CNode* c) {
   if (const Primitive* p = primitive_callee(c)) {
     // Reshaping to the shape it has (a view in eager mode too): the input itself.
     if (p->name() == "Reshape" && same_spec(c, c->input(1))) return c->input(1);
-    // The others make a copy in eager mode; replacing it by the input is safe only where nothing
-    // is written in place afterwards (Note [Side effects in graph mode]).
-    if (graph_has_effects(g)) return nullptr;
+    AnfNode* same = nullptr;
     if ((p->name() == "Cast" || p->name() == "Identity") && c->inputs().size() >= 2 && same_spec(c, c->input(1)))
-      return c->input(1);
-    return algebraic(*p, c);
+      same = c->input(1);
+    else
+      same = algebraic(*p, c);
+    // These make a copy in eager mode; replacing one by its input is unsafe only where that input may
+    // be written in place later (Note [Side effects in graph mode]): a graph parameter (a Parameter,
+    // or an input) or a view of one, in a graph that has effects.
+    if (same && graph_has_effects(g) && may_alias_parameter(same)) return nullptr;
+    return same;
   }
   // call(Partial(f, a...), b...) -> f(a..., b...)
   AnfNode* callee = c->input(0);

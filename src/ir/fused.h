@@ -29,6 +29,7 @@ struct FusedElementwise {
   Shape shape;
   int32_t n_inputs = 0;
   std::vector<FusedStep> steps;
+  std::string label;  // to_string(), kept for the profiler
   std::string to_string() const;
 };
 using FusedPtr = std::shared_ptr<const FusedElementwise>;

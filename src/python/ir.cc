@@ -373,7 +373,7 @@ void bind_ir(nb::module_& parent) {
         e.last = node.node;
         e.reads.clear();
       }, "Later effects and Parameter reads of this graph are ordered after `node` (a call that may have effects).")
-      .def("emit_j", [](PyGraph& g, const PyGraph& target, std::vector<PyNode*> args) {
+      .def("emit_j", [](PyGraph& g, const PyGraph& target, std::vector<PyNode*> args, bool ordered) {
         // (out, bprop) = J(target)(args...): the output leaves and the bprop closure (Note [J transform]).
         FuncGraph& fg = *g.graph;
         CNode* jf = compiler::emit_special(fg, SpecialOp::J, {fg.add_value(IrValue{target.graph})});
@@ -383,9 +383,11 @@ void bind_ir(nb::module_& parent) {
         CNode* t = fg.add_cnode(std::move(inputs), trace().where);
         AbstractPtr out_abs = target.graph->output()->abstract();
         t->set_abstract(tuple_abstract({out_abs, function_abstract({}, {})}));
-        GraphEffects& e = trace().effects[&fg];
-        e.last = t;
-        e.reads.clear();
+        if (ordered) {  // the target has effects of its own: later ones wait for it
+          GraphEffects& e = trace().effects[&fg];
+          e.last = t;
+          e.reads.clear();
+        }
         AnfNode* out = compiler::emit_tuple_getitem(fg, t, 0);
         const AbstractSequence* seq = out_abs->as<AbstractSequence>();
         SPROUT_ASSERT(seq, "emit_j: the target must return a tuple of leaves");
@@ -393,7 +395,8 @@ void bind_ir(nb::module_& parent) {
         for (size_t i = 0; i < seq->elements.size(); ++i)
           leaves.push_back(PyNode{g.module, compiler::emit_tuple_getitem(fg, out, static_cast<int64_t>(i))});
         return std::make_pair(leaves, PyNode{g.module, compiler::emit_tuple_getitem(fg, t, 1)});
-      }, "Emits J(target)(args): (output leaves, bprop closure).")
+      }, nb::arg("target"), nb::arg("args"), nb::arg("ordered") = false,
+         "Emits J(target)(args): (output leaves, bprop closure). `ordered`: the target has side effects.")
       .def("emit_bprop", [](PyGraph& g, const PyGraph& target, const PyNode& bprop, std::vector<PyNode*> sens) {
         // grads = bprop(sens leaves...): one gradient per parameter of `target`.
         FuncGraph& fg = *g.graph;
@@ -403,9 +406,6 @@ void bind_ir(nb::module_& parent) {
         std::vector<AbstractPtr> param_abs;
         for (ParameterNode* p : target.graph->parameters()) param_abs.push_back(p->abstract());
         grads->set_abstract(tuple_abstract(param_abs));
-        GraphEffects& e = trace().effects[&fg];
-        e.last = grads;
-        e.reads.clear();
         std::vector<PyNode> out;
         for (size_t i = 0; i < param_abs.size(); ++i)
           out.push_back(PyNode{g.module, compiler::emit_tuple_getitem(fg, grads, static_cast<int64_t>(i))});

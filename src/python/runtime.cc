@@ -3,6 +3,7 @@
 
 #include "kernels/cpu/parallel.h"
 #include "ops/debug_print.h"
+#include "runtime/op_profile.h"
 #include "python/bindings.h"
 #include "tensor/allocator.h"
 
@@ -25,6 +26,13 @@ void bind_runtime(nb::module_& m) {
     return d;
   });
   m.def("empty_cache", [] { CpuAllocator::instance().empty_cache(); });
+  m.def("set_op_profiling", &set_op_profiling, "Turns per-op timing (eager and compiled) on or off.");
+  m.def("op_profile", [] {
+    nb::list out;
+    for (const OpTime& t : op_profile()) out.append(nb::make_tuple(t.name, t.calls, t.ns));
+    return out;
+  }, "[(op name, calls, nanoseconds)], most time first.");
+  m.def("clear_op_profile", &clear_op_profile);
   m.def("set_print_sink", [](nb::callable fn) {
     // Kept for the life of the process (never destroyed after the interpreter is gone).
     auto* held = new nb::callable(std::move(fn));

@@ -3,6 +3,7 @@
 #include "ops/array.h"
 #include "ops/infer_util.h"
 #include "runtime/autograd/graph.h"
+#include "runtime/op_profile.h"
 
 namespace sprout {
 
@@ -30,6 +31,7 @@ Tensor cast(const Tensor& x, DType dtype) {
 
 std::vector<Tensor> run_eager(const Primitive& prim, std::span<const Tensor> given) {
   const OpDef& def = prim.def();
+  OpTimer timer(def.name);
   check_input_count(def, given.size());
 
   SmallVector<DType, 8> dtypes;

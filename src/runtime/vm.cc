@@ -5,6 +5,7 @@
 #include "base/error.h"
 #include "kernels/cpu/fused_elementwise.h"
 #include "runtime/eager.h"
+#include "runtime/op_profile.h"
 
 namespace sprout::vm {
 namespace {
@@ -49,6 +50,7 @@ VmValue run_code(const GraphCode* code, std::vector<VmValue> args) {
           for (int32_t s : ins.in) inputs.push_back(tensor_in(frame[static_cast<size_t>(s)], ins));
           std::vector<Tensor> outs;
           if (!ins.out_specs.empty()) {
+            OpTimer timer(ins.prim.name());
             outs.reserve(ins.out_specs.size());
             for (const TensorSpec& spec : ins.out_specs) outs.push_back(Tensor::empty(spec.shape, spec.dtype));
             ins.prim.def().kernel(Device::CPU)(ins.prim.attrs(), inputs, outs);
@@ -68,6 +70,7 @@ VmValue run_code(const GraphCode* code, std::vector<VmValue> args) {
           std::vector<Tensor> inputs;
           inputs.reserve(ins.in.size());
           for (int32_t s : ins.in) inputs.push_back(tensor_in(frame[static_cast<size_t>(s)], ins));
+          OpTimer timer(ins.fused->label);
           Tensor result = Tensor::empty(ins.fused->shape, ins.fused->dtype);
           run_fused_elementwise(*ins.fused, inputs, result);
           out.v = std::move(result);

@@ -6,6 +6,7 @@ those parameters). The caller then emits J(target)(args) = (out, bprop) and bpro
 (`Graph.emit_grad`); the compiler expands J by source transformation (Note [J transform] in
 src/compiler/autodiff.cc). The results are formatted exactly as the eager APIs format theirs.
 """
+from sprout import _C
 from sprout.common import dtype as mstype
 from sprout.common.tensor import Tensor
 from sprout.ops.composite.grad import _positions, grad, vjp
@@ -44,7 +45,9 @@ def stage_grad(stager, spec, args, node):
                             f"at position {p}: expected a Tensor, but got {V.describe(args[p])}")
     weights = spec["weights"]
 
+    effects_before = _C.ir.effect_count()
     target, out_template, arg_template = _stage_target(stager, spec["fn"], args, weights, node)
+    ordered = _C.ir.effect_count() > effects_before
     stager.ctx.set_graph(g)
     arg_nodes = [ctx.load_parameter(w)._node for w in weights] + V.flatten(tuple(args), arg_template, g)
     out_leaves = V.leaves(out_template)
@@ -66,7 +69,7 @@ def stage_grad(stager, spec, args, node):
                                  f"shape {tuple(leaf[2])}; they must match")
             s = s if isinstance(s, GraphTensor) else GraphTensor(g.constant(s))
             sens_nodes.append(s.astype(leaf[1])._node)
-    outs, bprop = g.emit_j(target, arg_nodes)
+    outs, bprop = g.emit_j(target, arg_nodes, ordered)
     if not sens_nodes:
         sens_nodes = [(_prim("OnesLike") if one else _prim("ZerosLike"))(GraphTensor(o))._node
                       for o, one in zip(outs, ones)]
@@ -131,10 +134,12 @@ def stage_vjp(stager, fn, inputs, weights, has_aux, node):
     inputs = [GraphTensor(g.constant(a)) if isinstance(a, Tensor) and not isinstance(a, GraphTensor) else a
               for a in inputs]
     weights = _weights_list(weights, "vjp")
+    effects_before = _C.ir.effect_count()
     target, out_template, arg_template = _stage_target(stager, fn, inputs, weights, node)
+    ordered = _C.ir.effect_count() > effects_before
     stager.ctx.set_graph(g)
     arg_nodes = [stager.ctx.load_parameter(w)._node for w in weights] + V.flatten(tuple(inputs), arg_template, g)
-    outs, bprop = g.emit_j(target, arg_nodes)
+    outs, bprop = g.emit_j(target, arg_nodes, ordered)
     value = V.rebuild(out_template, list(outs))
     main, aux = value, None
     main_template = out_template
