@@ -28,12 +28,6 @@ using namespace ir;
 
 namespace {
 
-FuncGraph* graph_constant(const AnfNode* n) {
-  if (n->kind() != NodeKind::Value) return nullptr;
-  auto* g = static_cast<const ValueNode*>(n)->value().as<FuncGraph*>();
-  return g ? *g : nullptr;
-}
-
 AbstractPtr fn_abstract() { return function_abstract({}, {}); }
 
 const Primitive* primitive_callee(const CNode* c) {

@@ -21,12 +21,6 @@ namespace {
 // Free variables in a stable order (by node id), so conversion is deterministic.
 using FvSet = std::set<AnfNode*, decltype([](const AnfNode* a, const AnfNode* b) { return a->id() < b->id(); })>;
 
-FuncGraph* graph_constant(const AnfNode* n) {
-  if (n->kind() != NodeKind::Value) return nullptr;
-  auto* g = static_cast<const ValueNode*>(n)->value().as<FuncGraph*>();
-  return g ? *g : nullptr;
-}
-
 }  // namespace
 
 size_t closure_convert(FuncGraph& entry) {

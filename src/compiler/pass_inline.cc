@@ -13,12 +13,6 @@ using namespace ir;
 
 namespace {
 
-FuncGraph* graph_constant(const AnfNode* n) {
-  if (n->kind() != NodeKind::Value) return nullptr;
-  auto* g = static_cast<const ValueNode*>(n)->value().as<FuncGraph*>();
-  return g ? *g : nullptr;
-}
-
 // Graphs that can reach themselves through graph constants (loops, recursion): never inlined.
 std::set<const FuncGraph*> recursive_graphs(const std::vector<FuncGraph*>& graphs) {
   std::map<const FuncGraph*, std::set<const FuncGraph*>> edges;

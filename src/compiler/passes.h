@@ -26,6 +26,9 @@
 
 namespace sprout::compiler {
 
+// The graph a ValueNode holds, or null.
+ir::FuncGraph* graph_constant(const ir::AnfNode* n);
+
 // Every graph reachable from `entry` through graph constants, entry first.
 std::vector<ir::FuncGraph*> reachable_graphs(ir::FuncGraph& entry);
 

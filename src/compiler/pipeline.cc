@@ -14,6 +14,12 @@ namespace sprout::compiler {
 
 using namespace ir;
 
+FuncGraph* graph_constant(const AnfNode* n) {
+  if (n->kind() != NodeKind::Value) return nullptr;
+  auto* g = static_cast<const ValueNode*>(n)->value().as<FuncGraph*>();
+  return g ? *g : nullptr;
+}
+
 std::vector<FuncGraph*> reachable_graphs(FuncGraph& entry) {
   std::vector<FuncGraph*> out{&entry};
   std::set<const FuncGraph*> seen{&entry};

@@ -404,13 +404,7 @@ class Stager:
                     unsupported(self.src.file, stmt, "a while loop whose condition becomes a tensor after a "
                                 "tensor-dependent break", "make the condition a tensor from the start")
                 return self.tensor_while(stmt)
-            if not cond:
-                break
-            self.loops.append(loop)
-            self.stage_body(stmt.body)
-            self.loops.pop()
-            loop.finish_iteration(self)
-            if loop.stopped:
+            if not cond or self.unrolled_iteration(loop, stmt.body):
                 break
         else:
             raise GraphSyntaxError(f"{where(self.src.file, stmt)}: a while loop with a compile-time condition ran "
@@ -511,13 +505,17 @@ class Stager:
         loop = UnrolledLoop()
         for item in seq:
             self.assign(stmt.target, item)
-            self.loops.append(loop)
-            self.stage_body(stmt.body)
-            self.loops.pop()
-            loop.finish_iteration(self)
-            if loop.stopped:
+            if self.unrolled_iteration(loop, stmt.body):
                 break
         loop.finish(self)
+
+    def unrolled_iteration(self, loop, body):
+        """Stages one iteration of a loop unrolled at compile time; True when no path continues."""
+        self.loops.append(loop)
+        self.stage_body(body)
+        self.loops.pop()
+        loop.finish_iteration(self)
+        return loop.stopped
 
     def iteration_items(self, items, node):
         if isinstance(items, GraphTensor):
