@@ -432,3 +432,15 @@ def test_elementwise_chains_fuse_with_bias_broadcasts_and_match_pynative():
     np.testing.assert_allclose(per_channel(*args).asnumpy(), eager(per_channel)(*args).asnumpy(), rtol=1e-6)
     program = next(iter(per_channel._cache.values())).program.describe()
     assert program.count("Fused[") == 1 and "Sigmoid" in program
+
+
+def test_and_or_not_on_tensor_conditions():
+    @ms.jit
+    def f(x, y):
+        if (x.sum() > 0 and y.sum() > 0) or not x.sum() < 10:
+            return x * y
+        return x - y
+
+    for a, b in ((1.0, 2.0), (1.0, -2.0), (20.0, -2.0), (-1.0, 2.0)):
+        x, y = Tensor(np.full(2, a, np.float32)), Tensor(np.full(2, b, np.float32))
+        assert_same(f(x, y), eager(f)(x, y))

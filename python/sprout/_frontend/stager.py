@@ -23,6 +23,7 @@ import copy
 import operator
 
 from sprout import _C
+from sprout.common import dtype as mstype
 from sprout.common.parameter import Parameter
 from sprout.common.tensor import Tensor
 from sprout._frontend import values as V
@@ -654,8 +655,7 @@ class Stager:
                 continue
             other = self.eval(rest)
             fn = _C.Primitive("LogicalAnd" if is_and else "LogicalOr")
-            a = value if value.dtype == _bool() else value != 0
-            b = other if isinstance(other, GraphTensor) and other.dtype == _bool() else (other != 0 if isinstance(other, Tensor) else bool(other))
+            a, b = _as_bool(value), _as_bool(other)
             value = self.mark_scalar(fn(a, b), operator.eq, a, b)
         return value
 
@@ -806,22 +806,23 @@ class GraphLoop:
 
 
 def _assigned_names(stmts):
+    """Names a loop body may rebind: assignment targets, and x of x[i] = v (graph values are immutable,
+    so item assignment rebinds the name). Conservative: names assigned in nested functions count too."""
     names = set()
     for stmt in stmts:
         for n in ast.walk(stmt):
             if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store):
                 names.add(n.id)
-            elif isinstance(n, (ast.FunctionDef, ast.Lambda)):
-                continue
-        for n in ast.walk(stmt):
-            if isinstance(n, ast.Subscript) and isinstance(n.ctx, ast.Store) and isinstance(n.value, ast.Name):
-                names.add(n.value.id)  # x[i] = v rebinds x in graph mode
+            elif isinstance(n, ast.Subscript) and isinstance(n.ctx, ast.Store) and isinstance(n.value, ast.Name):
+                names.add(n.value.id)
     return names
 
 
-def _bool():
-    from sprout.common import dtype as mstype
-    return mstype.bool_
+def _as_bool(v):
+    """An operand of `and`/`or` on tensors: a bool tensor (nonzero), or a Python bool."""
+    if isinstance(v, Tensor):
+        return v if v.dtype == mstype.bool_ else v != 0
+    return bool(v)
 
 
 __all__ = ["Stager", "CompileContext", "FunctionGraph", "StagedClosure", "Block", "GraphSyntaxError", "is_library"]
