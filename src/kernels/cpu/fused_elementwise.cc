@@ -8,6 +8,7 @@
 // block: element i of the output reads element (i / inner) % size of the input.
 #include "kernels/cpu/fused_elementwise.h"
 
+#include <algorithm>
 #include <vector>
 
 #include "base/error.h"
@@ -84,6 +85,26 @@ void one_operand(const FusedStep& s, const T* x, T* out, int64_t n) {
   SPROUT_ASSERT(false, "fused step ", s.name, " is not a one-operand op");
 }
 
+// row[j] = in[((start + j) / inner) % size] for j < len, written run by run: `inner` equal values in a
+// row (a per-channel value), or for inner == 1 stretches copied from the cycling input (a bias).
+template <class T>
+void expand_band(const T* in, int64_t size, int64_t inner, int64_t start, int64_t len, T* row) {
+  int64_t i = start, end = start + len;
+  if (inner == 1) {
+    while (i < end) {
+      int64_t at = i % size, n = std::min(size - at, end - i);
+      std::copy(in + at, in + at + n, row + (i - start));
+      i += n;
+    }
+    return;
+  }
+  while (i < end) {
+    int64_t run_end = std::min(end, (i / inner + 1) * inner);
+    std::fill(row + (i - start), row + (run_end - start), in[(i / inner) % size]);
+    i = run_end;
+  }
+}
+
 template <class T>
 void run_typed(const FusedElementwise& f, std::span<const Tensor> inputs, Tensor& out) {
   const int64_t n = out.numel();
@@ -121,8 +142,7 @@ void run_typed(const FusedElementwise& f, std::span<const Tensor> inputs, Tensor
         reg[i] = scalar[i] ? input_ptr[i] : input_ptr[i] + b;
         if (input_inner[i]) {
           T* row = scratch.data() + (f.steps.size() + static_cast<size_t>(i)) * block;
-          const int64_t inner = input_inner[i], size = inputs[i].numel();
-          for (int64_t j = 0; j < len; ++j) row[j] = input_ptr[i][((b + j) / inner) % size];
+          expand_band(input_ptr[i], inputs[i].numel(), input_inner[i], b, len, row);
           reg[i] = row;
         }
       }
