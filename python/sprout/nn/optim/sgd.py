@@ -4,6 +4,8 @@ import numbers
 from sprout import ops
 from sprout.nn.optim.optimizer import Optimizer
 
+_apply_gradient_descent = ops.ApplyGradientDescent()
+
 
 def _check_range(api, name, value, low, high=None, low_inclusive=True):
     ok = isinstance(value, numbers.Real) and not isinstance(value, bool)
@@ -39,7 +41,7 @@ class SGD(Optimizer):
             ops.assign(a, new_a)
             ops.assign(self.stat[i], self.stat[i] * 0.0)
             g = g + new_a * self.momentum if self.nesterov else new_a
-        ops.assign(p, p - g * lr)
+        _apply_gradient_descent(p, lr, g)  # p -= lr * g, in place, one pass
 
 
 class Momentum(Optimizer):
@@ -50,11 +52,10 @@ class Momentum(Optimizer):
         self.momentum = _check_range("Momentum", "momentum", momentum, 0.0)
         self.use_nesterov = bool(use_nesterov)
         self.moments = self._make_state("moments")
+        self._apply_momentum = ops.ApplyMomentum(use_nesterov=self.use_nesterov)
 
     def _update(self, i, p, g, lr, wd, step):
         if wd:
             g = g + wd * p
-        v = self.moments[i]
-        new_v = v * self.momentum + g
-        ops.assign(v, new_v)
-        ops.assign(p, p - (g + new_v * self.momentum) * lr if self.use_nesterov else p - new_v * lr)
+        # v = momentum * v + g; p -= lr * v (Nesterov: p -= lr * (g + momentum * v)): one fused in-place op
+        self._apply_momentum(p, self.moments[i], lr, g, self.momentum)
