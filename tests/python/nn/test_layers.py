@@ -211,3 +211,30 @@ def test_conv1d_conv3d_transpose_groupnorm_adaptive_max():
     out = gn(x).asnumpy().reshape(2, 2, -1)
     np.testing.assert_allclose(out.mean(-1), 0, atol=1e-5)
     assert nn.AdaptiveMaxPool2d((2, 2))(x).shape == (2, 4, 2, 2)
+
+
+@pytest.mark.parametrize("cls,shape", [(nn.InstanceNorm1d, (2, 3, 5)), (nn.InstanceNorm2d, (2, 3, 4, 5)),
+                                       (nn.InstanceNorm3d, (2, 3, 2, 3, 4))])
+def test_instance_norm_matches_numpy_both_modes_and_its_gradient(cls, shape):
+    rng = np.random.RandomState(0)
+    x = rng.randn(*shape)
+    norm = cls(3, gamma_init="normal", beta_init="normal", dtype=ms.float64)
+    gamma, beta = norm.gamma.asnumpy(), norm.beta.asnumpy()
+    axes = tuple(range(2, len(shape)))
+    bshape = (1, 3) + (1,) * len(axes)
+    ref = (x - x.mean(axes, keepdims=True)) / np.sqrt(x.var(axes, keepdims=True) + 1e-5) * gamma.reshape(bshape) \
+        + beta.reshape(bshape)
+    np.testing.assert_allclose(norm(ms.Tensor(x)).asnumpy(), ref, rtol=1e-10, atol=1e-10)
+    weights = ms.Tensor(rng.randn(*shape))
+    grad = ms.grad(lambda t: (norm(t) * weights).sum())(ms.Tensor(x)).asnumpy()
+    eps, k = 1e-6, (0, 1) + (0,) * len(axes)
+    shifted = [x.copy(), x.copy()]
+    shifted[0][k] += eps
+    shifted[1][k] -= eps
+    numeric = sum(float((norm(ms.Tensor(s)).asnumpy() * weights.asnumpy()).sum()) * sign
+                  for s, sign in zip(shifted, (1, -1))) / (2 * eps)
+    np.testing.assert_allclose(grad[k], numeric, rtol=1e-5)
+    ms.set_context(mode=ms.GRAPH_MODE)
+    np.testing.assert_allclose(norm(ms.Tensor(x)).asnumpy(), ref, rtol=1e-10, atol=1e-10)
+    with pytest.raises(ValueError, match=f"{cls.__name__}: expects a {len(shape)}-D input"):
+        norm(ms.Tensor(np.ones((2, 4) + shape[2:])))

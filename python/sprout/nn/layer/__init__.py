@@ -5,7 +5,8 @@ from sprout.nn.layer.container import CellDict, CellList, SequentialCell
 from sprout.nn.layer.conv import Conv1d, Conv2d, Conv2dTranspose, Conv3d
 from sprout.nn.layer.dropout import Dropout
 from sprout.nn.layer.embedding import Embedding
-from sprout.nn.layer.normalization import BatchNorm1d, BatchNorm2d, GroupNorm, LayerNorm
+from sprout.nn.layer.normalization import (BatchNorm1d, BatchNorm2d, GroupNorm, InstanceNorm1d, InstanceNorm2d,
+                                          InstanceNorm3d, LayerNorm)
 from sprout.nn.layer.pooling import AdaptiveAvgPool2d, AdaptiveMaxPool2d, AvgPool2d, MaxPool2d
 from sprout.nn.layer.rnns import GRU, LSTM
 from sprout.nn.layer.transformer import (MultiheadAttention, TransformerDecoder, TransformerDecoderLayer,
@@ -13,6 +14,6 @@ from sprout.nn.layer.transformer import (MultiheadAttention, TransformerDecoder,
 
 __all__ = ["Dense", "Flatten", "Identity", "SequentialCell", "CellList", "CellDict", "ReLU", "ReLU6", "LeakyReLU",
            "ELU", "GELU", "SiLU", "Mish", "HSwish", "HSigmoid", "Sigmoid", "Tanh", "Softplus", "Softmax",
-           "LogSoftmax", "get_activation", "Conv1d", "Conv2d", "Conv2dTranspose", "Conv3d", "GroupNorm", "AdaptiveMaxPool2d", "Dropout", "BatchNorm1d", "BatchNorm2d", "LayerNorm",
+           "LogSoftmax", "get_activation", "Conv1d", "Conv2d", "Conv2dTranspose", "Conv3d", "GroupNorm", "InstanceNorm1d", "InstanceNorm2d", "InstanceNorm3d", "AdaptiveMaxPool2d", "Dropout", "BatchNorm1d", "BatchNorm2d", "LayerNorm",
            "MaxPool2d", "AvgPool2d", "AdaptiveAvgPool2d", "Embedding", "LSTM", "GRU", "MultiheadAttention",
            "TransformerEncoderLayer", "TransformerDecoderLayer", "TransformerEncoder", "TransformerDecoder"]

@@ -87,3 +87,45 @@ class GroupNorm(Cell):
 
     def construct(self, x):
         return ops.group_norm(x, self.num_groups, self.gamma, self.beta, self.eps)
+
+
+class _InstanceNorm(Cell):
+    """Normalizes each (sample, channel) over its spatial positions: GroupNorm with one channel per
+    group, so it shares GroupNorm's kernels and gradient (MindSpore's nn.InstanceNorm1d/2d/3d)."""
+
+    _rank = 4
+
+    def __init__(self, num_features, eps=1e-5, momentum=0.1, affine=True, gamma_init="ones", beta_init="zeros",
+                 dtype=mstype.float32):
+        super().__init__()
+        name = type(self).__name__
+        if not isinstance(num_features, int) or isinstance(num_features, bool) or num_features <= 0:
+            raise ValueError(f"{name}: 'num_features' must be a positive int, but got {num_features!r}")
+        if not isinstance(eps, (int, float)) or eps <= 0:
+            raise ValueError(f"{name}: 'eps' must be a positive number, but got {eps!r}")
+        if not isinstance(momentum, (int, float)) or not 0 <= momentum <= 1:
+            raise ValueError(f"{name}: 'momentum' must be in [0, 1], but got {momentum!r}")
+        self.num_features, self.eps, self.momentum, self.affine = num_features, float(eps), momentum, affine
+        self.gamma = Parameter(initializer(gamma_init, (num_features,), dtype), name="gamma", requires_grad=affine)
+        self.beta = Parameter(initializer(beta_init, (num_features,), dtype), name="beta", requires_grad=affine)
+
+    def construct(self, x):
+        if x.ndim != self._rank or x.shape[1] != self.num_features:
+            raise ValueError(f"{type(self).__name__}: expects a {self._rank}-D input (N, {self.num_features}, ...), "
+                             f"but got shape {tuple(x.shape)}")
+        return ops.group_norm(x, self.num_features, self.gamma, self.beta, self.eps)
+
+    def extend_repr(self):
+        return f"num_features={self.num_features}, eps={self.eps}, affine={self.affine}"
+
+
+class InstanceNorm1d(_InstanceNorm):
+    _rank = 3
+
+
+class InstanceNorm2d(_InstanceNorm):
+    _rank = 4
+
+
+class InstanceNorm3d(_InstanceNorm):
+    _rank = 5
