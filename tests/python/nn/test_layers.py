@@ -238,3 +238,18 @@ def test_instance_norm_matches_numpy_both_modes_and_its_gradient(cls, shape):
     np.testing.assert_allclose(norm(ms.Tensor(x)).asnumpy(), ref, rtol=1e-10, atol=1e-10)
     with pytest.raises(ValueError, match=f"{cls.__name__}: expects a {len(shape)}-D input"):
         norm(ms.Tensor(np.ones((2, 4) + shape[2:])))
+
+
+def test_pool_layers_with_padding_and_ceil_mode_in_both_modes():
+    x = ms.Tensor(np.random.RandomState(3).randn(2, 3, 7, 8))
+    mp = nn.MaxPool2d(3, 2, pad_mode="pad", padding=1, ceil_mode=True)
+    ap = nn.AvgPool2d(3, 2, pad_mode="pad", padding=1, ceil_mode=True, count_include_pad=False)
+    eager = [mp(x).asnumpy(), ap(x).asnumpy()]
+    assert eager[0].shape == (2, 3, 4, 5) and eager[1].shape == (2, 3, 4, 5)
+    grad = ms.grad(lambda t: (mp(t) + ap(t)).sum())(x).asnumpy()
+    assert grad.shape == x.shape and np.isfinite(grad).all() and grad.any()
+    ms.set_context(mode=ms.GRAPH_MODE)
+    np.testing.assert_array_equal(mp(x).asnumpy(), eager[0])
+    np.testing.assert_allclose(ap(x).asnumpy(), eager[1], rtol=1e-12)
+    with pytest.raises(ValueError, match="'padding' and 'ceil_mode' need pad_mode='pad'"):
+        nn.MaxPool2d(2, 2, padding=1)

@@ -141,12 +141,52 @@ _FUNCTIONAL_CASE = PoolCase(3, 2, "valid", [(2, 3, 7, 8)])
 FUNCTIONAL = [
     OpRecord("MaxPool", lambda x: ops.max_pool2d(x, 3, 2), lambda x: _FUNCTIONAL_CASE.forward(x, np.max),
              [(s,) for s in _FUNCTIONAL_CASE.shapes], DTYPES, tol=TOL, prim=_prim("MaxPool", _FUNCTIONAL_CASE),
-             bad=[(lambda: ops.max_pool2d(_t(1, 1, 4, 4), 2, padding=1), ValueError,
-                   "max_pool2d: 'padding'=1 is not supported")]),
+             bad=[(lambda: ops.max_pool2d(_t(1, 1, 4, 4), 2, dilation=2), ValueError,
+                   "max_pool2d: 'dilation'=2 is not supported"),
+                  (lambda: ops.max_pool2d(_t(1, 1, 4, 4), 2, padding=2), ValueError,
+                   r"max_pool2d: 'padding' must be between 0 and half the kernel size \(2\), but got 2")]),
     OpRecord("AvgPool", lambda x: ops.avg_pool2d(x, kernel_size=3, stride=2), lambda x: _FUNCTIONAL_CASE.forward(x, np.mean),
              [(s,) for s in _FUNCTIONAL_CASE.shapes], DTYPES, tol=TOL, prim=_prim("AvgPool", _FUNCTIONAL_CASE),
-             bad=[(lambda: ops.avg_pool2d(_t(1, 1, 4, 4), 2, 2, ceil_mode=True), ValueError,
-                   "avg_pool2d: 'ceil_mode'=True is not supported")]),
+             bad=[(lambda: ops.avg_pool2d(_t(1, 1, 4, 4), 2, 2, divisor_override=0), ValueError,
+                   "avg_pool2d: 'divisor_override' must be a positive int, but got 0")]),
 ]
 
-RECORDS = FUNCTIONAL + [r for case in CASES for r in _pool_records(case)]
+
+def _torch_pool(x, k, s, p, ceil, kind, include=True, divisor=None):
+    """PyTorch's max_pool2d / avg_pool2d with padding and ceil_mode, written out: the reference."""
+    n, c, h, w = x.shape
+
+    def size(length):
+        out = (length + 2 * p - k + (s - 1 if ceil else 0)) // s + 1
+        return out - 1 if ceil and (out - 1) * s >= length + p else out
+
+    out = np.empty((n, c, size(h), size(w)))
+    for i in range(out.shape[2]):
+        for j in range(out.shape[3]):
+            hs, ws = i * s - p, j * s - p
+            he, we = min(hs + k, h + p), min(ws + k, w + p)
+            window = x[:, :, max(hs, 0):min(he, h), max(ws, 0):min(we, w)]
+            if kind == "max":
+                out[:, :, i, j] = window.max((2, 3))
+            else:
+                count = divisor or ((he - hs) * (we - ws) if include else window.shape[2] * window.shape[3])
+                out[:, :, i, j] = window.sum((2, 3)) / count
+    return out
+
+
+PADDED = [
+    OpRecord("MaxPool", lambda x: ops.max_pool2d(x, 3, 2, padding=1), lambda x: _torch_pool(x, 3, 2, 1, False, "max"),
+             [((2, 3, 7, 8),)], DTYPES, tol=TOL),
+    OpRecord("MaxPool", lambda x: ops.max_pool2d(x, 3, 2, padding=1, ceil_mode=True),
+             lambda x: _torch_pool(x, 3, 2, 1, True, "max"), [((2, 3, 8, 7),)], DTYPES, tol=TOL),
+    OpRecord("AvgPool", lambda x: ops.avg_pool2d(x, 3, 2, padding=1), lambda x: _torch_pool(x, 3, 2, 1, False, "avg"),
+             [((2, 3, 7, 8),)], DTYPES, tol=TOL),
+    OpRecord("AvgPool", lambda x: ops.avg_pool2d(x, 3, 2, padding=1, ceil_mode=True, count_include_pad=False),
+             lambda x: _torch_pool(x, 3, 2, 1, True, "avg", include=False), [((2, 3, 8, 7),)], DTYPES, tol=TOL),
+    OpRecord("AvgPool", lambda x: ops.avg_pool2d(x, 2, 2, ceil_mode=True), lambda x: _torch_pool(x, 2, 2, 0, True, "avg"),
+             [((1, 2, 5, 5),)], DTYPES, tol=TOL),
+    OpRecord("AvgPool", lambda x: ops.avg_pool2d(x, 3, 1, padding=1, divisor_override=4),
+             lambda x: _torch_pool(x, 3, 1, 1, False, "avg", divisor=4), [((1, 2, 4, 5),)], DTYPES, tol=TOL),
+]
+
+RECORDS = FUNCTIONAL + PADDED + [r for case in CASES for r in _pool_records(case)]

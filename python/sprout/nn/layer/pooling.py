@@ -4,13 +4,16 @@ from sprout.nn.cell import Cell
 
 
 class _Pool2d(Cell):
-    def __init__(self, kernel_size=1, stride=1, pad_mode="valid", padding=0, data_format="NCHW"):
+    def __init__(self, kernel_size=1, stride=1, pad_mode="valid", padding=0, data_format="NCHW", ceil_mode=False):
         super().__init__()
         if pad_mode not in ("valid", "same", "pad"):
             raise ValueError(f"{type(self).__name__}: 'pad_mode' must be 'valid', 'same' or 'pad', got {pad_mode!r}")
         if data_format != "NCHW":
             raise ValueError(f"{type(self).__name__}: only data_format='NCHW' is supported, got {data_format!r}")
+        if (padding or ceil_mode) and pad_mode != "pad":
+            raise ValueError(f"{type(self).__name__}: 'padding' and 'ceil_mode' need pad_mode='pad', got {pad_mode!r}")
         self.kernel_size, self.stride, self.pad_mode, self.padding = kernel_size, stride, pad_mode, padding
+        self.ceil_mode = ceil_mode
         self._prim = None
 
     def extend_repr(self):
@@ -24,16 +27,28 @@ class _Pool2d(Cell):
 
 
 class MaxPool2d(_Pool2d):
+    def __init__(self, kernel_size=1, stride=1, pad_mode="valid", padding=0, dilation=1, return_indices=False,
+                 ceil_mode=False, data_format="NCHW"):
+        super().__init__(kernel_size, stride, pad_mode, padding, data_format, ceil_mode)
+        self.dilation, self.return_indices = dilation, return_indices
+
     def construct(self, x):
         if self.pad_mode == "pad":
-            return ops.max_pool2d(x, self.kernel_size, self.stride, self.padding)
+            return ops.max_pool2d(x, self.kernel_size, self.stride, self.padding, self.dilation, self.return_indices,
+                                  self.ceil_mode)
         return self._primitive(ops.MaxPool)(x)
 
 
 class AvgPool2d(_Pool2d):
+    def __init__(self, kernel_size=1, stride=1, pad_mode="valid", padding=0, ceil_mode=False, count_include_pad=True,
+                 divisor_override=None, data_format="NCHW"):
+        super().__init__(kernel_size, stride, pad_mode, padding, data_format, ceil_mode)
+        self.count_include_pad, self.divisor_override = count_include_pad, divisor_override
+
     def construct(self, x):
         if self.pad_mode == "pad":
-            return ops.avg_pool2d(x, self.kernel_size, self.stride, self.padding)
+            return ops.avg_pool2d(x, self.kernel_size, self.stride, self.padding, self.ceil_mode,
+                                  self.count_include_pad, self.divisor_override)
         return self._primitive(ops.AvgPool)(x)
 
 

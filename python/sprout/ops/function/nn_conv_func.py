@@ -4,6 +4,7 @@ import math
 
 import numpy as np
 
+from sprout.common import dtype as mstype
 from sprout.common.tensor import Tensor
 from sprout.ops.function._prims import prim
 
@@ -100,22 +101,79 @@ def _check_unpadded(api, **args):
                              f"nn.MaxPool2d(pad_mode='same')) or pad the input first")
 
 
+def _pool_padding(api, x, kernel, strides, padding, ceil_mode):
+    """Per spatial axis (before, after, extra): the explicit padding and, with ceil_mode, the extra cells
+    after it that let a last partial window exist (PyTorch's rule: a window must start inside the input
+    or its left padding)."""
+    pair = lambda v: tuple(v) * 2 if len(v) == 1 else tuple(v)  # noqa: E731
+    pad = _ints(api, "padding", padding, (1, 2))
+    out = []
+    for axis, (k, s, p) in enumerate(zip(pair(kernel), pair(strides), pair(pad))):
+        if p < 0 or 2 * p > k:
+            raise ValueError(f"{api}: 'padding' must be between 0 and half the kernel size ({k}), but got {p}")
+        size = x.shape[2 + axis]
+        span = size + 2 * p - k
+        if span < 0:
+            raise ValueError(f"{api}: the window ({k}) is larger than the padded input ({size + 2 * p}) on axis "
+                             f"{2 + axis}")
+        n = (span + (s - 1 if ceil_mode else 0)) // s + 1
+        if ceil_mode and (n - 1) * s >= size + p:
+            n -= 1
+        out.append((p, p, max((n - 1) * s + k - (size + 2 * p), 0)))
+    return out
+
+
+def _pad_spatial(x, pads, value, extra_value):
+    """x padded by `pads` [(before, after, extra)] on its last two axes: `value` in the padding, then
+    `extra_value` in the extra cells."""
+    from sprout.ops.function.array_func import pad
+    (t, b, eh), (l, r, ew) = pads
+    if t or b or l or r:
+        x = pad(x, (l, r, t, b), value=value)
+    if eh or ew:
+        x = pad(x, (0, ew, 0, eh), value=extra_value)
+    return x
+
+
 def max_pool2d(x, kernel_size, stride=None, padding=0, dilation=1, return_indices=False, ceil_mode=False):
-    """2-d max pooling of an NCHW `x`; `stride` defaults to `kernel_size`."""
+    """2-d max pooling of an NCHW `x`; `stride` defaults to `kernel_size`. `padding` pads with -inf;
+    `ceil_mode` keeps a last partial window."""
     _check_tensor("max_pool2d", "x", x)
-    _check_unpadded("max_pool2d", padding=padding, dilation=dilation, ceil_mode=ceil_mode,
-                    return_indices=return_indices)
+    _check_unpadded("max_pool2d", dilation=dilation, return_indices=return_indices)
     kernel, strides = _pool_window("max_pool2d", kernel_size, stride)
+    pads = _pool_padding("max_pool2d", x, kernel, strides, padding, ceil_mode)
+    if any(any(p) for p in pads):
+        low = float("-inf") if x.dtype in (mstype.float16, mstype.bfloat16, mstype.float32, mstype.float64) \
+            else int(np.iinfo(mstype.dtype_to_nptype(x.dtype)).min)
+        x = _pad_spatial(x, pads, low, low)
     return prim("MaxPool", kernel_size=kernel, strides=strides)(x)
 
 
 def avg_pool2d(input_x, kernel_size=1, stride=1, padding=0, ceil_mode=False, count_include_pad=True,
                divisor_override=None):
-    """2-d average pooling of an NCHW `input_x`."""
+    """2-d average pooling of an NCHW `input_x`. Padded cells count in the divisor when
+    `count_include_pad`; cells added by `ceil_mode` never do; `divisor_override` replaces the divisor."""
     _check_tensor("avg_pool2d", "input_x", input_x)
-    _check_unpadded("avg_pool2d", padding=padding, ceil_mode=ceil_mode, divisor_override=divisor_override)
+    if divisor_override is not None and (not isinstance(divisor_override, int) or divisor_override <= 0):
+        raise ValueError(f"avg_pool2d: 'divisor_override' must be a positive int, but got {divisor_override!r}")
     kernel, strides = _pool_window("avg_pool2d", kernel_size, stride)
-    return prim("AvgPool", kernel_size=kernel, strides=strides)(input_x)
+    pads = _pool_padding("avg_pool2d", input_x, kernel, strides, padding, ceil_mode)
+    avg = prim("AvgPool", kernel_size=kernel, strides=strides)
+    plain = not any(p[2] for p in pads) and count_include_pad and divisor_override is None
+    x = _pad_spatial(input_x, pads, 0.0, 0.0) if any(any(p) for p in pads) else input_x
+    if plain:
+        return avg(x)
+    window = kernel[0] * kernel[-1]
+    sums = avg(x) * window
+    if divisor_override is not None:
+        return sums / divisor_override
+    h, w = input_x.shape[2], input_x.shape[3]
+    ones = np.ones((1, 1, h, w), mstype.dtype_to_nptype(input_x.dtype))
+    (t, _, eh), (l, _, ew) = pads
+    mask = np.pad(ones, ((0, 0), (0, 0), (t, t), (l, l)), constant_values=1.0 if count_include_pad else 0.0)
+    mask = np.pad(mask, ((0, 0), (0, 0), (0, eh), (0, ew)))
+    counts = avg(Tensor(mask)) * window
+    return sums / counts
 
 
 def adaptive_avg_pool2d(input, output_size):
