@@ -93,3 +93,28 @@ def _print_sink(format, tensors):
 
 
 _C.set_print_sink(_print_sink)
+
+
+def _follow_global_seed(cls, first, second):
+    """A random primitive created with both seeds 0 draws them, call by call, from the global generator
+    (``ms.set_seed``), as MindSpore does: a seeded script is reproducible and successive calls differ."""
+    base_call = cls.__call__
+
+    def __call__(self, *args):
+        if self.attrs.get(first, 0) or self.attrs.get(second, 0):
+            return base_call(self, *args)
+        from sprout.common import seed as _seed
+        rng = _seed._global_rng()
+        c = _C.Primitive(self.name, dict(self.init_attrs))
+        c.set_attr(first, int(rng.integers(1, 2**31)))
+        c.set_attr(second, int(rng.integers(1, 2**31)))
+        return c(*args)
+
+    cls.__call__ = __call__
+
+
+for _record in OP_RECORDS:
+    _names = {a["name"] for a in _record["attrs"]}
+    for _pair in (("seed", "seed2"), ("seed", "offset"), ("Seed0", "Seed1")):
+        if set(_pair) <= _names:
+            _follow_global_seed(globals()[_record["name"]], *_pair)
