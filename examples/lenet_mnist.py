@@ -14,8 +14,6 @@ import sys
 import tempfile
 import time
 
-import numpy as np
-
 import sprout as ms
 from sprout import dataset as ds
 from sprout.dataset import vision

@@ -60,7 +60,7 @@ def machine_section(m: dict, threads: int) -> list[str]:
         row(f"triad a=b+s*c, {n // MIB}M floats x 3 arrays ({3 * 4 * n // MIB} MB, {where}), GB/s",
             [fmt(m["triad_gbps"][n][t]) for t in counts])
     n = m["triad_dram_n"]
-    row(f"triad DRAM counting the write-allocate read too (4 arrays), GB/s",
+    row("triad DRAM counting the write-allocate read too (4 arrays), GB/s",
         [fmt(m["triad_gbps_with_write_allocate"][n][t]) for t in counts])
     return [
         f"- CPU: {cpu['model']} ({cpu['vendor']} family {cpu['family']} model "

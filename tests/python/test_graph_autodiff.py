@@ -336,3 +336,29 @@ def test_vjp_and_jvp_in_graph_mode_equal_pynative():
     np.testing.assert_allclose(tangent.asnumpy(), e_tangent.asnumpy(), rtol=1e-12)
     np.testing.assert_allclose(tangent.asnumpy(), (np.cos([0.5, 1.0]) * [0.5, 1.0] + np.sin([0.5, 1.0])) * [1, -1],
                                rtol=1e-12)
+
+
+def test_vjp_with_aux_in_graph_mode_weighs_the_main_output_only():
+    def f(x):
+        return ops.sin(x) * 2, x * 3
+
+    x, v = Tensor(np.array([0.5, 1.0])), Tensor(np.array([1.0, -2.0]))
+
+    @ms.jit
+    def graph_vjp(x, v):
+        out, vjp_fn, aux = ops.vjp(f, x, has_aux=True)
+        return out, vjp_fn(v), aux
+
+    out, g, aux = graph_vjp(x, v)
+    e_out, e_fn, e_aux = ops.vjp(f, x, has_aux=True)
+    for a, b in ((out, e_out), (g, e_fn(v)), (aux, e_aux)):
+        np.testing.assert_allclose(a.asnumpy(), b.asnumpy(), rtol=1e-12)
+    np.testing.assert_allclose(g.asnumpy(), 2 * np.cos([0.5, 1.0]) * [1.0, -2.0], rtol=1e-12)
+
+    @ms.jit
+    def wrong_cotangent(x):
+        _, vjp_fn, _ = ops.vjp(f, x, has_aux=True)
+        return vjp_fn(Tensor(np.ones(3)))
+
+    with pytest.raises(ValueError, match="vjp: the cotangent has shape"):
+        wrong_cotangent(x)

@@ -444,3 +444,26 @@ def test_and_or_not_on_tensor_conditions():
     for a, b in ((1.0, 2.0), (1.0, -2.0), (20.0, -2.0), (-1.0, 2.0)):
         x, y = Tensor(np.full(2, a, np.float32)), Tensor(np.full(2, b, np.float32))
         assert_same(f(x, y), eager(f)(x, y))
+
+
+def test_jit_with_defaults_keywords_and_on_a_cell_method():
+    @ms.jit
+    def scaled(x, scale=2.0, *, shift=0.0):
+        return x * scale + shift
+
+    x = Tensor(np.array([1.0, 2.0], np.float32))
+    np.testing.assert_allclose(scaled(x).asnumpy(), [2.0, 4.0])
+    np.testing.assert_allclose(scaled(x, shift=1.0).asnumpy(), [3.0, 5.0])
+    np.testing.assert_allclose(scaled(x, 3.0).asnumpy(), [3.0, 6.0])
+    assert scaled.cache_size == 3  # constants are part of the signature
+
+    class Doubler(nn.Cell):
+        @ms.jit
+        def construct(self, x):
+            return x * 2
+
+    assert_same(Doubler()(x), x * 2)
+    with pytest.raises(TypeError, match="jit: expects a Python function or method, but got int"):
+        ms.jit(3)
+    with pytest.raises(ValueError, match="jit: 'mode' must be 'PSJit' or 'PIJit'"):
+        ms.jit(mode="eager")

@@ -3,7 +3,7 @@
 The function to differentiate is staged into a *target* graph whose parameters are the weights and
 the tensor leaves of the arguments (weights read inside it, also in the Cells it calls, resolve to
 those parameters). The caller then emits J(target)(args) = (out, bprop) and bprop(sens)
-(`Graph.emit_grad`); the compiler expands J by source transformation (Note [J transform] in
+(`Graph.emit_j`, `Graph.emit_bprop`); the compiler expands J by source transformation (Note [J transform] in
 src/compiler/autodiff.cc). The results are formatted exactly as the eager APIs format theirs.
 """
 from sprout import _C
@@ -14,14 +14,13 @@ from sprout.ops.function.array_func import ones_like
 from sprout._frontend import values as V
 from sprout._frontend.graph_tensor import GraphTensor
 from sprout._frontend.source import where
-from sprout._frontend.stager import Block, FunctionGraph, Stager
+from sprout._frontend.context import Block, FunctionGraph
+from sprout._frontend.stager import Stager
 
 
 def stage_grad(stager, spec, args, node):
-    ctx = stager.ctx
     g = stager.cur.graph
-    args = [GraphTensor(g.constant(a)) if isinstance(a, Tensor) and not isinstance(a, GraphTensor) else a
-            for a in args]
+    args = _graph_values(g, args)
     sens = None
     api = spec["api"]
     if api == "GradOperation":
@@ -44,47 +43,81 @@ def stage_grad(stager, spec, args, node):
             raise TypeError(f"{where(stager.src.file, node)}: {api}: cannot differentiate with respect to the input "
                             f"at position {p}: expected a Tensor, but got {V.describe(args[p])}")
     weights = spec["weights"]
-
-    effects_before = _C.ir.effect_count()
-    target, out_template, arg_template = _stage_target(stager, spec["fn"], args, weights, node)
-    ordered = _C.ir.effect_count() > effects_before
-    stager.ctx.set_graph(g)
-    arg_nodes = [ctx.load_parameter(w)._node for w in weights] + V.flatten(tuple(args), arg_template, g)
-    out_leaves = V.leaves(out_template)
+    j = _emit_j(stager, spec["fn"], args, weights, node)
+    out_leaves = V.leaves(j.out_template)
     if not out_leaves:
         raise TypeError(f"{where(stager.src.file, node)}: {api}: the function must return a Tensor (or tuple of "
                         f"Tensors) to differentiate")
-    main_leaves = len(V.leaves(_main_template(out_template, has_aux, api)))
-    ones = [i < main_leaves and mstype.is_floating_type(leaf[1]) for i, leaf in enumerate(out_leaves)]
-    sens_nodes = []
     if sens is not None:
-        sens_values = sens if isinstance(sens, (tuple, list)) else [sens]
-        if len(sens_values) != len(out_leaves):
+        sens_values = list(sens) if isinstance(sens, (tuple, list)) else [sens]
+        if len(sens_values) != len(out_leaves):  # as eager: one sensitivity per output
             raise ValueError(f"{api}: the sensitivity has {len(sens_values)} tensor(s) but the function returned "
                              f"{len(out_leaves)}")
-        for s, leaf in zip(sens_values, out_leaves):
-            s = s if isinstance(s, Tensor) else Tensor(s, dtype=leaf[1])
-            if tuple(s.shape) != tuple(leaf[2]):
-                raise ValueError(f"{api}: the sensitivity has shape {tuple(s.shape)} but the output it weighs has "
-                                 f"shape {tuple(leaf[2])}; they must match")
-            s = s if isinstance(s, GraphTensor) else GraphTensor(g.constant(s))
-            sens_nodes.append(s.astype(leaf[1])._node)
+        sens_nodes = _sens_nodes(g, sens_values, j.outs, out_leaves, f"{api}: the sensitivity")
+    else:  # ones for the (floating) main outputs, zeros for auxiliary ones
+        main_leaves = len(V.leaves(_main_template(j.out_template, has_aux, api)))
+        sens_nodes = [(_prim("OnesLike") if i < main_leaves and mstype.is_floating_type(leaf[1])
+                       else _prim("ZerosLike"))(GraphTensor(o))._node
+                      for i, (o, leaf) in enumerate(zip(j.outs, out_leaves))]
+    weight_grads, per_arg = _split_grads(g.emit_bprop(j.target, j.bprop, sens_nodes), len(weights), j.arg_template)
+    value = V.rebuild(j.out_template, list(j.outs))
+    return _format(spec, value, [per_arg[p] for p in positions], weight_grads, positions, has_aux, api)
+
+
+class _J:
+    """J(target)(weights, args) emitted: the target, its templates, the output leaf nodes and bprop."""
+
+    def __init__(self, target, out_template, arg_template, outs, bprop):
+        self.target, self.out_template, self.arg_template = target, out_template, arg_template
+        self.outs, self.bprop = outs, bprop
+
+
+def _emit_j(stager, fn, args, weights, node):
+    g = stager.cur.graph
+    effects_before = _C.ir.effect_count()
+    target, out_template, arg_template = _stage_target(stager, fn, args, weights, node)
+    ordered = _C.ir.effect_count() > effects_before  # the function has effects: later ones wait for it
+    stager.ctx.set_graph(g)
+    arg_nodes = [stager.ctx.load_parameter(w)._node for w in weights] + V.flatten(tuple(args), arg_template, g)
     outs, bprop = g.emit_j(target, arg_nodes, ordered)
-    if not sens_nodes:
-        sens_nodes = [(_prim("OnesLike") if one else _prim("ZerosLike"))(GraphTensor(o))._node
-                      for o, one in zip(outs, ones)]
-    grads = g.emit_bprop(target, bprop, sens_nodes)
-    value = V.rebuild(out_template, list(outs))
-    grad_values = [GraphTensor(n) for n in grads]
-    weight_grads = tuple(grad_values[:len(weights)])
-    rest = grad_values[len(weights):]
-    per_arg = []
-    for a, t in zip(args, arg_template[1]):
+    return _J(target, out_template, arg_template, list(outs), bprop)
+
+
+def _graph_values(g, values):
+    """Constant tensors among call arguments become graph constants (something to differentiate by)."""
+    return [GraphTensor(g.constant(a)) if isinstance(a, Tensor) and not isinstance(a, GraphTensor) else a
+            for a in values]
+
+
+def _sens_nodes(g, values, outs, leaves, what):
+    """Nodes weighting the output leaves: `values` for the first ones, zeros for the rest (auxiliary
+    outputs); each checked against its output's shape and cast to its dtype."""
+    if len(values) > len(leaves) or not values:
+        raise ValueError(f"{what} has {len(values)} tensor(s) but the function returned {len(leaves)}")
+    nodes = []
+    for s, leaf in zip(values, leaves):
+        s = s if isinstance(s, Tensor) else Tensor(s, dtype=leaf[1])
+        if tuple(s.shape) != tuple(leaf[2]):
+            raise ValueError(f"{what} has shape {tuple(s.shape)} but the output it weighs has shape "
+                             f"{tuple(leaf[2])}; they must match")
+        s = s if isinstance(s, GraphTensor) else GraphTensor(g.constant(s))
+        nodes.append(s.astype(leaf[1])._node)
+    return nodes + [_prim("ZerosLike")(GraphTensor(o))._node for o in outs[len(values):]]
+
+
+def _split_grads(grads, n_weights, arg_template):
+    """bprop's gradients (weights first, then the argument leaves) as (weight grads, one per argument)."""
+    grads = [GraphTensor(n) for n in grads]
+    rest, per_arg = grads[n_weights:], []
+    for t in arg_template[1]:
         n = len(V.leaves(t))
         per_arg.append(V.rebuild(t, [x._node for x in rest[:n]]) if n else None)
         rest = rest[n:]
-    input_grads = [per_arg[p] for p in positions]
-    return _format(spec, value, input_grads, weight_grads, positions, has_aux, api)
+    return tuple(grads[:n_weights]), per_arg
+
+
+def _split_aux(value):
+    return value[0], (value[1] if len(value) == 2 else tuple(value[1:]))
 
 
 def _prim(name):
@@ -93,36 +126,22 @@ def _prim(name):
 
 
 class StagedVjp:
-    """The vjp_fn of ops.vjp called in compiled code: calling it emits the bprop call."""
+    """The vjp_fn of ops.vjp called in compiled code: calling it emits the bprop call. With has_aux the
+    cotangent weighs the main output only (the auxiliary outputs get zeros)."""
 
-    def __init__(self, target, bprop, out_template, arg_template, n_inputs, weights):
-        self.target, self.bprop = target, bprop
-        self.out_template, self.arg_template = out_template, arg_template
-        self.n_inputs, self.weights = n_inputs, weights
+    def __init__(self, j, main_leaves, n_inputs, weights):
+        self.j, self.main_leaves, self.n_inputs, self.weights = j, main_leaves, n_inputs, weights
 
     def __call__(self, stager, v, node):
         g = stager.cur.graph
-        leaves = V.leaves(self.out_template)
-        values = list(v) if len(v) != 1 or len(leaves) == 1 else list(v[0])
-        if len(values) != len(leaves):
+        values = list(v) if len(v) != 1 or self.main_leaves == 1 else list(v[0])
+        if len(values) != self.main_leaves:
             raise ValueError(f"{where(stager.src.file, node)}: vjp: the cotangent has {len(values)} tensor(s) but "
-                             f"the function returned {len(leaves)}")
-        sens = []
-        for s, leaf in zip(values, leaves):
-            s = s if isinstance(s, Tensor) else Tensor(s, dtype=leaf[1])
-            s = s if isinstance(s, GraphTensor) else GraphTensor(g.constant(s))
-            if tuple(s.shape) != tuple(leaf[2]):
-                raise ValueError(f"{where(stager.src.file, node)}: vjp: the cotangent has shape {tuple(s.shape)} but "
-                                 f"the output it weighs has shape {tuple(leaf[2])}")
-            sens.append(s.astype(leaf[1])._node)
-        grads = [GraphTensor(n) for n in g.emit_bprop(self.target, self.bprop, sens)]
-        weight_grads = tuple(grads[:len(self.weights)])
-        rest = grads[len(self.weights):]
-        per_arg = []
-        for t in self.arg_template[1]:
-            n = len(V.leaves(t))
-            per_arg.append(V.rebuild(t, [x._node for x in rest[:n]]) if n else None)
-            rest = rest[n:]
+                             f"the function returned {self.main_leaves}")
+        sens = _sens_nodes(g, values, self.j.outs, V.leaves(self.j.out_template),
+                           f"{where(stager.src.file, node)}: vjp: the cotangent")
+        weight_grads, per_arg = _split_grads(g.emit_bprop(self.j.target, self.j.bprop, sens), len(self.weights),
+                                             self.j.arg_template)
         result = tuple(per_arg) if self.n_inputs != 1 else per_arg[0]
         return (result, weight_grads) if self.weights else result
 
@@ -130,26 +149,16 @@ class StagedVjp:
 def stage_vjp(stager, fn, inputs, weights, has_aux, node):
     """ops.vjp(fn, *inputs) in compiled code: (outputs, vjp_fn[, aux])."""
     from sprout.ops.composite.grad import _weights_list
-    g = stager.cur.graph
-    inputs = [GraphTensor(g.constant(a)) if isinstance(a, Tensor) and not isinstance(a, GraphTensor) else a
-              for a in inputs]
+    inputs = _graph_values(stager.cur.graph, inputs)
     weights = _weights_list(weights, "vjp")
-    effects_before = _C.ir.effect_count()
-    target, out_template, arg_template = _stage_target(stager, fn, inputs, weights, node)
-    ordered = _C.ir.effect_count() > effects_before
-    stager.ctx.set_graph(g)
-    arg_nodes = [stager.ctx.load_parameter(w)._node for w in weights] + V.flatten(tuple(inputs), arg_template, g)
-    outs, bprop = g.emit_j(target, arg_nodes, ordered)
-    value = V.rebuild(out_template, list(outs))
-    main, aux = value, None
-    main_template = out_template
+    j = _emit_j(stager, fn, inputs, weights, node)
+    value = V.rebuild(j.out_template, list(j.outs))
+    main_leaves = len(V.leaves(_main_template(j.out_template, has_aux, "vjp")))
+    vjp_fn = StagedVjp(j, main_leaves, len(inputs), weights)
     if has_aux:
-        main_template = _main_template(out_template, True, "vjp")
-        main, aux = value[0], (value[1] if len(value) == 2 else tuple(value[1:]))
-    vjp_fn = StagedVjp(target, bprop, out_template if not has_aux else out_template, arg_template, len(inputs),
-                       weights)
-    vjp_fn.main_leaves = len(V.leaves(main_template))
-    return (main, vjp_fn, aux) if has_aux else (main, vjp_fn)
+        main, aux = _split_aux(value)
+        return main, vjp_fn, aux
+    return value, vjp_fn
 
 
 def _main_template(template, has_aux, api):
@@ -180,7 +189,7 @@ def _format(spec, value, input_grads, weight_grads, positions, has_aux, api):
         result = (pos_part, tuple(weight_grads))
     main, aux = value, None
     if has_aux:
-        main, aux = value[0], (value[1] if len(value) == 2 else tuple(value[1:]))
+        main, aux = _split_aux(value)
         result = (result, aux)
     if spec["with_value"]:
         return ((main, aux) if has_aux else main), (result[0] if has_aux else result)

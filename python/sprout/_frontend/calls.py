@@ -12,7 +12,8 @@ from sprout import _C
 from sprout._frontend import values as V
 from sprout._frontend.graph_tensor import GraphTensor
 from sprout._frontend.source import GraphSyntaxError, function_source, unsupported, where
-from sprout._frontend.stager import Block, FunctionGraph, Stager, StagedClosure, is_library
+from sprout._frontend.context import Block, FunctionGraph, StagedClosure, is_library
+from sprout._frontend.stager import Stager
 
 _active = []   # the compile contexts being staged (a stack: staging never nests across threads)
 _stagers = []  # the stagers whose native calls (library code) are running
@@ -162,7 +163,7 @@ def stage_function(ctx, src, globals_, closure_env, env, parent, key, finish=Tru
     With finish=False the returns are left for the caller to finish (finish_function)."""
     arg_template = V.tensor_leaves_template(tuple(env.values()))
     graph = ctx.new_graph(src.name, parent)
-    params = [graph.add_parameter(n) for n in _leaf_names(env)]
+    params = [graph.add_parameter(n) for n in _leaf_names(env, arg_template)]
     staged_env = dict(zip(env, V.rebuild(arg_template, list(params))))
     fg = FunctionGraph(graph, arg_template)
     fg.staged_env = staged_env
@@ -185,10 +186,11 @@ def stage_function(ctx, src, globals_, closure_env, env, parent, key, finish=Tru
     return fg
 
 
-def _leaf_names(env):
+def _leaf_names(env, template):
+    """Parameter names for the leaves of the arguments `env` under the tuple `template`."""
     names = []
-    for name, value in env.items():
-        n = len(V.leaves(V.tensor_leaves_template(value)))
+    for name, t in zip(env, template[1]):
+        n = len(V.leaves(t))
         names += [name] if n == 1 else [f"{name}{i}" for i in range(n)]
     return names
 
@@ -325,7 +327,7 @@ def stage_entry(ctx, fn, args, kwargs):
     """Stages the compiled function itself as the entry graph. Returns (input template, FunctionGraph)."""
     env = bind_arguments(fn, args, kwargs, fn.__code__.co_filename, None)
     template = V.input_template(tuple(env.values()))
-    params = [ctx.entry.add_parameter(n) for n in _leaf_names_of(env, template)]
+    params = [ctx.entry.add_parameter(n) for n in _leaf_names(env, template)]
     staged_env = dict(zip(env, V.rebuild(template, list(params))))
     fg = FunctionGraph(ctx.entry, template)
     _active.append(ctx)
@@ -337,11 +339,3 @@ def stage_entry(ctx, fn, args, kwargs):
     finally:
         _active.pop()
     return template, fg
-
-
-def _leaf_names_of(env, template):
-    names = []
-    for (name, _), t in zip(env.items(), template[1]):
-        n = len(V.leaves(t))
-        names += [name] if n == 1 else [f"{name}{i}" for i in range(n)]
-    return names

@@ -15,7 +15,7 @@ from sprout.common.tensor import Tensor
 from sprout._frontend import calls
 from sprout._frontend import values as V
 from sprout._frontend.graph_tensor import GraphTensor
-from sprout._frontend.stager import CompileContext
+from sprout._frontend.context import CompileContext
 
 
 class CompiledGraph:

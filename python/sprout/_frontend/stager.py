@@ -20,115 +20,20 @@ The result is already specialized: every node has its type and shape. The compil
 import ast
 import builtins
 import copy
-import operator
 
 from sprout import _C
-from sprout.common import dtype as mstype
 from sprout.common.parameter import Parameter
 from sprout.common.tensor import Tensor
 from sprout._frontend import values as V
+from sprout._frontend.context import Block, StagedClosure
+from sprout._frontend.expressions import BINOPS, ExpressionStaging
 from sprout._frontend.graph_tensor import GraphTensor
-from sprout._frontend.source import GraphSyntaxError, function_source, unsupported, where
+from sprout._frontend.source import GraphSyntaxError, unsupported, where
 
-_BINOPS = {ast.Add: operator.add, ast.Sub: operator.sub, ast.Mult: operator.mul, ast.Div: operator.truediv,
-           ast.FloorDiv: operator.floordiv, ast.Mod: operator.mod, ast.Pow: operator.pow,
-           ast.MatMult: operator.matmul, ast.BitAnd: operator.and_, ast.BitOr: operator.or_,
-           ast.BitXor: operator.xor, ast.LShift: operator.lshift, ast.RShift: operator.rshift}
-_CMPOPS = {ast.Eq: operator.eq, ast.NotEq: operator.ne, ast.Lt: operator.lt, ast.LtE: operator.le,
-           ast.Gt: operator.gt, ast.GtE: operator.ge, ast.Is: operator.is_, ast.IsNot: operator.is_not,
-           ast.In: lambda a, b: a in b, ast.NotIn: lambda a, b: a not in b}
 _MAX_UNROLL = 10000
 
 
-class StagedClosure:
-    """A function defined inside staged code (def or lambda): its AST and the variables it captured."""
-
-    def __init__(self, node, env, stager):
-        self.node = node
-        self.env = env
-        self.file = stager.src.file
-        self.globals = stager.globals
-        self.name = getattr(node, "name", "lambda")
-
-    def captures_tensors(self):
-        return any(V._has_tensor(v) for v in self.env.values())
-
-
-class Block:
-    """Where staging emits now: a graph and the variables bound in it. `done` once it has jumped."""
-
-    def __init__(self, graph, env):
-        self.graph = graph
-        self.env = env
-        self.done = False
-
-    def split(self):
-        """Ends this block here and returns a block standing for the path that leaves it (break/continue)."""
-        self.done = True
-        return Block(self.graph, self.env)
-
-
-class FunctionGraph:
-    """A user function specialized for one signature: its graph and (once known) its result template."""
-
-    def __init__(self, graph, arg_template):
-        self.graph = graph
-        self.arg_template = arg_template
-        self.returns = []  # (block graph, value) of every return staged so far
-        self.template = None
-        self.assumed = None  # the template recursive calls were compiled with
-        self.in_progress = True
-        self.tail_calls = []  # jumps between its blocks: their result is the function's result
-        self.owner = None     # for a function staged inline: the function its jumps belong to
-        self.effectful = False  # it (or what it calls) writes Parameters or draws random numbers
-
-
-def is_library(fn):
-    """Library code runs natively on graph tensors; a library function marked `_sprout_stage` (one that
-    calls user code, which may branch on tensors) is staged from source like user code."""
-    if getattr(fn, "_sprout_stage", False):
-        return False
-    module = getattr(fn, "__module__", None) or ""
-    return module == "sprout" or module.startswith("sprout.")
-
-
-class CompileContext:
-    """State of one compilation: the module, the entry graph, Parameters read, specialized graphs."""
-
-    def __init__(self, name):
-        self.module = _C.ir.Module()
-        self.entry = self.module.new_graph(name)
-        self.parameters = []          # Parameters read, in the order of their entry-graph parameters
-        self._parameter_nodes = {}    # id(Parameter) -> entry graph parameter node
-        self.functions = {}           # signature key -> FunctionGraph
-        self.graph_count = {}
-        self.current_graph = self.entry
-        self.function_parent = self.entry  # where new function graphs live (their Parameters' scope)
-        self.parameter_override = {}      # id(Parameter) -> node, while staging a function to differentiate
-
-    def graph_name(self, base):
-        n = self.graph_count.get(base, 0)
-        self.graph_count[base] = n + 1
-        return base if n == 0 else f"{base}_{n}"
-
-    def new_graph(self, base, parent):
-        return self.module.new_graph(self.graph_name(base), parent)
-
-    def load_parameter(self, p):
-        node = self.parameter_override.get(id(p)) or self._parameter_nodes.get(id(p))
-        if node is None:
-            node = self.entry.add_parameter(p.name)
-            node.set_tensor_abstract(p.dtype, list(p.shape))
-            self._parameter_nodes[id(p)] = node
-            self.parameters.append(p)
-        return GraphTensor(self.current_graph.load(node))
-
-    def set_graph(self, graph):
-        self.current_graph = graph
-        _C.ir.set_graph(graph)
-
-
-class Stager:
+class Stager(ExpressionStaging):
     """Stages one function body (Note [Staging])."""
 
     def __init__(self, ctx, src, globals_, closure_env, function_graph):
@@ -256,7 +161,7 @@ class Stager:
             self.assign(stmt.target, self.eval(stmt.value))
 
     def stmt_AugAssign(self, stmt):
-        op = _BINOPS[type(stmt.op)]
+        op = BINOPS[type(stmt.op)]
         target = stmt.target
         if isinstance(target, ast.Name):
             current = self.lookup(target.id, target)
@@ -534,230 +439,6 @@ class Stager:
                         "use a while loop with a tensor condition")
         return seq
 
-    # --- expressions ----------------------------------------------------------------------------------
-    def eval(self, node):
-        method = getattr(self, "expr_" + type(node).__name__, None)
-        if method is None:
-            unsupported(self.src.file, node, f"the expression '{type(node).__name__}'",
-                        "see docs/graph_syntax.md for what is supported")
-        return method(node)
-
-    def expr_Constant(self, node):
-        return node.value
-
-    def expr_Name(self, node):
-        return self.value_of(self.lookup(node.id, node))
-
-    def expr_Attribute(self, node):
-        obj = self.eval(node.value)
-        try:
-            value = getattr(obj, node.attr)
-        except AttributeError as e:
-            raise AttributeError(f"{where(self.src.file, node)}: {e}") from None
-        return self.value_of(value)
-
-    def expr_Subscript(self, node):
-        obj = self.eval(node.value)
-        index = self.eval(node.slice)
-        if isinstance(index, GraphTensor) and not isinstance(obj, Tensor):
-            unsupported(self.src.file, node, f"indexing {V.describe(obj)} with a tensor",
-                        "index with a constant, or stack the items into a tensor first")
-        return self.value_of(obj[index])
-
-    def expr_Slice(self, node):
-        part = lambda n: None if n is None else self.eval(n)  # noqa: E731
-        return slice(part(node.lower), part(node.upper), part(node.step))
-
-    def expr_Index(self, node):  # Python < 3.9
-        return self.eval(node.value)
-
-    def expr_Tuple(self, node):
-        return tuple(self.starred_items(node.elts))
-
-    def expr_List(self, node):
-        return list(self.starred_items(node.elts))
-
-    def expr_Set(self, node):
-        return set(self.starred_items(node.elts))
-
-    def starred_items(self, elts):
-        out = []
-        for e in elts:
-            if isinstance(e, ast.Starred):
-                out.extend(self.iteration_items(self.eval(e.value), e))
-            else:
-                out.append(self.eval(e))
-        return out
-
-    def expr_Dict(self, node):
-        out = {}
-        for k, v in zip(node.keys, node.values):
-            if k is None:
-                out.update(self.eval(v))
-            else:
-                out[self.eval(k)] = self.eval(v)
-        return out
-
-    def expr_JoinedStr(self, node):
-        parts = []
-        for v in node.values:
-            value = self.eval(v.value) if isinstance(v, ast.FormattedValue) else v.value
-            parts.append(str(value))
-        return "".join(parts)
-
-    def expr_BinOp(self, node):
-        return self.binop(_BINOPS[type(node.op)], self.eval(node.left), self.eval(node.right), node)
-
-    def binop(self, op, a, b, node):
-        try:
-            result = op(a, b)
-        except (TypeError, ValueError, RuntimeError) as e:
-            raise type(e)(f"{where(self.src.file, node)}: {e}") from None
-        return self.mark_scalar(result, op, a, b)
-
-    @staticmethod
-    def mark_scalar(result, op, *operands):
-        """Arithmetic on runtime scalars and Python numbers gives a runtime scalar again."""
-        if not isinstance(result, GraphTensor) or not any(V.is_runtime_scalar(x) for x in operands):
-            return result
-        if not all(V.is_runtime_scalar(x) or V.scalar_kind(x) for x in operands):
-            return result
-        if op in (operator.lt, operator.le, operator.gt, operator.ge, operator.eq, operator.ne):
-            kind = "bool"
-        else:
-            kinds = [x._scalar_kind if isinstance(x, GraphTensor) else V.scalar_kind(x) for x in operands]
-            kind = max(kinds, key=["bool", "int", "float"].index)
-            if op is operator.truediv:
-                kind = "float"
-        result._scalar_kind = kind
-        return result
-
-    def expr_UnaryOp(self, node):
-        v = self.eval(node.operand)
-        if isinstance(node.op, ast.Not):
-            if isinstance(v, GraphTensor):
-                return self.mark_scalar(v == False, operator.eq, v, False)  # noqa: E712
-            return not v
-        op = {ast.USub: operator.neg, ast.UAdd: operator.pos, ast.Invert: operator.invert}[type(node.op)]
-        result = op(v)
-        if isinstance(result, GraphTensor) and V.is_runtime_scalar(v):
-            result._scalar_kind = v._scalar_kind
-        return result
-
-    def expr_BoolOp(self, node):
-        is_and = isinstance(node.op, ast.And)
-        value = self.eval(node.values[0])
-        for rest in node.values[1:]:
-            if not isinstance(value, GraphTensor):  # Python's short circuit on constants
-                if bool(value) != is_and:
-                    return value
-                value = self.eval(rest)
-                continue
-            other = self.eval(rest)
-            fn = _C.Primitive("LogicalAnd" if is_and else "LogicalOr")
-            a, b = _as_bool(value), _as_bool(other)
-            value = self.mark_scalar(fn(a, b), operator.eq, a, b)
-        return value
-
-    def expr_Compare(self, node):
-        left = self.eval(node.left)
-        result = None
-        for op, comparator in zip(node.ops, node.comparators):
-            right = self.eval(comparator)
-            fn = _CMPOPS[type(op)]
-            part = self.mark_scalar(fn(left, right), fn, left, right)
-            if result is None:
-                result = part
-            elif isinstance(result, GraphTensor) or isinstance(part, GraphTensor):
-                result = self.mark_scalar(_C.Primitive("LogicalAnd")(result, part), operator.eq, result, part)
-            else:
-                result = result and part
-            left = right
-        return result
-
-    def expr_IfExp(self, node):
-        cond = self.condition(self.eval(node.test), node)
-        if not isinstance(cond, GraphTensor):
-            return self.eval(node.body if cond else node.orelse)
-        # A tensor condition: both sides are computed and one is selected.
-        a, b = self.eval(node.body), self.eval(node.orelse)
-        t = V.template_of([a, b], "the two sides of the conditional expression")
-        if t[0] == "const":
-            return a
-        if t[0] != "leaf":
-            unsupported(self.src.file, node, "a conditional expression choosing between tuples on a tensor "
-                        "condition", "write an if statement")
-        select = _C.Primitive("Select")
-        _, dtype, shape, kind = t
-        a = a if isinstance(a, Tensor) else Tensor(a, dtype=dtype)
-        b = b if isinstance(b, Tensor) else Tensor(b, dtype=dtype)
-        c = cond if not shape else _C.Primitive("BroadcastTo", {"shape": tuple(shape)})(cond)
-        out = select(c, a, b)
-        out._scalar_kind = kind
-        return out
-
-    def expr_Lambda(self, node):
-        closure = StagedClosure(node, dict(self.cur.env), self)
-        return closure
-
-    def expr_ListComp(self, node):
-        return self.comprehension(node, list)
-
-    def expr_GeneratorExp(self, node):
-        return self.comprehension(node, tuple)
-
-    def expr_SetComp(self, node):
-        return self.comprehension(node, set)
-
-    def expr_DictComp(self, node):
-        pairs = self.comprehension(node, list, element=lambda: (self.eval(node.key), self.eval(node.value)))
-        return dict(pairs)
-
-    def comprehension(self, node, kind, element=None):
-        out = []
-        saved = dict(self.cur.env)
-
-        def loop(generators):
-            if not generators:
-                out.append(element() if element else self.eval(node.elt))
-                return
-            gen = generators[0]
-            for item in self.iteration_items(self.eval(gen.iter), gen):
-                self.assign(gen.target, item)
-                conds = [self.condition(self.eval(c), c) for c in gen.ifs]
-                if any(isinstance(c, GraphTensor) for c in conds):
-                    unsupported(self.src.file, gen, "a comprehension filtered by a tensor condition",
-                                "filter with a constant condition, or use ops.masked_select")
-                if all(conds):
-                    loop(generators[1:])
-
-        loop(node.generators)
-        self.cur.env = {**saved, **{k: v for k, v in self.cur.env.items() if k in saved}}
-        return kind(out)
-
-    def expr_Starred(self, node):
-        unsupported(self.src.file, node, "a starred expression here", "unpack in a call or a tuple")
-
-    def expr_Call(self, node):
-        fn = self.eval(node.func)
-        args = self.starred_items(node.args)
-        kwargs = {}
-        for kw in node.keywords:
-            if kw.arg is None:
-                kwargs.update(self.eval(kw.value))
-            else:
-                kwargs[kw.arg] = self.eval(kw.value)
-        self.loc(node)
-        try:
-            return self.call(fn, args, kwargs, node)
-        finally:
-            self.ctx.set_graph(self.cur.graph)
-
-    def call(self, fn, args, kwargs, node):
-        from sprout._frontend import calls
-        return calls.call(self, fn, args, kwargs, node)
-
-
 class UnrolledLoop:
     """break/continue of a loop unrolled at compile time: each ends its path; paths that continued
     rejoin at the end of the iteration, paths that broke rejoin after the loop. On a constant path
@@ -816,13 +497,3 @@ def _assigned_names(stmts):
             elif isinstance(n, ast.Subscript) and isinstance(n.ctx, ast.Store) and isinstance(n.value, ast.Name):
                 names.add(n.value.id)
     return names
-
-
-def _as_bool(v):
-    """An operand of `and`/`or` on tensors: a bool tensor (nonzero), or a Python bool."""
-    if isinstance(v, Tensor):
-        return v if v.dtype == mstype.bool_ else v != 0
-    return bool(v)
-
-
-__all__ = ["Stager", "CompileContext", "FunctionGraph", "StagedClosure", "Block", "GraphSyntaxError", "is_library"]

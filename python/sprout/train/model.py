@@ -7,7 +7,7 @@ import numpy as np
 from sprout.common.tensor import Tensor
 from sprout.nn.cell import Cell
 from sprout.nn.wrap.cell_wrapper import TrainOneStepCell, WithEvalCell, WithLossCell
-from sprout.train.callback import Callback, CallbackList, ProgressBar, RunContext
+from sprout.train.callback import CallbackList, ProgressBar, RunContext
 from sprout.train.metrics import Loss, Metric, get_metric_fn
 
 _AMP_LEVELS = ("O0", "O1", "O2", "O3")

@@ -3,7 +3,7 @@ import numpy as np
 import pytest
 
 import sprout as ms
-from sprout import nn, ops
+from sprout import nn
 
 
 class Block(nn.Cell):

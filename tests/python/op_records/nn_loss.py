@@ -3,7 +3,7 @@ import numpy as np
 
 import sprout as ms
 from sprout import _C, ops
-from op_records.record import FLOAT_DTYPES, OpRecord
+from op_records.record import OpRecord
 
 X = np.ones((2, 3))
 

@@ -2,7 +2,6 @@
 from dataclasses import dataclass, field
 from typing import Callable, Optional
 
-import numpy as np
 
 import sprout as ms
 

@@ -1,6 +1,6 @@
 """Adam, AdamWeightDecay (AdamW)."""
 from sprout import ops
-from sprout.nn.optim.optimizer import Optimizer, _sqrt
+from sprout.nn.optim.optimizer import Optimizer, _sqrt, _update_moments
 from sprout.nn.optim.sgd import _check_range
 
 
@@ -21,10 +21,7 @@ class Adam(Optimizer):
         if wd:
             g = g + wd * p
         m, v = self.moment1[i], self.moment2[i]
-        new_m = m * self.beta1 + g * (1 - self.beta1)
-        new_v = v * self.beta2 + g * g * (1 - self.beta2)
-        ops.assign(m, new_m)
-        ops.assign(v, new_v)
+        new_m, new_v = _update_moments(m, v, g, self.beta1, self.beta2)
         t = step + 1
         lr_t = lr * _sqrt(1 - self.beta2 ** t) / (1 - self.beta1 ** t)
         direction = new_m * self.beta1 + g * (1 - self.beta1) if self.use_nesterov else new_m
@@ -44,10 +41,7 @@ class AdamWeightDecay(Optimizer):
 
     def _update(self, i, p, g, lr, wd, step):
         m, v = self.moments1[i], self.moments2[i]
-        new_m = m * self.beta1 + g * (1 - self.beta1)
-        new_v = v * self.beta2 + g * g * (1 - self.beta2)
-        ops.assign(m, new_m)
-        ops.assign(v, new_v)
+        new_m, new_v = _update_moments(m, v, g, self.beta1, self.beta2)
         update = new_m / (ops.sqrt(new_v) + self.eps)
         if wd:
             update = update + wd * p
@@ -64,10 +58,7 @@ class AdamW(AdamWeightDecay):
         if wd:
             ops.assign(p, p * (1 - lr * wd))
         m, v = self.moments1[i], self.moments2[i]
-        new_m = m * self.beta1 + g * (1 - self.beta1)
-        new_v = v * self.beta2 + g * g * (1 - self.beta2)
-        ops.assign(m, new_m)
-        ops.assign(v, new_v)
+        new_m, new_v = _update_moments(m, v, g, self.beta1, self.beta2)
         t = step + 1
         m_hat = new_m / (1 - self.beta1 ** t)
         v_hat = new_v / (1 - self.beta2 ** t)

@@ -1,6 +1,6 @@
 """RMSProp, Adagrad and Lamb."""
 from sprout import ops
-from sprout.nn.optim.optimizer import Optimizer, _sqrt
+from sprout.nn.optim.optimizer import Optimizer, _update_moments
 from sprout.nn.optim.sgd import _check_range
 
 
@@ -63,10 +63,7 @@ class Lamb(Optimizer):
         self.moments2 = self._make_state("lamb_v")
 
     def _update(self, i, p, g, lr, wd, step):
-        m = self.moments1[i] * self.beta1 + g * (1 - self.beta1)
-        v = self.moments2[i] * self.beta2 + g * g * (1 - self.beta2)
-        ops.assign(self.moments1[i], m)
-        ops.assign(self.moments2[i], v)
+        m, v = _update_moments(self.moments1[i], self.moments2[i], g, self.beta1, self.beta2)
         t = step + 1
         update = (m / (1 - self.beta1 ** t)) / (ops.sqrt(v / (1 - self.beta2 ** t)) + self.eps)
         if wd:

@@ -2,7 +2,6 @@
 import os
 import time
 
-from sprout.common.tensor import Tensor
 from sprout.train.callback.callback import Callback
 
 
