@@ -9,6 +9,8 @@ PY := PYTHONPATH=$(CURDIR)/python $(VPY)
 BUILD := build/dev
 ASAN_BUILD := build/asan
 JOBS ?= 2
+# ccache hashes paths relative to the checkout, so git worktrees and CI clones share its cache.
+export CCACHE_BASEDIR := $(CURDIR)
 
 .PHONY: all demo test test-cpp test-python test-asan build deps bench docs clean
 

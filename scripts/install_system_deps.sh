@@ -4,7 +4,9 @@ set -euo pipefail
 PACKAGES=(g++ ccache ninja-build pkg-config python3-venv python3-dev
           libdnnl-dev libopenblas-openmp-dev libhwy-dev libgtest-dev
           protobuf-compiler libprotobuf-dev zlib1g-dev
-          libopencv-core-dev libopencv-imgproc-dev libopencv-imgcodecs-dev)
+          libopencv-core-dev libopencv-imgproc-dev libopencv-imgcodecs-dev
+          # oneDNN's CMake config (dnnl-config.cmake) looks for OpenCL; without recommends it is not pulled in.
+          ocl-icd-opencl-dev)
 missing=()
 for p in "${PACKAGES[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
