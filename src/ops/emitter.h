@@ -50,6 +50,10 @@ struct BpropArgs {
   std::span<const Emitter::Value> inputs;
   std::span<const Emitter::Value> outputs;
   std::span<const Emitter::Value> douts;
+  // 1 where the gradient of that input is wanted; empty: all are. Eager backward passes it so a rule
+  // can skip costly products nobody reads (the input gradient of a network's first layer); graph
+  // autodiff leaves it empty, dead-code elimination drops what is unused there.
+  std::span<const uint8_t> wanted = {};
 };
 
 }  // namespace sprout

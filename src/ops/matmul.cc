@@ -58,16 +58,15 @@ std::vector<V> matmul_bprop(BpropBuilder& b) {
   const auto& a = b.prim().attrs_as<MatMulAttrs>();
   V x = b.input(0), y = b.input(1), d = b.dout();
   auto mm = [&](V p, V q, bool tp, bool tq) { return BATCHED ? b.batch_matmul(p, q, tp, tq) : b.matmul(p, q, tp, tq); };
-  V dx, dy;
-  if (!a.transpose_a && !a.transpose_b) { dx = mm(d, y, false, true); dy = mm(x, d, true, false); }
-  if (!a.transpose_a && a.transpose_b) { dx = mm(d, y, false, false); dy = mm(d, x, true, false); }
-  if (a.transpose_a && !a.transpose_b) { dx = mm(y, d, false, true); dy = mm(x, d, false, false); }
-  if (a.transpose_a && a.transpose_b) { dx = mm(y, d, true, true); dy = mm(d, x, true, true); }
-  if (BATCHED) {
-    dx = b.sum_to_shape(dx, b.spec(x).shape);
-    dy = b.sum_to_shape(dy, b.spec(y).shape);
-  }
-  return {dx, dy};
+  auto dx = [&] {
+    V g = !a.transpose_a ? mm(d, y, false, !a.transpose_b) : a.transpose_b ? mm(y, d, true, true) : mm(y, d, false, true);
+    return BATCHED ? b.sum_to_shape(g, b.spec(x).shape) : g;
+  };
+  auto dy = [&] {
+    V g = !a.transpose_b ? mm(x, d, !a.transpose_a, false) : a.transpose_a ? mm(d, x, true, true) : mm(d, x, true, false);
+    return BATCHED ? b.sum_to_shape(g, b.spec(y).shape) : g;
+  };
+  return {b.wants(0) ? dx() : V{}, b.wants(1) ? dy() : V{}};
 }
 
 }  // namespace

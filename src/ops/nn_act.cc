@@ -41,9 +41,12 @@ void activation(const char* name, const char* input, const char* doc,
 
 SPROUT_REGISTER(nn_act) {
   activation<NoAttrs>("ReLU", "input_x", "max(x, 0), elementwise.", infer_numeric_unary,
-                      [](BpropBuilder& b, V x, V, V d) {
+                      [](BpropBuilder& b, V x, V out, V d) {
                         if (!is_floating(b.spec(x).dtype)) return V{};  // no gradient flows into integers
-                        return b.emitter().emit("ReluGrad", {d, x});
+                        // The mask from the output (out > 0 exactly where x > 0), as MindSpore does: the
+                        // input can then be freed after the forward, and in graph mode the bias add that
+                        // produced it fuses with the ReLU (Note [Elementwise fusion]).
+                        return b.emitter().emit("ReluGrad", {d, out});
                       });
   activation<NoAttrs>("ReLU6", "x", "min(max(x, 0), 6), elementwise.", infer_numeric_unary,
                       [](BpropBuilder& b, V x, V, V d) {

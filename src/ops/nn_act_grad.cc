@@ -75,7 +75,7 @@ SPROUT_REGISTER(nn_act_grad) {
       .infer(infer_activation_grad)
       .bprop(bprop_rule(sigmoid_grad_bprop));
   define_op<NoAttrs>("ReluGrad")
-      .doc("y_backprop where x > 0, else 0: the gradient of ReLU, fused.")
+      .doc("y_backprop where x > 0, else 0: the gradient of ReLU, fused (x may be ReLU's input or output).")
       .inputs({"y_backprop", "x"})
       .outputs({"output"})
       .infer(infer_activation_grad)

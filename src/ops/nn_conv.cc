@@ -98,7 +98,8 @@ V emit_conv(BpropBuilder& b, const ConvFamily& f, const char* op, V dout_or_x, V
 template <const ConvFamily& F>
 std::vector<V> forward_bprop(BpropBuilder& b) {
   V x = b.input(0), w = b.input(1), dy = b.dout();
-  return {emit_conv(b, F, F.backprop_input, dy, w, dims(b, x)), emit_conv(b, F, F.backprop_filter, dy, x, dims(b, w))};
+  return {b.wants(0) ? emit_conv(b, F, F.backprop_input, dy, w, dims(b, x)) : V{},
+          b.wants(1) ? emit_conv(b, F, F.backprop_filter, dy, x, dims(b, w)) : V{}};
 }
 
 // dx = conv^T(dy, w) is bilinear: <conv^T(dy, w), g> = <dy, conv(g, w)>, so d dy = conv(g, w) and

@@ -201,3 +201,22 @@ def test_in_place_assignment_under_grad_is_refused():
     y = ms.Tensor([1.0, 2.0])
     y[0] = 5.0  # outside a grad scope it is an ordinary in-place write
     assert y.tolist() == [5.0, 2.0]
+
+
+@pytest.mark.parametrize("position, matmuls", [(None, 5), (0, 6)])
+def test_backward_skips_input_gradients_nobody_wants(position, matmuls, tmp_path):
+    """Two Dense layers: 2 forward products; backward 2 weight gradients, the hidden layer's input
+    gradient, and the network input's only when it is asked for (the rule sees which are wanted)."""
+    net = ms.nn.SequentialCell(ms.nn.Dense(4, 3), ms.nn.Dense(3, 2))
+    x = ms.Tensor(np.random.RandomState(0).randn(5, 4).astype(np.float32))
+    fn = ms.grad(lambda t: net(t).sum(), grad_position=position, weights=net.trainable_params())
+    profiler = ms.Profiler(output_path=str(tmp_path))
+    grads = fn(x)
+    profiler.stop()
+    counts = {row["op"]: row["calls"] for row in profiler.op_statistics()}
+    assert counts["MatMul"] == matmuls
+    w1 = net.trainable_params()[0]
+    dw1 = grads[0] if position is None else grads[1][0]
+    h_grad = np.ones((5, 2), np.float32) @ net.trainable_params()[2].asnumpy()
+    np.testing.assert_allclose(dw1.asnumpy(), h_grad.T @ x.asnumpy(), rtol=1e-5)
+    assert dw1.shape == w1.shape

@@ -153,6 +153,20 @@ def test_value_and_grad_of_cell_weights_and_inputs_in_graph_mode():
         np.testing.assert_allclose(a.asnumpy(), b.asnumpy(), rtol=1e-5, atol=1e-6)
 
 
+def test_jit_applied_directly_to_a_gradient_function():
+    net = Net()
+    x = Tensor(np.random.RandomState(1).randn(5, 3).astype(np.float32))
+    fn = ms.value_and_grad(net, grad_position=0, weights=net.trainable_params())
+    eager_value, (eager_dx, eager_dw) = fn(x)
+    value, (dx, dw) = ms.jit(fn)(x)
+    np.testing.assert_allclose(value.asnumpy(), eager_value.asnumpy(), rtol=1e-6)
+    np.testing.assert_allclose(dx.asnumpy(), eager_dx.asnumpy(), rtol=1e-5, atol=1e-6)
+    for a, b in zip(dw, eager_dw):
+        np.testing.assert_allclose(a.asnumpy(), b.asnumpy(), rtol=1e-5, atol=1e-6)
+    cube = lambda t: t * t * t  # noqa: E731
+    assert ms.jit(ms.grad(ms.grad(cube)))(Tensor(2.0)).asnumpy() == 12
+
+
 def test_grad_operation_get_all_get_by_list_and_sens_param():
     net = Net()
     weights = ms.ParameterTuple(net.trainable_params())

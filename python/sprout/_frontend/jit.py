@@ -58,12 +58,21 @@ def compile_function(fn, args, kwargs, name):
 _VERIFY = [False]  # tests turn the IR verifier on after every pass
 
 
+def _gradient_entry(grad_fn):
+    """jit(ms.grad(f)): the function made by ms.grad/value_and_grad/GradOperation has no source to
+    stage, so the entry is a call of it, which staging turns into the J transform of f."""
+    def gradient(*args):
+        return grad_fn(*args)
+    gradient.__name__ = gradient.__qualname__ = getattr(grad_fn, "__name__", "gradient")
+    return gradient
+
+
 class JitFunction:
     """A function compiled to a graph on its first call with each new input signature."""
 
     def __init__(self, fn, obj=None, cache=None):
         functools.update_wrapper(self, fn)
-        self.fn = fn
+        self.fn = _gradient_entry(fn) if getattr(fn, "_sprout_grad", None) is not None else fn
         self.obj = obj
         self._cache = {} if cache is None else cache
         # Plain positional parameters: the call's arguments are the bound values (no binding needed).

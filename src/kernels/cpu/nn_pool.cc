@@ -1,5 +1,6 @@
 // CPU kernels of MaxPool, AvgPool, MaxPoolGrad, AvgPoolGrad and MaxPoolGradGrad: float32 (and
-// float16, widened) through oneDNN, float64 through direct loops (nn_pool_onednn.cc, nn_pool_loops.cc).
+// float16, widened) through oneDNN, float64 through direct loops (nn_pool_onednn.cc, nn_pool_loops.cc);
+// max pooling with non-overlapping windows in either dtype through nn_pool_tiled.cc.
 #include "kernels/cpu/nn_conv_float32.h"
 #include "kernels/cpu/nn_pool_kernels.h"
 #include "ops/op_def.h"
@@ -12,8 +13,15 @@ void pool_kernel(const Pool2DAttrs& a, std::span<const Tensor> in, std::span<Ten
   Pool2DGeometry g = pool2d_geometry(KIND == PoolKind::Max ? "MaxPool" : "AvgPool", a, in[0].shape());
   if (out[0].numel() == 0) return;
   Tensor x = contiguous_compute(in[0]), y = compute_buffer(out[0]);
-  if (y.dtype() == DType::Float64) return loop_pool2d_forward(KIND, g, x.data<double>(), y.data<double>());
-  onednn_pool2d_forward(KIND, g, x.data<float>(), y.data<float>());
+  const bool tiled = KIND == PoolKind::Max && pool_windows_tile(g);
+  if (y.dtype() == DType::Float64) {
+    if (tiled) return tiled_max_pool2d_forward(g, x.data<double>(), y.data<double>());
+    return loop_pool2d_forward(KIND, g, x.data<double>(), y.data<double>());
+  }
+  if (tiled)
+    tiled_max_pool2d_forward(g, x.data<float>(), y.data<float>());
+  else
+    onednn_pool2d_forward(KIND, g, x.data<float>(), y.data<float>());
   store_result(y, out[0]);
 }
 
@@ -22,9 +30,15 @@ void pool_grad_kernel(const Pool2DAttrs& a, std::span<const Tensor> in, std::spa
   Pool2DGeometry g = pool2d_geometry(KIND == PoolKind::Max ? "MaxPoolGrad" : "AvgPoolGrad", a, in[0].shape());
   if (out[0].numel() == 0) return;
   Tensor x = contiguous_compute(in[0]), dy = contiguous_compute(in[2]), dx = compute_buffer(out[0]);
-  if (dx.dtype() == DType::Float64)
+  const bool tiled = KIND == PoolKind::Max && pool_windows_tile(g);
+  if (dx.dtype() == DType::Float64) {
+    if (tiled) return tiled_max_pool2d_backward(g, x.data<double>(), dy.data<double>(), dx.data<double>());
     return loop_pool2d_backward(KIND, g, x.data<double>(), dy.data<double>(), dx.data<double>());
-  onednn_pool2d_backward(KIND, g, x.data<float>(), dy.data<float>(), dx.data<float>());
+  }
+  if (tiled)
+    tiled_max_pool2d_backward(g, x.data<float>(), dy.data<float>(), dx.data<float>());
+  else
+    onednn_pool2d_backward(KIND, g, x.data<float>(), dy.data<float>(), dx.data<float>());
   store_result(dx, out[0]);
 }
 

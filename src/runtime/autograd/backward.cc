@@ -18,8 +18,10 @@ Tensor accumulate(const Tensor& a, const Tensor& b) {
   return run_eager(add, in)[0];
 }
 
-// Input gradients of one node given its output gradients (undefined = zero).
-std::vector<Tensor> node_backward(const std::shared_ptr<GradNode>& node, std::vector<Tensor> douts) {
+// Input gradients of one node given its output gradients (undefined = zero); `wanted` marks the
+// inputs whose gradient flows somewhere (the rule may skip the others).
+std::vector<Tensor> node_backward(const std::shared_ptr<GradNode>& node, std::vector<Tensor> douts,
+                                  std::span<const uint8_t> wanted) {
   for (size_t i = 0; i < douts.size(); ++i)
     if (!douts[i].defined()) douts[i] = Tensor::zeros(node->outputs[i].shape(), node->outputs[i].dtype());
   if (node->custom) return node->custom(douts);
@@ -34,7 +36,7 @@ std::vector<Tensor> node_backward(const std::shared_ptr<GradNode>& node, std::ve
   for (const Tensor& d : douts) dout.push_back(e.add(d));
   const OpDef& def = node->prim.def();
   SPROUT_CHECK(def.bprop, RuntimeError, "grad: the op ", def.name, " has no gradient rule");
-  std::vector<Emitter::Value> grads = def.bprop(e, BpropArgs{node->prim, in, out, dout});
+  std::vector<Emitter::Value> grads = def.bprop(e, BpropArgs{node->prim, in, out, dout, wanted});
   std::vector<Tensor> result;
   for (Emitter::Value g : grads) result.push_back(g.valid() ? e.tensor(g) : Tensor());
   return result;
@@ -95,7 +97,9 @@ std::vector<Tensor> backward(std::span<const Tensor> roots, std::span<const Tens
     douts.resize(n->outputs.size());
     grads.erase(found);
     if (target_nodes.count(n.get())) target_grads[n.get()] = douts;
-    std::vector<Tensor> in_grads = node_backward(n, douts);
+    std::vector<uint8_t> wanted(n->next.size());
+    for (size_t i = 0; i < n->next.size(); ++i) wanted[i] = n->next[i].node && needed.count(n->next[i].node.get());
+    std::vector<Tensor> in_grads = node_backward(n, douts, wanted);
     for (size_t i = 0; i < n->next.size() && i < in_grads.size(); ++i) {
       const GradEdge& e = n->next[i];
       if (!e.node || !needed.count(e.node.get()) || !in_grads[i].defined()) continue;

@@ -1,0 +1,37 @@
+"""Max pooling's tiled fast path (windows that tile the input) against a NumPy reference, with ties."""
+import numpy as np
+import pytest
+
+import sprout as ms
+from sprout import ops
+
+
+def _reference(x, kh, kw):
+    """Forward and the gradient of sum(out * dy) for windows of kh x kw with the same stride; ties go
+    to the first maximum in row-major window order; rows/columns past the last window get nothing."""
+    n, c, h, w = x.shape
+    oh, ow = h // kh, w // kw
+    out, dx = np.zeros((n, c, oh, ow), x.dtype), np.zeros_like(x)
+    dy = np.arange(1, n * c * oh * ow + 1, dtype=x.dtype).reshape(out.shape)
+    for i, j, oy, ox in np.ndindex(n, c, oh, ow):
+        window = x[i, j, oy * kh:(oy + 1) * kh, ox * kw:(ox + 1) * kw]
+        k = int(window.argmax())  # NumPy's argmax returns the first maximum
+        out[i, j, oy, ox] = window.flat[k]
+        dx[i, j, oy * kh + k // kw, ox * kw + k % kw] = dy[i, j, oy, ox]
+    return out, dy, dx
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+@pytest.mark.parametrize("kernel, shape", [((2, 2), (2, 3, 8, 6)), ((2, 2), (1, 2, 7, 9)), ((2, 3), (2, 2, 7, 10))])
+def test_tiled_max_pool_with_ties(dtype, kernel, shape):
+    rng = np.random.default_rng(0)
+    x = rng.integers(0, 3, size=shape).astype(dtype)  # few distinct values: most windows hold ties
+    out, dy, dx = _reference(x, *kernel)
+    pool = ops.MaxPool(kernel_size=kernel, strides=kernel)
+    np.testing.assert_array_equal(pool(ms.Tensor(x)).asnumpy(), out)
+    grad = ops.MaxPoolGrad(kernel_size=kernel, strides=kernel)(ms.Tensor(x), ms.Tensor(out), ms.Tensor(dy))
+    np.testing.assert_array_equal(grad.asnumpy(), dx)
+    # The same through autodiff in both modes.
+    f = lambda t: (pool(t) * ms.Tensor(dy)).sum()  # noqa: E731
+    np.testing.assert_array_equal(ms.grad(f)(ms.Tensor(x)).asnumpy(), dx)
+    np.testing.assert_array_equal(ms.jit(ms.grad(f))(ms.Tensor(x)).asnumpy(), dx)
