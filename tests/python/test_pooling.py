@@ -22,7 +22,11 @@ def _reference(x, kh, kw):
 
 
 @pytest.mark.parametrize("dtype", [np.float32, np.float64])
-@pytest.mark.parametrize("kernel, shape", [((2, 2), (2, 3, 8, 6)), ((2, 2), (1, 2, 7, 9)), ((2, 3), (2, 2, 7, 10))])
+@pytest.mark.parametrize("kernel, shape", [
+    ((2, 2), (2, 3, 8, 6)), ((2, 2), (1, 2, 7, 9)), ((2, 3), (2, 2, 7, 10)),
+    ((2, 2), (3, 2, 12, 40)), ((2, 2), (2, 3, 9, 35)),  # rows longer than a vector, with and without leftovers
+    ((2, 2), (16, 8, 28, 28)),  # enough planes to be split across threads
+])
 def test_tiled_max_pool_with_ties(dtype, kernel, shape):
     rng = np.random.default_rng(0)
     x = rng.integers(0, 3, size=shape).astype(dtype)  # few distinct values: most windows hold ties

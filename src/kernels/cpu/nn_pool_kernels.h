@@ -23,5 +23,12 @@ template <class T> void loop_max_pool2d_gather(const Pool2DGeometry& g, const T*
 bool pool_windows_tile(const Pool2DGeometry& g);
 template <class T> void tiled_max_pool2d_forward(const Pool2DGeometry& g, const T* x, T* y);
 template <class T> void tiled_max_pool2d_backward(const Pool2DGeometry& g, const T* x, const T* dy, T* dx);
+// 2x2, stride-2 max pooling of a block of `oh` output rows (nn_pool_simd.cc): windows over input rows
+// (2r, 2r + 1) of width w, outputs in rows of ow; the gradient writes input rows (2r, 2r + 1) whole
+// for columns [0, 2 ow). Consecutive planes whose rows are all covered (h == 2 oh) form one block.
+void simd_max_pool2x2_rows(const float* x, float* y, int64_t oh, int64_t ow, int64_t w);
+void simd_max_pool2x2_rows(const double* x, double* y, int64_t oh, int64_t ow, int64_t w);
+void simd_max_pool2x2_grad_rows(const float* x, const float* dy, float* dx, int64_t oh, int64_t ow, int64_t w);
+void simd_max_pool2x2_grad_rows(const double* x, const double* dy, double* dx, int64_t oh, int64_t ow, int64_t w);
 
 }  // namespace sprout

@@ -16,14 +16,6 @@ namespace {
 template <class T>
 inline int64_t window_argmax(const Pool2DGeometry& g, const T* plane, int64_t oy, int64_t ox) {
   const T* row = plane + oy * g.kh * g.w + ox * g.kw;
-  if (g.kh == 2 && g.kw == 2) {  // the common case, unrolled (the compiler turns the ifs into selects)
-    int64_t best = 0;
-    T m = row[0];
-    if (row[1] > m) best = 1, m = row[1];
-    if (row[g.w] > m) best = g.w, m = row[g.w];
-    if (row[g.w + 1] > m) best = g.w + 1;
-    return (row - plane) + best;
-  }
   int64_t best = 0;
   for (int64_t y = 0; y < g.kh; ++y)
     for (int64_t x = 0; x < g.kw; ++x)
@@ -31,12 +23,10 @@ inline int64_t window_argmax(const Pool2DGeometry& g, const T* plane, int64_t oy
   return (row - plane) + best;
 }
 
+// Runs fn(first plane, end plane) over the (n, c) planes, split across threads.
 template <class Fn>
-void for_each_plane(const Pool2DGeometry& g, Fn&& fn) {
-  parallel_for(g.planes(), std::max<int64_t>(1, kParallelGrain / std::max<int64_t>(1, g.h * g.w)),
-               [&](int64_t begin, int64_t end) {
-                 for (int64_t p = begin; p < end; ++p) fn(p);
-               });
+void for_each_planes(const Pool2DGeometry& g, Fn&& fn) {
+  parallel_for(g.planes(), std::max<int64_t>(1, kParallelGrain / std::max<int64_t>(1, g.h * g.w)), fn);
 }
 
 }  // namespace
@@ -47,23 +37,44 @@ bool pool_windows_tile(const Pool2DGeometry& g) {
 
 template <class T>
 void tiled_max_pool2d_forward(const Pool2DGeometry& g, const T* x, T* y) {
-  for_each_plane(g, [&](int64_t p) {
-    const T* in = x + p * g.h * g.w;
-    T* out = y + p * g.oh * g.ow;
-    for (int64_t oy = 0; oy < g.oh; ++oy)
-      for (int64_t ox = 0; ox < g.ow; ++ox) out[oy * g.ow + ox] = in[window_argmax(g, in, oy, ox)];
+  const int64_t in_plane = g.h * g.w, out_plane = g.oh * g.ow;
+  for_each_planes(g, [&](int64_t begin, int64_t end) {
+    if (g.kh == 2 && g.kw == 2) {
+      if (g.h == 2 * g.oh)  // the planes' rows follow each other with no row left over: one block
+        return simd_max_pool2x2_rows(x + begin * in_plane, y + begin * out_plane, (end - begin) * g.oh, g.ow, g.w);
+      for (int64_t p = begin; p < end; ++p) simd_max_pool2x2_rows(x + p * in_plane, y + p * out_plane, g.oh, g.ow, g.w);
+      return;
+    }
+    for (int64_t p = begin; p < end; ++p) {
+      const T* in = x + p * in_plane;
+      T* out = y + p * out_plane;
+      for (int64_t oy = 0; oy < g.oh; ++oy)
+        for (int64_t ox = 0; ox < g.ow; ++ox) out[oy * g.ow + ox] = in[window_argmax(g, in, oy, ox)];
+    }
   });
 }
 
 template <class T>
 void tiled_max_pool2d_backward(const Pool2DGeometry& g, const T* x, const T* dy, T* dx) {
-  for_each_plane(g, [&](int64_t p) {
-    const T* in = x + p * g.h * g.w;
-    const T* d = dy + p * g.oh * g.ow;
-    T* out = dx + p * g.h * g.w;
-    std::memset(out, 0, static_cast<size_t>(g.h * g.w) * sizeof(T));
-    for (int64_t oy = 0; oy < g.oh; ++oy)
-      for (int64_t ox = 0; ox < g.ow; ++ox) out[window_argmax(g, in, oy, ox)] = d[oy * g.ow + ox];
+  const int64_t in_plane = g.h * g.w, out_plane = g.oh * g.ow;
+  const bool covered = g.h == g.kh * g.oh && g.w == g.kw * g.ow;  // every input element is in a window
+  for_each_planes(g, [&](int64_t begin, int64_t end) {
+    if (!covered) std::memset(dx + begin * in_plane, 0, static_cast<size_t>((end - begin) * in_plane) * sizeof(T));
+    if (g.kh == 2 && g.kw == 2) {
+      if (covered)
+        return simd_max_pool2x2_grad_rows(x + begin * in_plane, dy + begin * out_plane, dx + begin * in_plane,
+                                          (end - begin) * g.oh, g.ow, g.w);
+      for (int64_t p = begin; p < end; ++p)
+        simd_max_pool2x2_grad_rows(x + p * in_plane, dy + p * out_plane, dx + p * in_plane, g.oh, g.ow, g.w);
+      return;
+    }
+    if (covered) std::memset(dx + begin * in_plane, 0, static_cast<size_t>((end - begin) * in_plane) * sizeof(T));
+    for (int64_t p = begin; p < end; ++p) {
+      const T *in = x + p * in_plane, *d = dy + p * out_plane;
+      T* out = dx + p * in_plane;
+      for (int64_t oy = 0; oy < g.oh; ++oy)
+        for (int64_t ox = 0; ox < g.ow; ++ox) out[window_argmax(g, in, oy, ox)] = d[oy * g.ow + ox];
+    }
   });
 }
 
