@@ -150,11 +150,25 @@ class GraphLowering {
     code_.code.push_back(std::move(ins));
   }
 
-  // Releases every slot right after its last use and returns the peak of live planned bytes.
+  // A Depend reads only its first input; the others only order it after their producers.
+  static size_t reads_of(const Instr& ins) { return ins.op == OpCode::Depend ? 1 : ins.in.size(); }
+
+  // Releases every slot right after its last use and returns the peak of live planned bytes. An
+  // ordering input of a Depend is not a use: the value may go before the Depend runs (what the Depend
+  // waits for is that it was computed), unless nothing else ever reads it.
   int64_t plan_releases() {
     std::vector<int32_t> last_use(static_cast<size_t>(code_.n_slots), -1);
-    for (int32_t i = 0; i < static_cast<int32_t>(code_.code.size()); ++i)
-      for (int32_t s : code_.code[static_cast<size_t>(i)].in) last_use[static_cast<size_t>(s)] = i;
+    for (int32_t i = 0; i < static_cast<int32_t>(code_.code.size()); ++i) {
+      const Instr& ins = code_.code[static_cast<size_t>(i)];
+      for (size_t k = 0; k < reads_of(ins); ++k) last_use[static_cast<size_t>(ins.in[k])] = i;
+    }
+    std::vector<int32_t> last_order(static_cast<size_t>(code_.n_slots), -1);
+    for (int32_t i = 0; i < static_cast<int32_t>(code_.code.size()); ++i) {
+      const Instr& ins = code_.code[static_cast<size_t>(i)];
+      for (size_t k = reads_of(ins); k < ins.in.size(); ++k) last_order[static_cast<size_t>(ins.in[k])] = i;
+    }
+    for (size_t s = 0; s < last_use.size(); ++s)
+      if (last_use[s] < 0) last_use[s] = last_order[s];
     std::vector<int64_t> bytes(static_cast<size_t>(code_.n_slots), 0);
     int64_t live = 0, peak = 0;
     for (int32_t i = 0; i < static_cast<int32_t>(code_.code.size()); ++i) {

@@ -56,9 +56,9 @@ bool graph_has_effects(const FuncGraph& g) {
 size_t cse(FuncGraph& entry) {
   size_t changes = 0;
   for (FuncGraph* g : reachable_graphs(entry)) {
-    // Where parameters are written in place, two equal reads may see different values; such graphs
-    // keep every node (a conservative rule, see Note [Side effects in graph mode]).
-    if (graph_has_effects(*g)) continue;
+    // Safe where parameters are written in place too: a read after a write takes Depend(parameter,
+    // write), a node that is never merged, so equal nodes read the same version of every input
+    // (Note [Side effects in graph mode]); order_writes then places merged reads before the writes.
     std::multimap<std::pair<size_t, std::string>, CNode*> seen;
     for (CNode* c : g->topological_order()) {
       if (!pure_node(c)) continue;

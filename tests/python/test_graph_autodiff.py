@@ -214,7 +214,10 @@ def lenet():
     lambda p: nn.Momentum(p, learning_rate=0.01, momentum=0.9),
     lambda p: nn.Adam(p, learning_rate=1e-3),
     lambda p: nn.SGD(p, learning_rate=[0.1, 0.05, 0.02, 0.01], momentum=0.9),
-], ids=["momentum", "adam", "sgd_lr_per_step"])
+    # Last layer first: its update must wait for the backward's reads of its weights (the input
+    # gradients of the layers before it), which the source never states (Note [Write after read]).
+    lambda p: nn.Momentum(list(reversed(p)), learning_rate=0.01, momentum=0.9),
+], ids=["momentum", "adam", "sgd_lr_per_step", "momentum_last_layer_first"])
 def test_compiled_training_step_equals_pynative(make_opt):
     x = Tensor(np.random.RandomState(0).randn(8, 1, 32, 32).astype(np.float32))
     y = Tensor(np.random.RandomState(1).randint(0, 10, 8).astype(np.int32))

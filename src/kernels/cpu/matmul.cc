@@ -112,28 +112,66 @@ void int_gemm(const Tensor& a, const Tensor& b, T* c, int64_t m, int64_t n, int6
     }
 }
 
-// One 2-d product of the last two dims of a and b (already offset to the batch entry) into c.
+// Element offset of batch entry i (row-major over `batch`) in t, whose leading dims are `batch`.
+int64_t batch_offset(const Tensor& t, const Shape& batch, int64_t i) {
+  int64_t offset = 0;
+  for (int64_t d = static_cast<int64_t>(batch.size()) - 1; d >= 0; --d) {
+    offset += (i % batch[d]) * t.strides()[d];
+    i /= batch[d];
+  }
+  return offset;
+}
+
+// Below this many multiply-adds per entry, a batch runs its entries in parallel, one thread each,
+// rather than one after another on all threads: attention's per-head products (128 x 128 x 64) are
+// too small for a multi-threaded GEMM to pay for its fork and join, 32 or more times per call.
+constexpr int64_t kBatchParallelMaxWork = 256 * 256 * 256;
+
+// c[i] = op(a[i]) op(b[i]) for each batch entry i, a and b already expanded to c's batch shape.
 template <class T>
-void matmul_2d(const Tensor& a, const Tensor& b, T* c, int64_t m, int64_t n, int64_t k, const MatMulAttrs& attrs) {
-  if (m == 0 || n == 0) return;
+void batched_matmul(Tensor a, Tensor b, T* c, const Shape& batch, int64_t m, int64_t n, int64_t k,
+                    const MatMulAttrs& attrs) {
+  const int64_t batches = numel(batch);
+  if (m == 0 || n == 0 || batches == 0) return;
   if (k == 0) {
-    std::memset(c, 0, static_cast<size_t>(m * n) * sizeof(T));
+    std::memset(c, 0, static_cast<size_t>(batches * m * n) * sizeof(T));
     return;
   }
   if constexpr (std::is_same_v<T, float> || std::is_same_v<T, double>) {
+    // The matrices' layout is the same in every entry: checked once, copied once if BLAS can't take it.
     BlasOperand oa, ob;
-    Tensor ca = a, cb = b;
-    if (!as_blas_operand(ca, ca.raw_data(), attrs.transpose_a, oa)) {
-      ca = a.contiguous();
-      as_blas_operand(ca, ca.raw_data(), attrs.transpose_a, oa);
+    if (!as_blas_operand(a, a.raw_data(), attrs.transpose_a, oa)) {
+      a = a.contiguous();
+      as_blas_operand(a, a.raw_data(), attrs.transpose_a, oa);
     }
-    if (!as_blas_operand(cb, cb.raw_data(), attrs.transpose_b, ob)) {
-      cb = b.contiguous();
-      as_blas_operand(cb, cb.raw_data(), attrs.transpose_b, ob);
+    if (!as_blas_operand(b, b.raw_data(), attrs.transpose_b, ob)) {
+      b = b.contiguous();
+      as_blas_operand(b, b.raw_data(), attrs.transpose_b, ob);
     }
-    gemm<T>(oa, ob, c, m, n, k);
+    auto entry = [&](int64_t i) {
+      BlasOperand ai = oa, bi = ob;
+      ai.data = static_cast<const T*>(oa.data) + batch_offset(a, batch, i);
+      bi.data = static_cast<const T*>(ob.data) + batch_offset(b, batch, i);
+      gemm<T>(ai, bi, c + i * m * n, m, n, k);
+    };
+    if (batches > 1 && m * n * k < kBatchParallelMaxWork) {
+      // Inside the parallel region OpenBLAS and oneDNN see omp_in_parallel() and run on one thread.
+      parallel_for(batches, 1, [&](int64_t begin, int64_t end) {
+        for (int64_t i = begin; i < end; ++i) entry(i);
+      });
+    } else {
+      for (int64_t i = 0; i < batches; ++i) entry(i);
+    }
   } else {
-    int_gemm<T>(a, b, c, m, n, k, attrs.transpose_a, attrs.transpose_b);
+    for (int64_t i = 0; i < batches; ++i) {
+      Tensor ai = a, bi = b;
+      for (int64_t d = static_cast<int64_t>(batch.size()) - 1, rest = i; d >= 0; --d) {
+        ai = ai.select(d, rest % batch[d]).unsqueeze(d);  // keep rank; offset moves to the entry
+        bi = bi.select(d, rest % batch[d]).unsqueeze(d);
+        rest /= batch[d];
+      }
+      int_gemm<T>(ai, bi, c + i * m * n, m, n, k, attrs.transpose_a, attrs.transpose_b);
+    }
   }
 }
 
@@ -170,23 +208,11 @@ void matmul_kernel(const MatMulAttrs& attrs, std::span<const Tensor> in, std::sp
     s.push_back(t.shape()[t.ndim() - 1]);
     return t.expand(s);
   };
-  Tensor ab = with_batch(a), bb = with_batch(b);
-  const int64_t batches = numel(batch);
   visit_dtype(c_compute.dtype(), [&](auto zero) {
     using T = decltype(zero);
     if constexpr (std::is_same_v<T, float> || std::is_same_v<T, double> || std::is_same_v<T, int32_t> ||
                   std::is_same_v<T, int64_t>) {
-      T* pc = c_compute.template data<T>();
-      for (int64_t i = 0; i < batches; ++i) {
-        Tensor ai = ab, bi = bb;
-        for (int64_t d = static_cast<int64_t>(batch.size()) - 1, rest = i; d >= 0; --d) {
-          int64_t idx = rest % batch[d];
-          rest /= batch[d];
-          ai = ai.select(d, idx).unsqueeze(d);  // keep rank; offset moves to the entry
-          bi = bi.select(d, idx).unsqueeze(d);
-        }
-        matmul_2d<T>(ai, bi, pc + i * m * n, m, n, k, attrs);
-      }
+      batched_matmul<T>(with_batch(a), with_batch(b), c_compute.template data<T>(), batch, m, n, k, attrs);
     } else {
       SPROUT_ASSERT(false, "MatMul kernel on ", name(c_compute.dtype()));
     }
