@@ -55,6 +55,7 @@ class Workload:
     check: Optional[Callable] = None      # (np, next_result) -> None, or AssertionError
     triad_elems: Optional[int] = None  # bandwidth: compare with triad of this size
     goal: Optional[Goal] = None
+    peak_memory: bool = False  # also report each framework's peak memory (fresh worker, see worker.py)
     rtol: float = 1e-5
     atol: float = 1e-6
     impls: dict = field(default_factory=dict)

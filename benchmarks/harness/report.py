@@ -79,8 +79,11 @@ def workload_table(w: Workload, results: dict, machine, threads: int, load=None)
     lines = [f"### {w.name}", "", f"{w.doc}. Unit: {w.unit}, {better} is better.",
              f"Other processes' CPU use meanwhile: {describe(load)}.", "",
              f"| framework | median ({w.unit}) | IQR | min - max | n | machine limit | "
-             "Sprout / this | Sprout is |",
-             "|---|---|---|---|---|---|---|---|"]
+             "Sprout / this | Sprout is |" + (" peak memory (MB) |" if w.peak_memory else ""),
+             "|---|---|---|---|---|---|---|---|" + ("---|" if w.peak_memory else "")]
+    if w.peak_memory:
+        lines[2] += (" Peak memory: how far the process's resident size rises above where it stood before "
+                     "the model was built, over building it and three steps, in a fresh process.")
     sprout = results.get("sprout")
     s_med = sprout.summary.median if sprout and sprout.summary else None
     for name, res in results.items():
@@ -96,8 +99,12 @@ def workload_table(w: Workload, results: dict, machine, threads: int, load=None)
             ratio = fmt(s_med / s.median)
             if name != "sprout":
                 sp = _versus(speedup(w, s_med, s.median))
+        memory = ""
+        if w.peak_memory:
+            memory = (f" {fmt(res.peak_bytes / MIB)} |" if res.peak_bytes is not None
+                      else f" not measured: {_cell(res.peak_error or 'no figure')} |")
         lines.append(f"| {title} | {fmt(s.median)} | {fmt(s.q1)} - {fmt(s.q3)} | "
-                     f"{fmt(s.min)} - {fmt(s.max)} | {s.n} | {frac_txt} | {ratio} | {sp} |")
+                     f"{fmt(s.min)} - {fmt(s.max)} | {s.n} | {frac_txt} | {ratio} | {sp} |{memory}")
     return lines + [""]
 
 

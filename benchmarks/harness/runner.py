@@ -36,6 +36,19 @@ class Result:
     summary: Optional[Summary] = None
     error: Optional[str] = None
     repeats: int = 0
+    peak_bytes: Optional[int] = None
+    peak_error: Optional[str] = None
+
+
+def _measure_peak_memory(w: Workload, worker: Worker, res: Result, opt: Options) -> None:
+    try:
+        fresh = worker.fresh_copy()
+        try:
+            res.peak_bytes = fresh.request(op="peak_memory", workload=w.name, smoke=opt.smoke)["peak_bytes"]
+        finally:
+            fresh.close()
+    except WorkerError as e:
+        res.peak_error = str(e)
 
 
 def run_workload(w: Workload, workers: dict[str, Worker], opt: Options) -> dict[str, Result]:
@@ -56,6 +69,10 @@ def run_workload(w: Workload, workers: dict[str, Worker], opt: Options) -> dict[
         results[name].repeats = rep["repeats"]
         sample_s[name] = rep["step_s"] * rep["repeats"]
         live.append(name)
+
+    if w.peak_memory:
+        for name in live:
+            _measure_peak_memory(w, workers[name], results[name], opt)
 
     if opt.smoke:
         rounds = 1

@@ -10,6 +10,7 @@ bench venv for peers). Requests and replies, one JSON object per line:
                                                 <- {"ok", "repeats", "step_s"}
   -> {"op": "run", "workload", "samples"}       <- {"ok", "times": [s per step]}
   -> {"op": "drop", "workload"}                 <- {"ok"}
+  -> {"op": "peak_memory", "workload", "smoke"} <- {"ok", "peak_bytes"}  (in a fresh worker)
   -> {"op": "quit"}
 Any failure replies {"ok": false, "error": "..."} and the worker carries on.
 
@@ -56,6 +57,15 @@ def check(np, w, got: list, want) -> None:
             err = np.max(np.abs(g.astype(np.float64) - e))
             raise AssertionError(f"wrong result for {what}: max abs error {err:.3g} "
                                  f"(rtol {w.rtol}, atol {w.atol})")
+
+
+def _status_bytes(field: str) -> int:
+    """A memory figure of /proc/self/status (VmRSS, VmHWM), in bytes."""
+    with open("/proc/self/status") as f:
+        for line in f:
+            if line.startswith(field + ":"):
+                return int(line.split()[1]) * 1024
+    raise RuntimeError(f"/proc/self/status has no {field}")
 
 
 class Session:
@@ -116,6 +126,22 @@ class Session:
             r = step()
         self.fw.sync(r)
         return time.perf_counter() - t0
+
+    def peak_memory(self, req):
+        """How far the process's resident memory rises above where it stood before the model was
+        built, over building it and running three steps: weights, optimizer state, activations,
+        gradients and whatever the framework caches for them. Meant for a fresh worker, whose
+        allocators hold nothing from earlier workloads that the model could reuse unseen."""
+        import numpy as np
+        w = self.workloads[req["workload"]]
+        gc.collect()
+        base = _status_bytes("VmRSS")
+        with open("/proc/self/clear_refs", "w") as f:
+            f.write("5")  # Linux: resets the peak (VmHWM) to the current resident size
+        step = w.impls[self.fw.name](self.fw.mod, w.inputs(np, req["smoke"]))
+        for _ in range(3):
+            self.fw.sync(step())
+        return {"peak_bytes": _status_bytes("VmHWM") - base}
 
     def drop(self, req):
         self.active.pop(req["workload"], None)

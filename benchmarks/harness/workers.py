@@ -25,6 +25,7 @@ class Worker:
                  env: dict | None = None):
         self.framework = framework
         self.timeout_s = timeout_s
+        self._spawn_args = (framework, python, threads, timeout_s, env)
         # Worker stderr (framework warnings, tracebacks) goes to a file, shown
         # only when something fails.
         self.log = tempfile.NamedTemporaryFile(
@@ -57,6 +58,10 @@ class Worker:
         if not rep.get("ok"):
             raise WorkerError(rep.get("error", "unknown error"))
         return rep
+
+    def fresh_copy(self) -> "Worker":
+        """A new worker process of the same framework and settings."""
+        return Worker(*self._spawn_args)
 
     def stderr_tail(self, lines: int = 8) -> str:
         self.log.flush()

@@ -33,7 +33,7 @@ def _gpt_inputs(np, smoke):
 RESNET_STEP = workload(
     name="resnet18_train_step", kind="step",
     doc="ResNet-18 (32x32 form) training step, batch 32 of 3x32x32, Momentum 0.01/0.9, float32",
-    inputs=_resnet_inputs, check=check_loss_falls, amount=lambda smoke: 1)
+    inputs=_resnet_inputs, check=check_loss_falls, amount=lambda smoke: 1, peak_memory=True)
 
 GPT_STEP = workload(
     name="gpt_train_step", kind="step",

@@ -111,7 +111,14 @@ def matmul(input, other):
         raise ValueError(f"matmul: 'input' and 'other' must not be 0-d, but got shapes {a.shape} and {b.shape}")
     a2 = a.reshape(1, -1) if a.ndim == 1 else a
     b2 = b.reshape(-1, 1) if b.ndim == 1 else b
-    out = _matmul(a2, b2) if a2.ndim == 2 and b2.ndim == 2 else _batch_matmul(a2, b2)
+    if b2.ndim == 2 and a2.ndim > 2:
+        # A stack of matrices times one matrix is one product with the stack's rows: a single large
+        # GEMM instead of a batch of thin ones (x @ W^T of a linear layer on (batch, seq, features)).
+        out = _matmul(a2.reshape(-1, a2.shape[-1]), b2).reshape(a2.shape[:-1] + b2.shape[-1:])
+    elif a2.ndim == 2 and b2.ndim == 2:
+        out = _matmul(a2, b2)
+    else:
+        out = _batch_matmul(a2, b2)
     if a.ndim == 1:
         out = out.reshape(out.shape[:-2] + out.shape[-1:])
     if b.ndim == 1:
