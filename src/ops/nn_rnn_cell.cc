@@ -2,6 +2,9 @@
 // step is two matmuls (x w_ih^T, h w_hh^T: MatMul, BLAS/oneDNN) and then a dozen elementwise ops on
 // (batch, gates * hidden) values; as separate ops those cost one dispatch and one pass over memory each,
 // more than the matmuls at small batch. LSTMCellPointwise and GRUCellPointwise do them in one pass.
+// Measured (benchmarks/run.py --only lstm_cell_fwd_bwd,lstm_layer_fwd_bwd, 2 threads): one LSTM step
+// forward + backward at batch 64, hidden 256 went from 1.17 to 0.91 ms (GRAPH_MODE 1.13 to 0.77), and
+// nn.LSTM(128, 256) over 32 steps of batch 64 from 33.7 to 24.6 ms (GRAPH_MODE 36.0 to 22.5).
 //
 // Note [Fused cell gradients]
 // The backward ops recompute the gate activations from the forward's inputs rather than reading a saved

@@ -20,7 +20,7 @@ SMOKE = {"batch": 2, "size": 8, "seq": 3}
 def _cell_inputs(np, smoke):
     rng = np.random.default_rng(0)
     b, n = (SMOKE["batch"], SMOKE["size"]) if smoke else (BATCH, CELL_SIZE)
-    u = lambda *s: rng.uniform(-1.0, 1.0, s).astype(np.float32) / np.sqrt(n)  # noqa: E731
+    u = lambda *s: (rng.uniform(-1.0, 1.0, s) / np.sqrt(n)).astype(np.float32)  # noqa: E731
     return {"x": u(b, n), "h": u(b, n), "c": u(b, n), "w_ih": u(4 * n, n), "w_hh": u(4 * n, n),
             "b_ih": u(4 * n), "b_hh": u(4 * n)}
 
