@@ -38,10 +38,13 @@ V lstm_preactivations(BpropBuilder& b) {
   return b.add(b.add(b.input(0), b.input(3)), b.add(b.input(1), b.input(4)));
 }
 
+// The bias gradients (sums over the batch) only where wanted: a layer without biases passes zeros.
+V bias_grad(BpropBuilder& b, size_t input, V d_gates) { return b.wants(input) ? sum_batch(b, d_gates) : V{}; }
+
 std::vector<V> lstm_bprop(BpropBuilder& b) {
   std::vector<V> g = emit_grad_op(b, "LSTMCellPointwiseGrad");
-  V d_bias = sum_batch(b, g[0]);
-  return {g[0], g[0], g[1], d_bias, d_bias};
+  V d_bias = b.wants(3) || b.wants(4) ? sum_batch(b, g[0]) : V{};
+  return {g[0], g[0], g[1], b.wants(3) ? d_bias : V{}, b.wants(4) ? d_bias : V{}};
 }
 
 // LSTMCellPointwiseGrad(a, cx, dh, dc) -> (E_i, E_f, E_g, E_o, E_c) with i, f, o = sigmoid, g = tanh of the
@@ -78,7 +81,7 @@ std::vector<V> lstm_grad_bprop(BpropBuilder& b) {
 
 std::vector<V> gru_bprop(BpropBuilder& b) {
   std::vector<V> g = emit_grad_op(b, "GRUCellPointwiseGrad");
-  return {g[0], g[1], g[2], sum_batch(b, g[0]), sum_batch(b, g[1])};
+  return {g[0], g[1], g[2], bias_grad(b, 3, g[0]), bias_grad(b, 4, g[1])};
 }
 
 // GRUCellPointwiseGrad(x, h, hx, dh) with x = input_gates + input_bias, h = hidden_gates + hidden_bias,
