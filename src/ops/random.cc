@@ -20,13 +20,15 @@ std::vector<TensorSpec> infer_random_shape(const OpDef& op, const RandomShapeAtt
   return {TensorSpec{DType::Float32, Shape(a.shape)}};
 }
 
-std::vector<TensorSpec> infer_uniform_int(const OpDef& op, const UniformIntAttrs& a, std::span<const TensorSpec>) {
+std::vector<TensorSpec> infer_uniform_int(const OpDef& op, const UniformIntAttrs& a, std::span<const TensorSpec> in) {
   check_seeds(op, a.seed, a.seed2);
   check_shape(op.name, "shape", a.shape);
-  SPROUT_CHECK(a.minval < a.maxval, ValueError, op.name, ": 'minval' must be less than 'maxval', but got minval=",
-               a.minval, " and maxval=", a.maxval);
-  SPROUT_CHECK(a.minval >= INT32_MIN && a.maxval - 1 <= INT32_MAX, ValueError, op.name,
-               ": 'minval' and 'maxval' must bound Int32 values, but got minval=", a.minval, " and maxval=", a.maxval);
+  for (size_t i = 0; i < 2; ++i) {
+    SPROUT_CHECK(in[i].dtype == DType::Int32 || in[i].dtype == DType::Int64, TypeError, op.name, ": '", op.inputs[i],
+                 "' must be an Int32 or Int64 tensor (or an int), but got ", spec_str(in[i]));
+    SPROUT_CHECK(in[i].shape.empty(), ValueError, op.name, ": '", op.inputs[i], "' must be a 0-d tensor (a scalar), "
+                 "but got shape ", shape_str(in[i].shape));
+  }
   return {TensorSpec{DType::Int32, Shape(a.shape)}};
 }
 
@@ -107,7 +109,9 @@ SPROUT_REGISTER(random) {
       .bprop(no_gradient());
   define_op<UniformIntAttrs>("UniformInt")
       .side_effect()
-      .doc("Int32 samples uniform in [minval, maxval): UniformInt(seed, seed2)(shape, minval, maxval).")
+      .doc("Int32 samples uniform in [minval, maxval): UniformInt(seed, seed2)(shape, minval, maxval), the bounds "
+           "0-d Int32/Int64 tensors or ints.")
+      .inputs({"minval", "maxval"})
       .outputs({"output"})
       .non_differentiable({true})
       .infer(infer_uniform_int)

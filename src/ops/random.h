@@ -9,9 +9,9 @@
 // (ops.standard_normal, ops.uniform, ops.randint, ...) draw both seeds from the global generator
 // (ms.set_seed) unless given one, so a seeded script is reproducible while successive calls differ.
 //
-// Arguments MindSpore passes as inputs but that fix the output's shape or a bound (shape, minval and
-// maxval of UniformInt, num_samples) are call-time attributes; Randperm's n stays an input, since
-// the output's shape comes from max_length.
+// Arguments MindSpore passes as inputs but that fix the output's shape (shape, num_samples) are call-time
+// attributes; values that only bound the draws (UniformInt's minval and maxval, Randperm's n, whose
+// output's shape comes from max_length) stay tensor inputs, checked by the kernel.
 #pragma once
 
 #include <tuple>
@@ -33,19 +33,17 @@ struct RandomShapeAttrs {
   }
 };
 
-// UniformInt(seed, seed2)(shape, minval, maxval): integers in [minval, maxval).
+// UniformInt(seed, seed2)(shape, minval, maxval): integers in [minval, maxval). The bounds are 0-d integer
+// tensors (MindSpore's inputs), data that graph mode may compute; the Python class takes the call in
+// MindSpore's order and turns Python ints into tensors.
 struct UniformIntAttrs {
   int64_t seed = 0;
   int64_t seed2 = 0;
   std::vector<int64_t> shape;
-  int64_t minval = 0;
-  int64_t maxval = 1;
   static constexpr auto fields() {
     return std::tuple{attr("seed", &UniformIntAttrs::seed, "First seed of the generator (0 with seed2 = 0: random)."),
                       attr("seed2", &UniformIntAttrs::seed2, "Second seed of the generator."),
-                      attr("shape", &UniformIntAttrs::shape, "Shape of the output.").call(),
-                      attr("minval", &UniformIntAttrs::minval, "Smallest value drawn (inclusive).").call(),
-                      attr("maxval", &UniformIntAttrs::maxval, "Bound of the values drawn (exclusive).").call()};
+                      attr("shape", &UniformIntAttrs::shape, "Shape of the output.").call()};
   }
 };
 

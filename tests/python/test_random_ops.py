@@ -49,6 +49,34 @@ def test_uniform_int_covers_the_range_evenly():
     assert _chi2(np.bincount(x + 3, minlength=8), np.full(8, n / 8)) < CHI2_BOUND[7]
 
 
+@pytest.mark.parametrize("bound_dtype", [ms.int32, ms.int64])
+def test_uniform_int_takes_0d_tensor_bounds_as_mindspore(bound_dtype):
+    with_ints = ops.UniformInt(5, 6)((1000,), -3, 5).asnumpy()
+    low, high = ms.Tensor(-3, bound_dtype), ms.Tensor(5, bound_dtype)
+    np.testing.assert_array_equal(ops.UniformInt(5, 6)((1000,), low, high).asnumpy(), with_ints)
+    np.testing.assert_array_equal(ops.UniformInt(5, 6)((1000,), -3, high).asnumpy(), with_ints)
+
+    # Compiled, the bounds are data: here computed from an argument of the function.
+    @ms.jit
+    def draw(low):
+        return ops.UniformInt(5, 6)((1000,), low, low + 8)
+
+    np.testing.assert_array_equal(draw(low).asnumpy(), with_ints)
+    shifted = draw(ms.Tensor(10, bound_dtype)).asnumpy()
+    assert shifted.min() >= 10 and shifted.max() < 18
+    with pytest.raises(ValueError, match="UniformInt: 'minval' must be less than 'maxval', but got minval=4 and maxval=4"):
+        ops.UniformInt(5, 6)((3,), ms.Tensor(4, bound_dtype), ms.Tensor(4, bound_dtype))
+
+
+def test_uniform_with_int32_tensor_bounds_compiles():
+    @ms.jit
+    def draw(low, high):
+        return ops.uniform((500,), low, high, seed=3, dtype=ms.int32)
+
+    x = draw(ms.Tensor(-2, ms.int32), ms.Tensor(3, ms.int32)).asnumpy()
+    assert x.dtype == np.int32 and x.min() == -2 and x.max() == 2
+
+
 def test_bernoulli_follows_each_elements_probability():
     p = np.tile(np.array([0.0, 0.1, 0.5, 0.9, 1.0]), 40_000)
     y = ops.Bernoulli(7, 0)(ms.Tensor(np.zeros(p.size), ms.float32), ms.Tensor(p)).asnumpy().reshape(-1, 5)

@@ -118,3 +118,30 @@ for _record in OP_RECORDS:
     for _pair in (("seed", "seed2"), ("seed", "offset"), ("Seed0", "Seed1")):
         if set(_pair) <= _names:
             _follow_global_seed(globals()[_record["name"]], *_pair)
+
+
+class UniformInt(globals()["UniformInt"]):
+    """``ops.UniformInt(seed, seed2)(shape, minval, maxval)``: Int32 samples uniform in [minval, maxval).
+
+    As MindSpore, the bounds are 0-d Int32 tensors (Int64 too); Python ints are accepted and become such
+    tensors. The registry op takes the bounds as its tensor inputs and `shape` as its call attribute.
+    """
+
+    def __call__(self, shape, minval, maxval):
+        return super().__call__(_bound_tensor("UniformInt", "minval", minval),
+                                _bound_tensor("UniformInt", "maxval", maxval), shape)
+
+
+def _bound_tensor(api, arg, value):
+    """An int bound as a 0-d Int64 tensor; tensors pass unchanged (the op's infer checks them)."""
+    import numbers
+    from sprout.common.tensor import Tensor
+    from sprout.common import dtype as mstype
+    if isinstance(value, Tensor):
+        return value
+    if isinstance(value, bool) or not isinstance(value, numbers.Integral):
+        raise TypeError(f"{api}: '{arg}' must be an int or a 0-d Int32/Int64 Tensor, but got "
+                        f"{type(value).__name__} {value!r}")
+    if not -2**63 <= int(value) < 2**63:
+        raise ValueError(f"{api}: '{arg}' must bound Int32 values, but got {value}")
+    return Tensor(int(value), mstype.int64)

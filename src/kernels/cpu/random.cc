@@ -48,13 +48,24 @@ void uniform_real_kernel(const RandomShapeAttrs& a, std::span<const Tensor>, std
                 });
 }
 
-void uniform_int_kernel(const UniformIntAttrs& a, std::span<const Tensor>, std::span<Tensor> out) {
+int64_t scalar_value(const Tensor& t) {
+  return t.dtype() == DType::Int64 ? *t.data<int64_t>() : static_cast<int64_t>(*t.data<int32_t>());
+}
+
+// minval and maxval are data (Note [Random ops]): checked here, before drawing.
+void uniform_int_kernel(const UniformIntAttrs& a, std::span<const Tensor> in, std::span<Tensor> out) {
+  const int64_t minval = scalar_value(in[0]), maxval = scalar_value(in[1]);
+  SPROUT_CHECK(minval < maxval, ValueError, "UniformInt: 'minval' must be less than 'maxval', but got minval=", minval,
+               " and maxval=", maxval);
+  SPROUT_CHECK(minval >= INT32_MIN && maxval - 1 <= INT32_MAX, ValueError,
+               "UniformInt: 'minval' and 'maxval' must bound Int32 values, but got minval=", minval, " and maxval=",
+               maxval);
   int32_t* po = out[0].data<int32_t>();
-  const uint64_t range = static_cast<uint64_t>(a.maxval - a.minval);
+  const uint64_t range = static_cast<uint64_t>(maxval - minval);
   for_each_word(2 * out[0].numel(), random_key(a.seed, a.seed2, a.seed == 0 && a.seed2 == 0),
                 [&](int64_t first, const uint32_t* w, int64_t m) {
                   for (int64_t t = 0; t < m; t += 2)
-                    po[(first + t) / 2] = static_cast<int32_t>(a.minval + static_cast<int64_t>(below(w[t], w[t + 1], range)));
+                    po[(first + t) / 2] = static_cast<int32_t>(minval + static_cast<int64_t>(below(w[t], w[t + 1], range)));
                 });
 }
 

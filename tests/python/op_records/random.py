@@ -75,7 +75,23 @@ for _shape in ((2, 3), (), (0, 4), (1001,)):
                  bad=[(lambda: ops.UniformInt()((2,), 3, 3), ValueError,
                        r"UniformInt: 'minval' must be less than 'maxval', but got minval=3 and maxval=3"),
                       (lambda: ops.UniformInt()((2,), 0, 2**40), ValueError,
-                       r"UniformInt: 'minval' and 'maxval' must bound Int32 values")]),
+                       r"UniformInt: 'minval' and 'maxval' must bound Int32 values"),
+                      (lambda: ops.UniformInt()((2,), ms.Tensor(5, ms.int32), ms.Tensor(-1, ms.int64)), ValueError,
+                       r"UniformInt: 'minval' must be less than 'maxval', but got minval=5 and maxval=-1"),
+                      (lambda: ops.UniformInt()((2,), ms.Tensor(0.0), ms.Tensor(3, ms.int32)), TypeError,
+                       r"UniformInt: 'minval' must be an Int32 or Int64 tensor \(or an int\), but got "
+                       r"Tensor\[Float32\]\(\)"),
+                      (lambda: ops.UniformInt()((2,), 0, ms.Tensor([3, 4], ms.int32)), ValueError,
+                       r"UniformInt: 'maxval' must be a 0-d tensor \(a scalar\), but got shape \(2,\)"),
+                      (lambda: ops.UniformInt()((2,), 0.5, 3), TypeError,
+                       r"UniformInt: 'minval' must be an int or a 0-d Int32/Int64 Tensor, but got float 0.5")]),
+        # MindSpore's form: 0-d Int32 tensors as bounds (Int64 too).
+        OpRecord("UniformInt", lambda s=_shape: ops.UniformInt(3, 7)(s, ms.Tensor(-5, ms.int32), ms.Tensor(3, ms.int32)),
+                 _spec(_shape, ms.int32), NO_INPUTS, (ms.int32,), random=True,
+                 support=lambda y: ((y >= -5) & (y < 3)).all()),
+        OpRecord("UniformInt", lambda s=_shape: ops.UniformInt(3, 7)(s, ms.Tensor(2**31 - 2, ms.int64),
+                                                                        ms.Tensor(2**31 - 1, ms.int64)),
+                 _spec(_shape, ms.int32), NO_INPUTS, (ms.int32,), random=True, support=lambda y: (y == 2**31 - 2).all()),
     ]
 
 RECORDS += [

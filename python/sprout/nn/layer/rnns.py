@@ -1,10 +1,14 @@
 """Recurrent layers: LSTM and GRU, multi-layer and bidirectional (``mindspore.nn.LSTM``/``GRU``).
 
-Each layer runs the single-step cell op over time. Parameters follow the usual names per layer
+Each layer projects the whole sequence onto its input weights in one MatMul, then runs the recurrence:
+per step a MatMul of the hidden state and the fused cell op (LSTMCellPointwise / GRUCellPointwise, the
+pointwise half of ops.lstm_cell / ops.gru_cell). Parameters follow the usual names per layer
 and direction: weight_ih_l{k}, weight_hh_l{k}, bias_ih_l{k}, bias_hh_l{k}, with a _reverse suffix for
 the backward direction; initialized uniformly in +-1/sqrt(hidden_size).
 """
 import math
+
+import numpy as np
 
 from sprout import ops
 from sprout.common import dtype as mstype
@@ -12,6 +16,17 @@ from sprout.common.initializer import Uniform, initializer
 from sprout.common.parameter import Parameter
 from sprout.common.tensor import Tensor
 from sprout.nn.cell import Cell
+
+# A step is ops.lstm_cell / ops.gru_cell with the input's matmul taken out of the time loop: one MatMul
+# of the hidden state, then the fused pointwise op.
+_matmul_t = ops.MatMul(transpose_b=True)
+_lstm_pointwise, _gru_pointwise = ops.LSTMCellPointwise(), ops.GRUCellPointwise()
+
+
+def _split_steps(x):
+    """The steps of a (steps, ...) tensor as views (Split gives a single output as a Tensor, not a tuple)."""
+    steps = x.shape[0]
+    return (x,) if steps == 1 else ops.Split(axis=0, output_num=steps)(x)
 
 
 class _RNNBase(Cell):
@@ -68,28 +83,40 @@ class _RNNBase(Cell):
             x = ops.transpose(x, (1, 0, 2))
         steps, batch = x.shape[0], x.shape[1]
         h0, c0 = self._initial_state(x, hx if not isinstance(hx, Tensor) else (hx, hx), batch)
-        h_n, c_n, layer_input = [], [], [x[t] for t in range(steps)]
+        h_n, c_n, layer_input = [], [], x
         for layer in range(self.num_layers):
             outputs = []
             for d, suffix in enumerate(("", "_reverse")[:self.num_directions]):
                 k = layer * self.num_directions + d
                 h, c = h0[k], c0[k]
+                w_ih, w_hh, b_ih, b_hh = self._weights(layer, suffix)
+                b_ih, b_hh = self._biases(b_ih, b_hh, w_ih)
+                # The input's share of the gates for every step at once: one (steps * batch) row matmul, not
+                # one per step; Split's views keep the backward one concatenation, not a scatter per step.
+                gates = _matmul_t(ops.reshape(layer_input, (steps * batch, -1)), w_ih)
+                gates = [ops.reshape(g, (batch, -1)) for g in _split_steps(ops.reshape(gates, (steps, batch, -1)))]
                 order = range(steps - 1, -1, -1) if d else range(steps)
                 seq = [None] * steps
                 for t in order:
-                    h, c = self._step(layer_input[t], h, c, self._weights(layer, suffix))
+                    h, c = self._step(gates[t], h, c, w_hh, b_ih, b_hh)
                     seq[t] = h
-                outputs.append(seq)
+                outputs.append(ops.stack(seq, axis=0))
                 h_n.append(h)
                 c_n.append(c)
-            layer_input = [ops.concat((outputs[0][t], outputs[1][t]), axis=-1) if self.num_directions == 2
-                           else outputs[0][t] for t in range(steps)]
+            layer_input = ops.concat(outputs, axis=-1) if self.num_directions == 2 else outputs[0]
             if self.dropout and self.training and layer < self.num_layers - 1:
-                layer_input = [ops.dropout(v, p=self.dropout) for v in layer_input]
-        output = ops.stack(layer_input, axis=0)
+                layer_input = ops.dropout(layer_input, p=self.dropout)
+        output = layer_input
         if self.batch_first:
             output = ops.transpose(output, (1, 0, 2))
         return output, self._final_state(ops.stack(h_n, axis=0), ops.stack(c_n, axis=0))
+
+    def _biases(self, b_ih, b_hh, w_ih):
+        """The fused cell ops take both biases: zeros for a layer built with has_bias=False."""
+        if b_ih is not None:
+            return b_ih, b_hh
+        zeros = Tensor(np.zeros(w_ih.shape[0]), w_ih.dtype)
+        return zeros, zeros
 
     def extend_repr(self):
         return (f"input_size={self.input_size}, hidden_size={self.hidden_size}, num_layers={self.num_layers}, "
@@ -101,8 +128,8 @@ class LSTM(_RNNBase):
 
     _gates = 4
 
-    def _step(self, x, h, c, weights):
-        return ops.lstm_cell(x, h, c, *weights)
+    def _step(self, gates_x, h, c, w_hh, b_ih, b_hh):
+        return _lstm_pointwise(gates_x, _matmul_t(h, w_hh), c, b_ih, b_hh)
 
     def _final_state(self, h_n, c_n):
         return h_n, c_n
@@ -118,8 +145,8 @@ class GRU(_RNNBase):
             return super()._initial_state(x, hx, batch)
         return hx, hx
 
-    def _step(self, x, h, c, weights):
-        h = ops.gru_cell(x, h, *weights)
+    def _step(self, gates_x, h, c, w_hh, b_ih, b_hh):
+        h = _gru_pointwise(gates_x, _matmul_t(h, w_hh), h, b_ih, b_hh)
         return h, h
 
     def _final_state(self, h_n, c_n):

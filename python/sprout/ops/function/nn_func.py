@@ -353,10 +353,6 @@ def embedding(input, weight, padding_idx=None, max_norm=None, norm_type=2.0, sca
     return prim("Embedding")(input, weight, int(padding_idx), bool(scale_grad_by_freq))
 
 
-def _tanh(x):
-    return prim("Tanh")(x)
-
-
 def scaled_dot_product_attention(query, key, value, attn_mask=None, dropout_p=0.0, is_causal=False, scale=None):
     """softmax(query key^T * scale + mask) value over (..., L, E) queries and (..., S, E) keys.
 
@@ -394,12 +390,7 @@ def scaled_dot_product_attention(query, key, value, attn_mask=None, dropout_p=0.
     return prim("BatchMatMul")(weights, value)
 
 
-def _linear(x, weight, bias):
-    out = prim("MatMul", transpose_b=True)(x, weight)
-    return out if bias is None else _add(out, bias)
-
-
-def _check_cell(api, input, hx, w_ih, w_hh, gates):
+def _check_cell(api, input, hx, w_ih, w_hh, b_ih, b_hh, gates):
     for arg, t in (("input", input), ("hx", hx), ("w_ih", w_ih), ("w_hh", w_hh)):
         _check_float_tensor(api, arg, t)
         if t.ndim != 2:
@@ -410,27 +401,44 @@ def _check_cell(api, input, hx, w_ih, w_hh, gates):
                          f"{input.shape[1]} and hidden size {hidden}, but got {w_ih.shape}")
     if tuple(w_hh.shape) != (gates * hidden, hidden):
         raise ValueError(f"{api}: 'w_hh' must have shape {(gates * hidden, hidden)}, but got {w_hh.shape}")
+    for arg, b in (("b_ih", b_ih), ("b_hh", b_hh)):
+        if b is not None:
+            _check_float_tensor(api, arg, b)
+            if tuple(b.shape) != (gates * hidden,):
+                raise ValueError(f"{api}: '{arg}' must have shape {(gates * hidden,)}, but got {b.shape}")
     return hidden
 
 
+def _cell_gates(input, hx, w_ih, w_hh, b_ih, b_hh):
+    """The two matmuls of a cell step, and its biases (zeros where not given: the fused ops take both)."""
+    matmul = prim("MatMul", transpose_b=True)
+    zeros = None
+    if b_ih is None or b_hh is None:
+        zeros = Tensor(np.zeros(w_ih.shape[0]), w_ih.dtype)
+    return (matmul(input, w_ih), matmul(hx, w_hh), zeros if b_ih is None else b_ih, zeros if b_hh is None else b_hh)
+
+
 def lstm_cell(input, hx, cx, w_ih, w_hh, b_ih=None, b_hh=None):
-    """One LSTM step: gates = input w_ih^T + b_ih + hx w_hh^T + b_hh split as (i, f, g, o); returns (h, c)."""
-    hidden = _check_cell("lstm_cell", input, hx, w_ih, w_hh, 4)
-    gates = _add(_linear(input, w_ih, b_ih), _linear(hx, w_hh, b_hh))
-    i, f, g, o = (gates[:, k * hidden:(k + 1) * hidden] for k in range(4))
-    c = _add(_mul(_sigmoid(f), cx), _mul(_sigmoid(i), _tanh(g)))
-    h = _mul(_sigmoid(o), _tanh(c))
-    return h, c
+    """One LSTM step: gates = input w_ih^T + b_ih + hx w_hh^T + b_hh split as (i, f, g, o); returns (h, c).
+
+    Two MatMuls, then the fused LSTMCellPointwise op for the gates' activations and the new state.
+    """
+    _check_cell("lstm_cell", input, hx, w_ih, w_hh, b_ih, b_hh, 4)
+    _check_float_tensor("lstm_cell", "cx", cx)
+    if cx.shape != hx.shape:
+        raise ValueError(f"lstm_cell: 'cx' must have the shape of 'hx' {hx.shape}, but got {cx.shape}")
+    input_gates, hidden_gates, b_ih, b_hh = _cell_gates(input, hx, w_ih, w_hh, b_ih, b_hh)
+    return prim("LSTMCellPointwise")(input_gates, hidden_gates, cx, b_ih, b_hh)
 
 
 def gru_cell(input, hx, w_ih, w_hh, b_ih=None, b_hh=None):
-    """One GRU step with gates (r, z, n): n = tanh(x_n + r * h_n); returns (1 - z) * n + z * hx."""
-    hidden = _check_cell("gru_cell", input, hx, w_ih, w_hh, 3)
-    gi, gh = _linear(input, w_ih, b_ih), _linear(hx, w_hh, b_hh)
-    r = _sigmoid(_add(gi[:, :hidden], gh[:, :hidden]))
-    z = _sigmoid(_add(gi[:, hidden:2 * hidden], gh[:, hidden:2 * hidden]))
-    n = _tanh(_add(gi[:, 2 * hidden:], _mul(r, gh[:, 2 * hidden:])))
-    return _add(n, _mul(z, _sub(hx, n)))
+    """One GRU step with gates (r, z, n): n = tanh(x_n + r * h_n); returns (1 - z) * n + z * hx.
+
+    x = input w_ih^T + b_ih and h = hx w_hh^T + b_hh: two MatMuls, then the fused GRUCellPointwise op.
+    """
+    _check_cell("gru_cell", input, hx, w_ih, w_hh, b_ih, b_hh, 3)
+    input_gates, hidden_gates, b_ih, b_hh = _cell_gates(input, hx, w_ih, w_hh, b_ih, b_hh)
+    return prim("GRUCellPointwise")(input_gates, hidden_gates, hx, b_ih, b_hh)
 
 
 __all__ = ["relu", "relu6", "leaky_relu", "elu", "gelu", "silu", "mish", "hardswish", "hardsigmoid", "sigmoid",

@@ -51,6 +51,19 @@ def _int_value(api, arg, value):
     return int(value)
 
 
+def _int_bound(api, arg, value):
+    """A bound of UniformInt: an int, or a one-element integer Tensor taken as 0-d (its value is not read,
+    so the bound may be computed in graph mode; the kernel checks minval < maxval)."""
+    if isinstance(value, Tensor):
+        if value.size != 1 or value.dtype not in _INT_DTYPES:
+            raise TypeError(f"{api}: '{arg}' must be an int or a one-element integer Tensor, but got "
+                            f"a {value.dtype} Tensor of shape {value.shape}")
+        if value.dtype not in (mstype.int32, mstype.int64):
+            value = prim("Cast")(value, mstype.int64)
+        return value if value.ndim == 0 else prim("Reshape")(value, ())
+    return Tensor(_int_value(api, arg, value), mstype.int64)
+
+
 def _check_tensor(api, arg, x):
     if not isinstance(x, Tensor):
         raise TypeError(f"{api}: '{arg}' must be a Tensor, but got {type(x).__name__}")
@@ -68,8 +81,8 @@ def uniform(shape, minval, maxval, seed=None, dtype=mstype.float32):
     shape = _shape("uniform", shape)
     s0, s1 = _seeds("uniform", seed)
     if dtype == mstype.int32:
-        low, high = _int_value("uniform", "minval", minval), _int_value("uniform", "maxval", maxval)
-        return _C.Primitive("UniformInt", {"seed": s0, "seed2": s1})(shape, low, high)
+        low, high = _int_bound("uniform", "minval", minval), _int_bound("uniform", "maxval", maxval)
+        return _C.Primitive("UniformInt", {"seed": s0, "seed2": s1})(low, high, shape)
     if dtype not in _FLOAT_DTYPES:
         raise TypeError(f"uniform: 'dtype' must be int32 or a floating-point type, but got {dtype}")
     u = _C.Primitive("UniformReal", {"seed": s0, "seed2": s1})(shape)
@@ -86,7 +99,8 @@ def randint(low, high, size, seed=None, *, dtype=None):
     if low >= high:
         raise ValueError(f"randint: 'low' must be less than 'high', but got low={low} and high={high}")
     s0, s1 = _seeds("randint", seed)
-    out = _C.Primitive("UniformInt", {"seed": s0, "seed2": s1})(_shape("randint", size), low, high)
+    bounds = Tensor(low, mstype.int64), Tensor(high, mstype.int64)
+    out = _C.Primitive("UniformInt", {"seed": s0, "seed2": s1})(*bounds, _shape("randint", size))
     return out if dtype == mstype.int32 else prim("Cast")(out, dtype)
 
 
