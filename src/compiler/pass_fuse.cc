@@ -25,12 +25,6 @@ const AbstractTensor* tensor_of(const AnfNode* n) {
   return n->abstract() ? n->abstract()->as<AbstractTensor>() : nullptr;
 }
 
-int64_t elements(const Shape& s) {
-  int64_t n = 1;
-  for (int64_t d : s) n *= d;
-  return n;
-}
-
 // Does `in` broadcast to `out` with its non-1 axes one contiguous run equal to `out`'s (see above)?
 bool band_broadcast(const Shape& in, const Shape& out) {
   if (in.size() > out.size()) return false;

@@ -1,6 +1,6 @@
 """Adam, AdamWeightDecay (AdamW)."""
 from sprout import ops
-from sprout.nn.optim.optimizer import Optimizer, _sqrt, _update_moments
+from sprout.nn.optim.optimizer import Optimizer, _update_moments
 from sprout.nn.optim.sgd import _check_range
 
 
@@ -16,16 +16,16 @@ class Adam(Optimizer):
         self.use_nesterov = bool(use_nesterov)
         self.moment1 = self._make_state("moment1")
         self.moment2 = self._make_state("moment2")
+        self._apply_adam = ops.Adam(use_nesterov=self.use_nesterov)
 
     def _update(self, i, p, g, lr, wd, step):
         if wd:
             g = g + wd * p
-        m, v = self.moment1[i], self.moment2[i]
-        new_m, new_v = _update_moments(m, v, g, self.beta1, self.beta2)
         t = step + 1
-        lr_t = lr * _sqrt(1 - self.beta2 ** t) / (1 - self.beta1 ** t)
-        direction = new_m * self.beta1 + g * (1 - self.beta1) if self.use_nesterov else new_m
-        ops.assign(p, p - lr_t * direction / (ops.sqrt(new_v) + self.eps))
+        # m, v and p updated in place by one fused op (one pass instead of a dozen elementwise ops and
+        # three assignments); the bias corrections come in as beta1^t and beta2^t.
+        self._apply_adam(p, self.moment1[i], self.moment2[i], self.beta1 ** t, self.beta2 ** t, lr, self.beta1,
+                         self.beta2, self.eps, g)
 
 
 class AdamWeightDecay(Optimizer):
@@ -38,14 +38,11 @@ class AdamWeightDecay(Optimizer):
         self.eps = _check_range("AdamWeightDecay", "eps", eps, 0.0, low_inclusive=False)
         self.moments1 = self._make_state("adam_m")
         self.moments2 = self._make_state("adam_v")
+        self._apply = ops.AdamWeightDecay()
 
     def _update(self, i, p, g, lr, wd, step):
-        m, v = self.moments1[i], self.moments2[i]
-        new_m, new_v = _update_moments(m, v, g, self.beta1, self.beta2)
-        update = new_m / (ops.sqrt(new_v) + self.eps)
-        if wd:
-            update = update + wd * p
-        ops.assign(p, p - lr * update)
+        # m, v and p in place, in one fused pass: p -= lr * (m / (sqrt(v) + eps) + wd * p).
+        self._apply(p, self.moments1[i], self.moments2[i], lr, self.beta1, self.beta2, self.eps, wd, g)
 
 
 class AdamW(AdamWeightDecay):
