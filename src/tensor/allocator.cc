@@ -2,6 +2,7 @@
 
 #include <bit>
 #include <cstdlib>
+#include <map>
 #include <mutex>
 #include <unordered_map>
 #include <vector>
@@ -12,7 +13,8 @@ namespace sprout {
 
 struct CpuAllocator::Impl {
   mutable std::mutex mutex;
-  std::unordered_map<size_t, std::vector<void*>> free_lists;  // size class -> free blocks
+  std::map<size_t, std::vector<void*>> free_lists;  // size class -> free blocks (no empty lists)
+  std::unordered_map<void*, size_t> larger;          // blocks handed out from a larger class: their class
   AllocatorStats stats;
   size_t cache_limit = 0;
 };
@@ -48,11 +50,19 @@ void* CpuAllocator::allocate(size_t nbytes) {
     auto& s = impl_->stats;
     s.allocated_bytes += cls;
     if (s.allocated_bytes > s.peak_allocated_bytes) s.peak_allocated_bytes = s.allocated_bytes;
-    auto it = impl_->free_lists.find(cls);
-    if (it != impl_->free_lists.end() && !it->second.empty()) {
+    // Best fit among cached blocks up to twice the size: a step's many tensor sizes then share the
+    // blocks already resident instead of each class keeping its own (the process's peak resident
+    // memory follows live bytes, not live bytes plus every class's high-water mark).
+    auto it = impl_->free_lists.lower_bound(cls);
+    if (it != impl_->free_lists.end() && it->first <= 2 * cls) {
+      const size_t got = it->first;
       void* ptr = it->second.back();
       it->second.pop_back();
-      s.cached_bytes -= cls;
+      if (it->second.empty()) impl_->free_lists.erase(it);
+      if (got != cls) impl_->larger.emplace(ptr, got);
+      s.allocated_bytes += got - cls;
+      if (s.allocated_bytes > s.peak_allocated_bytes) s.peak_allocated_bytes = s.allocated_bytes;
+      s.cached_bytes -= got;
       ++s.cache_hits;
       return ptr;
     }
@@ -76,6 +86,12 @@ void CpuAllocator::deallocate(void* ptr, size_t nbytes) {
   size_t cls = size_class(nbytes);
   {
     std::lock_guard<std::mutex> lock(impl_->mutex);
+    if (!impl_->larger.empty()) {
+      if (auto it = impl_->larger.find(ptr); it != impl_->larger.end()) {
+        cls = it->second;
+        impl_->larger.erase(it);
+      }
+    }
     auto& s = impl_->stats;
     s.allocated_bytes -= cls;
     if (s.cached_bytes + cls <= impl_->cache_limit) {
@@ -88,7 +104,7 @@ void CpuAllocator::deallocate(void* ptr, size_t nbytes) {
 }
 
 void CpuAllocator::empty_cache() {
-  std::unordered_map<size_t, std::vector<void*>> lists;
+  std::map<size_t, std::vector<void*>> lists;
   {
     std::lock_guard<std::mutex> lock(impl_->mutex);
     lists.swap(impl_->free_lists);

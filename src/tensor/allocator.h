@@ -3,7 +3,9 @@
 //
 // Note [Caching allocator]
 // Requests round up to a size class: 64-byte steps up to 1 KiB, then four classes per power of two,
-// so at most 25% is wasted. A freed block goes back to its class's free list. The cache is bounded
+// so at most 25% is wasted. A freed block goes back to its class's free list; a request takes the
+// smallest cached block of its class or a larger one up to twice its size (best fit), so tensors of
+// different sizes reuse the same resident memory. The cache is bounded
 // (SPROUT_ALLOCATOR_CACHE_MB, default 1024 MiB): past the bound blocks go back to the OS, and
 // `empty_cache()` releases everything cached. Thread-safe: a mutex guards the lists; allocation is
 // rare next to the kernels it feeds.
