@@ -327,6 +327,7 @@ SPROUT_REGISTER(array_shape) {
       .doc("Splits along 'axis' into 'output_num' equal parts; views.")
       .inputs({"input_x"})
       .outputs({"output"})
+      .tuple_output()
       .infer(infer_split)
       .view(view_split)
       .bprop(bprop_rule([](BpropBuilder& b) {
@@ -338,6 +339,7 @@ SPROUT_REGISTER(array_shape) {
       .doc("Splits along 'split_dim' into parts of the given sizes (one may be -1); views.")
       .inputs({"input_x"})
       .outputs({"output"})
+      .tuple_output()
       .infer(infer_splitv)
       .view(view_splitv)
       .bprop(bprop_rule([](BpropBuilder& b) {

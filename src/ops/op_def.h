@@ -58,6 +58,7 @@ struct OpDef {
   std::vector<std::string> inputs;   // tensor inputs, MindSpore's names
   std::vector<std::string> outputs;
   bool variadic = false;             // takes any number of inputs (AddN, Concat)
+  bool tuple_output = false;         // gives a tuple even of one result (Split: attributes set the count)
   DTypePolicy dtype_policy = DTypePolicy::Exact;
   std::unique_ptr<AttrSchema> attrs;
   InferFn infer;
@@ -120,6 +121,7 @@ class OpBuilder {
   OpBuilder& inputs(std::vector<std::string> names) { def_.inputs = std::move(names); return *this; }
   OpBuilder& outputs(std::vector<std::string> names) { def_.outputs = std::move(names); return *this; }
   OpBuilder& variadic() { def_.variadic = true; return *this; }
+  OpBuilder& tuple_output() { def_.tuple_output = true; return *this; }
   OpBuilder& dtype_policy(DTypePolicy p) { def_.dtype_policy = p; return *this; }
   OpBuilder& non_differentiable(std::vector<bool> outs) { def_.non_differentiable_outputs = std::move(outs); return *this; }
   OpBuilder& infer(std::vector<TensorSpec> (*fn)(const OpDef&, const A&, std::span<const TensorSpec>)) {

@@ -132,9 +132,9 @@ AnfNode* check_visible(FuncGraph& g, AnfNode* n) {
 
 namespace {
 
-nb::object wrap_outputs(const std::vector<AnfNode*>& outs) {
+nb::object wrap_outputs(const std::vector<AnfNode*>& outs, bool as_tuple = false) {
   TraceState& t = trace();
-  if (outs.size() == 1) return make_graph_tensor(*t.graph, outs[0]);
+  if (outs.size() == 1 && !as_tuple) return make_graph_tensor(*t.graph, outs[0]);
   nb::list items;
   for (AnfNode* n : outs) items.append(make_graph_tensor(*t.graph, n));
   return nb::tuple(items);
@@ -240,7 +240,7 @@ std::optional<nb::object> emit_if_tracing(const Primitive& prim, std::span<const
         break;
       }
   }
-  return wrap_outputs(outs);
+  return wrap_outputs(outs, prim.def().tuple_output);
 }
 
 namespace {

@@ -103,7 +103,7 @@ nb::object call_primitive(PyPrimitive& p, nb::args call_args) {
   operands.reserve(args.size());
   for (const nb::object& a : args) operands.push_back(to_operand(a));
   std::vector<Tensor> outs = run_with_operands(prim, operands);
-  if (outs.size() == 1) return wrap(std::move(outs[0]));
+  if (outs.size() == 1 && !prim.def().tuple_output) return wrap(std::move(outs[0]));
   nb::list out;
   for (Tensor& t : outs) out.append(wrap(std::move(t)));
   return nb::tuple(out);

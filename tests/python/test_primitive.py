@@ -146,3 +146,18 @@ def test_functional_api_and_tensor_methods():
         ops.transpose(x, (0, 0))
     with pytest.raises(ValueError, match="Reshape: cannot reshape a tensor of 6 elements"):
         x.reshape(4, 2)
+
+
+def test_ops_whose_attributes_set_the_output_count_always_give_tuples():
+    """Split/SplitV return a tuple even of one tensor, as MindSpore's do, in both modes."""
+    x = ms.Tensor(np.arange(6, dtype=np.float32).reshape(2, 3))
+
+    def parts(t):
+        return ops.Split(axis=0, output_num=1)(t), ops.SplitV((3,), 1, 1)(t), ops.Split(axis=1, output_num=3)(t)
+
+    for result in (parts(x), ms.jit(parts)(x)):
+        one, one_v, three = result
+        for tup, n in ((one, 1), (one_v, 1), (three, 3)):
+            assert isinstance(tup, tuple) and len(tup) == n
+        np.testing.assert_array_equal(one[0].asnumpy(), x.asnumpy())
+        np.testing.assert_array_equal(three[2].asnumpy(), x.asnumpy()[:, 2:])

@@ -23,12 +23,6 @@ _matmul_t = ops.MatMul(transpose_b=True)
 _lstm_pointwise, _gru_pointwise = ops.LSTMCellPointwise(), ops.GRUCellPointwise()
 
 
-def _split_steps(x):
-    """The steps of a (steps, ...) tensor as views (Split gives a single output as a Tensor, not a tuple)."""
-    steps = x.shape[0]
-    return (x,) if steps == 1 else ops.Split(axis=0, output_num=steps)(x)
-
-
 class _RNNBase(Cell):
     _gates = 1
 
@@ -94,7 +88,8 @@ class _RNNBase(Cell):
                 # The input's share of the gates for every step at once: one (steps * batch) row matmul, not
                 # one per step; Split's views keep the backward one concatenation, not a scatter per step.
                 gates = _matmul_t(ops.reshape(layer_input, (steps * batch, -1)), w_ih)
-                gates = [ops.reshape(g, (batch, -1)) for g in _split_steps(ops.reshape(gates, (steps, batch, -1)))]
+                per_step = ops.Split(axis=0, output_num=steps)(ops.reshape(gates, (steps, batch, -1)))
+                gates = [ops.reshape(g, (batch, -1)) for g in per_step]
                 order = range(steps - 1, -1, -1) if d else range(steps)
                 seq = [None] * steps
                 for t in order:

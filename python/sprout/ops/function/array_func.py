@@ -151,8 +151,7 @@ def split(tensor, split_size_or_sections, axis=0):
         return (x,)
     if len(sizes) > 1 and all(s == sizes[0] for s in sizes) and sizes[0] * len(sizes) == size:
         return prim("Split", axis=axis, output_num=len(sizes))(x)
-    parts = prim("SplitV", size_splits=tuple(sizes), split_dim=axis, num_split=len(sizes))(x)
-    return parts if isinstance(parts, tuple) else (parts,)
+    return prim("SplitV", size_splits=tuple(sizes), split_dim=axis, num_split=len(sizes))(x)
 
 
 def chunk(input, chunks, axis=0):
