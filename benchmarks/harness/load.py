@@ -120,3 +120,36 @@ def measure_quietly(fn, what: str, pids=(), wait_s: float = 0, retries: int = 0,
         log(f"WARNING: other processes used {load.fraction * 100:.0f}% of the CPU "
             f"during {what} (now: {current_hogs() or 'none'}){again}")
     return value, load.fraction
+
+
+def _cpu_ns(pid: int) -> int:
+    """CPU time of all threads of process `pid` so far, in ns (/proc/PID/task/*/schedstat)."""
+    total = 0
+    try:
+        tasks = os.listdir(f"/proc/{pid}/task")
+    except OSError:
+        return 0
+    for tid in tasks:
+        try:
+            with open(f"/proc/{pid}/task/{tid}/schedstat") as f:
+                total += int(f.read().split()[0])
+        except (OSError, ValueError, IndexError):
+            continue
+    return total
+
+
+def wait_for_worker_idle(pid: int, max_s: float = 0.3, window_s: float = 0.004) -> float:
+    """Waits until process `pid` stops using the CPU (at most `max_s`); returns the seconds waited.
+
+    After its sample, a framework's thread pool keeps spinning for a while before it sleeps (OpenBLAS's
+    pthreads spin far longer than OpenMP's), and a sample of the next framework taken meanwhile runs
+    on half the cores: a fixed short pause let 1024^3 matmuls measure 200 GFLOP/s instead of 390."""
+    start = time.perf_counter()
+    before = _cpu_ns(pid)
+    while time.perf_counter() - start < max_s:
+        time.sleep(window_s)
+        now = _cpu_ns(pid)
+        if now - before < window_s * 1e9 * 0.1:  # under a tenth of a core over the window: asleep
+            break
+        before = now
+    return time.perf_counter() - start

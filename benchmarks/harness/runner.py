@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from typing import Optional
 
 from .frameworks import VARIANT_OF
+from .load import wait_for_worker_idle
 from .registry import Workload
 from .stats import Summary, summarize
 from .workers import Worker, WorkerError
@@ -25,8 +26,9 @@ class Options:
     target_s: float = 0.05    # one sample lasts about this long (and
                               # amortizes an async framework's one wait)
     warmup_s: float = 0.2
-    gap_s: float = 0.005      # pause between turns so the previous framework's
-                              # spinning thread pools (OpenMP, OpenBLAS) go idle
+    gap_s: float = 0.005      # pause between turns; then the previous framework's
+                              # worker is waited for until its spinning thread pools
+                              # (OpenMP, OpenBLAS) go idle (load.wait_for_worker_idle)
 
 
 @dataclass
@@ -80,6 +82,7 @@ def run_workload(w: Workload, workers: dict[str, Worker], opt: Options) -> dict[
         per_round = sum(sample_s.values()) + opt.gap_s * len(live)
         rounds = max(opt.min_rounds, min(opt.rounds, int(opt.budget_s / max(per_round, 1e-9))))
     times = {name: [] for name in live}
+    previous = None
     for r in range(rounds):
         k = r % max(len(live), 1)
         for name in live[k:] + live[:k]:
@@ -87,10 +90,13 @@ def run_workload(w: Workload, workers: dict[str, Worker], opt: Options) -> dict[
                 continue
             if opt.gap_s:
                 time.sleep(opt.gap_s)
+            if previous is not None and not opt.smoke:
+                wait_for_worker_idle(workers[previous].proc.pid)
             try:
                 times[name] += workers[name].request(op="run", workload=w.name, samples=1)["times"]
             except WorkerError as e:
                 results[name].error = str(e)
+            previous = name
 
     for name in live:
         res = results[name]
