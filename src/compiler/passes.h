@@ -15,6 +15,8 @@
 //   fuse             groups of elementwise ops become one fused node, run block by block in cache
 //                    (pass_fuse.cc, Note [Elementwise fusion])
 //   dce              nodes the result does not need are dropped
+//   fold_updates     plain SGD of a weight whose gradient is a MatMul used nowhere else becomes one
+//                    accumulating GEMM (pass_fold_updates.cc), then dce again
 //   order_writes     each in-place write of a graph input waits for the reads of it that do not
 //                    depend on the write (pass_order_writes.cc, Note [Write after read])
 // Each pass reports its time; with verification on, the verifier checks the IR after each pass.
@@ -45,6 +47,7 @@ size_t fold_constants(ir::FuncGraph& entry);
 size_t cse(ir::FuncGraph& entry);
 size_t fuse_elementwise(ir::FuncGraph& entry);
 size_t dce(ir::FuncGraph& entry);
+size_t fold_updates(ir::FuncGraph& entry);
 size_t order_writes(ir::FuncGraph& entry);
 
 struct PassReport {

@@ -102,6 +102,8 @@ Compiled compile_graph(FuncGraph& entry, const CompileOptions& options) {
   run("cse", cse);
   run("fuse", fuse_elementwise);
   run("dce", dce);
+  run("fold_updates", fold_updates);
+  run("dce", dce);
   run("order_writes", order_writes);
   auto start = Clock::now();
   result.program = lower(entry);

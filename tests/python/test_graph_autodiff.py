@@ -379,3 +379,30 @@ def test_vjp_with_aux_in_graph_mode_weighs_the_main_output_only():
 
     with pytest.raises(ValueError, match="vjp: the cotangent has shape"):
         wrong_cotangent(x)
+
+
+def test_sgd_on_a_matmul_gradient_is_one_accumulating_gemm(tmp_path):
+    """Note [Updates folded into their gradient's product]: compiled plain SGD on Dense weights runs
+    ApplyGradientDescentMatMul (no gradient buffer) and trains exactly as PYNATIVE, to rounding."""
+    x = Tensor(np.random.RandomState(0).randn(16, 20).astype(np.float32))
+    y = Tensor(np.random.RandomState(1).randint(0, 5, 16).astype(np.int32))
+    weights, counts = {}, {}
+    for mode in (ms.PYNATIVE_MODE, ms.GRAPH_MODE):
+        ms.set_seed(4)
+        net = nn.SequentialCell(nn.Dense(20, 32), nn.ReLU(), nn.Dense(32, 5))
+        step = nn.TrainOneStepCell(nn.WithLossCell(net, nn.CrossEntropyLoss()), nn.SGD(net.trainable_params(), 0.1))
+        ms.set_context(mode=mode)
+        try:
+            profiler = ms.Profiler(output_path=str(tmp_path))
+            for _ in range(5):
+                step(x, y)
+            profiler.stop()
+        finally:
+            ms.set_context(mode=ms.PYNATIVE_MODE)
+        counts[mode] = {row["op"]: row["calls"] for row in profiler.op_statistics()}
+        weights[mode] = [p.asnumpy() for p in net.trainable_params()]
+    assert counts[ms.GRAPH_MODE].get("ApplyGradientDescentMatMul") == 2 * 5  # both weights, every step
+    assert counts[ms.GRAPH_MODE].get("ApplyGradientDescent") == 2 * 5  # the biases
+    assert "ApplyGradientDescentMatMul" not in counts[ms.PYNATIVE_MODE]
+    for a, b in zip(weights[ms.GRAPH_MODE], weights[ms.PYNATIVE_MODE]):
+        np.testing.assert_allclose(a, b, rtol=1e-5, atol=1e-6)

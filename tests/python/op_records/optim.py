@@ -93,7 +93,35 @@ _ADAM_SCALARS = (0.5, 0.5, 0.1, 0.9, 0.999, 1e-8)
 # Half precision accumulates a few roundings per step (moments stored, then reused).
 _HALF_TOL = {ms.float16: (5e-3, 5e-3), ms.bfloat16: (4e-2, 4e-2)}
 
+def _gradient_descent_matmul(transpose_a, transpose_b):
+    def ref(var, alpha, x, y):
+        return var - alpha * ((x.T if transpose_a else x) @ (y.T if transpose_b else y))
+    return ref
+
+
+def _matmul_update_record(transpose_a, transpose_b):
+    """ApplyGradientDescentMatMul, which the compiler makes of SGD on a MatMul gradient."""
+    def shapes(m, k, n):
+        return ((m, n), (), (k, m) if transpose_a else (m, k), (n, k) if transpose_b else (k, n))
+    op = lambda *a: ops.ApplyGradientDescentMatMul(transpose_a, transpose_b)(*a)  # noqa: E731
+    bad = [(lambda: ops.ApplyGradientDescentMatMul()(_t(2, 3), 0.1, _t(2, 4), _t(4, 2)), ValueError,
+            r"ApplyGradientDescentMatMul: the product of 'x' \(2, 4\) and 'y' \(4, 2\) \(transpose_a=False, "
+            r"transpose_b=False\) must have the shape of 'var' \(2, 3\)"),
+           (lambda: ops.ApplyGradientDescentMatMul()(_t(2, 2, dtype=ms.float16), 0.1, _t(2, 2, dtype=ms.float16),
+                                                     _t(2, 2, dtype=ms.float16)), TypeError,
+            "ApplyGradientDescentMatMul: 'var' must be Float32 or Float64, but got Float16"),
+           (lambda: ops.ApplyGradientDescentMatMul()(_t(2, 2), _t(2), _t(2, 2), _t(2, 2)), ValueError,
+            "ApplyGradientDescentMatMul: 'alpha' must be a real scalar"),
+           (lambda: ops.ApplyGradientDescentMatMul()(_t(2, 2), 0.1, _t(2, 2, dtype=ms.float64), _t(2, 2)), TypeError,
+            r"ApplyGradientDescentMatMul: 'x' must have the dtype of 'var' \(Float32\), but got Float64")]
+    return OpRecord("ApplyGradientDescentMatMul", op, _gradient_descent_matmul(transpose_a, transpose_b),
+                    [shapes(3, 4, 5), shapes(0, 2, 3), shapes(2, 0, 3), shapes(64, 96, 200)],
+                    dtypes=(ms.float32, ms.float64), sampler=_sampler("xrxx"), tol={ms.float32: (1e-5, 1e-5)},
+                    bad=bad)
+
+
 RECORDS = [
+    *[_matmul_update_record(ta, tb) for ta in (False, True) for tb in (False, True)],
     OpRecord("ApplyGradientDescent", lambda *a: ops.ApplyGradientDescent()(*a), _gradient_descent, _shapes("ust"),
              sampler=_sampler("xrx"),
              bad=[(lambda: ops.ApplyGradientDescent()(_t(2), 0.1, _t(3)), ValueError,
