@@ -56,7 +56,9 @@ MatmulBackend backend_from_env() {
 
 // Measured on the 2-core Zen 4 machine (benchmarks/matmul_backends.py, 2026-11-22): oneDNN wins from
 // 128^3 multiply-adds up (164 vs 142 GFLOP/s at 128^3, 214 vs 196 at 1024^3); below, OpenBLAS's lower
-// call overhead wins (1.5 vs 3.5 us at 8^3, 3.8 vs 6.3 us at 32x256x10).
+// call overhead wins (1.5 vs 3.5 us at 8^3, 3.8 vs 6.3 us at 32x256x10). The same split holds on the
+// 2-core AVX-512 Xeon (2026-11-24): oneDNN 292 vs 179 GFLOP/s at 128^3, 352 vs 249 at 64x784x512, level
+// at 1024^3 (396 vs 400); OpenBLAS 1.0 vs 3.2 us at 8^3, 3.1 vs 5.7 us at 32x256x10.
 constexpr int64_t kOneDnnMinWork = 128 * 128 * 128;
 
 // C = op(A) op(B) through a cached oneDNN matmul primitive (float32 only); with `accumulate`,
