@@ -13,6 +13,7 @@ from sprout.context import GRAPH_MODE, PYNATIVE_MODE, get_context, set_context
 from sprout import ops
 from sprout import nn
 from sprout import amp
+from sprout import runtime
 from sprout import train
 from sprout.train import Model
 from sprout.train.serialization import load_checkpoint, load_param_into_net, save_checkpoint

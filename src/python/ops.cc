@@ -5,6 +5,7 @@
 
 #include "ops/infer_util.h"
 #include "python/bindings.h"
+#include "runtime/autograd/saved_values.h"
 #include "runtime/eager.h"
 #include "runtime/eager_emitter.h"
 
@@ -206,6 +207,13 @@ void bind_ops(nb::module_& m) {
     for (Tensor& g : run_bprop(p.prim, inputs, outputs, douts)) grads.append(g.defined() ? wrap(std::move(g)) : nb::none());
     return grads;
   }, "Runs the op's bprop rule eagerly: one gradient (or None) per input.");
+  m.def("bprop_reads", [](const PyPrimitive& p, std::vector<Tensor> inputs, std::vector<Tensor> outputs) {
+    BpropReads reads = bprop_reads(p.prim, inputs, outputs);
+    std::vector<bool> in, out;
+    for (size_t i = 0; i < inputs.size(); ++i) in.push_back(reads.input(i));
+    for (size_t i = 0; i < outputs.size(); ++i) out.push_back(reads.output(i));
+    return nb::make_tuple(in, out);
+  }, "Which inputs and outputs the op's bprop rule reads, as the eager tape saves them: (list, list) of bool.");
   m.def("op_records", [] {
     nb::list out;
     for (const OpDef* def : OpRegistry::instance().all()) out.append(op_record(*def));

@@ -26,6 +26,7 @@ void bind_runtime(nb::module_& m) {
     return d;
   });
   m.def("empty_cache", [] { CpuAllocator::instance().empty_cache(); });
+  m.def("reset_peak_allocated", [] { CpuAllocator::instance().reset_peak(); });
   m.def("set_op_profiling", &set_op_profiling, "Turns per-op timing (eager and compiled) on or off.");
   m.def("op_profile", [] {
     nb::list out;

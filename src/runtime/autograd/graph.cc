@@ -2,6 +2,8 @@
 
 #include <atomic>
 
+#include "runtime/autograd/saved_values.h"
+
 namespace sprout {
 namespace {
 
@@ -41,7 +43,14 @@ NoGradGuard::~NoGradGuard() { g_paused_scopes = saved_; }
 
 void record_op(const Primitive& prim, std::span<const Tensor> inputs, std::span<Tensor> outputs) {
   if (!is_recording() || !any_tracked(inputs)) return;
-  new_node(inputs, outputs)->prim = prim;
+  std::shared_ptr<GradNode> node = new_node(inputs, outputs);
+  node->prim = prim;
+  // Note [Saving only what backward reads]
+  BpropReads reads = bprop_reads(prim, inputs, outputs);
+  for (size_t i = 0; i < node->inputs.size(); ++i)
+    if (!reads.input(i)) node->inputs[i] = unsaved_placeholder(node->inputs[i]);
+  for (size_t i = 0; i < node->outputs.size(); ++i)
+    if (!reads.output(i)) node->outputs[i] = unsaved_placeholder(node->outputs[i]);
 }
 
 void record_custom(CustomBackward backward, std::span<const Tensor> inputs, std::span<Tensor> outputs) {
