@@ -10,6 +10,7 @@
 // same im2col path in float32 takes backward data with very few input channels, where oneDNN's
 // channel blocking wastes most of its work (measurements in nn_conv.cc).
 #include <string>
+#include <unordered_map>
 
 #include "kernels/cpu/nn_conv_kernels.h"
 #include "kernels/cpu/onednn.h"
@@ -64,26 +65,29 @@ dnnl::convolution_forward::primitive_desc forward_pd(const ConvDims& d) {
   dnnl::convolution_forward::desc desc(dnnl::prop_kind::forward_training, dnnl::algorithm::convolution_direct,
                                        any_md(d.src), any_md(d.wei), any_md(d.dst), d.strides, d.dilates, d.pad_l,
                                        d.pad_r);
-  return {desc, onednn::engine()};
+  return {desc, onednn::user_scratchpad(), onednn::engine()};
 }
 
-// User memory of dense layout `plain` at `data`, as a memory of the primitive's layout `want`.
-memory input_in_layout(const memory::desc& want, const memory::desc& plain, const void* data) {
+// User memory of dense layout `plain` at `data`, as a memory of the primitive's layout `want` (a
+// copy in `temps` when they differ; Note [oneDNN temporaries]).
+memory input_in_layout(const memory::desc& want, const memory::desc& plain, const void* data,
+                       onednn::Temporaries& temps) {
   memory user(plain, onednn::engine(), const_cast<void*>(data));
   if (want == plain) return user;
-  memory m(want, onednn::engine());
+  memory m = temps.memory(want);
   dnnl::reorder(user, m).execute(onednn::stream(), user, m);
   return m;
 }
 
 // Runs `prim` with its output in layout `want`, landing in the dense buffer `data`.
 template <class Exec>
-void with_output(const memory::desc& want, const memory::desc& plain, void* data, int arg, Exec&& exec) {
+void with_output(const memory::desc& want, const memory::desc& plain, void* data, int arg,
+                 onednn::Temporaries& temps, Exec&& exec) {
   memory user(plain, onednn::engine(), data);
   if (want == plain) {
     exec(arg, user);
   } else {
-    memory m(want, onednn::engine());
+    memory m = temps.memory(want);
     exec(arg, m);
     dnnl::reorder(m, user).execute(onednn::stream(), m, user);
   }
@@ -113,10 +117,13 @@ void onednn_conv_forward(const ConvGeometry& g, const float* x, const float* w, 
     auto pd = forward_pd(d);
     return ForwardPlan{pd, dnnl::convolution_forward(pd)};
   });
-  memory src = input_in_layout(plan.pd.src_desc(), plain_md(d.src, false), x);
-  memory wei = input_in_layout(plan.pd.weights_desc(), plain_md(d.wei, g.group > 1), w);
-  with_output(plan.pd.dst_desc(), plain_md(d.dst, false), y, DNNL_ARG_DST, [&](int arg, memory& dst) {
-    plan.prim.execute(onednn::stream(), {{DNNL_ARG_SRC, src}, {DNNL_ARG_WEIGHTS, wei}, {arg, dst}});
+  onednn::Temporaries temps;
+  memory src = input_in_layout(plan.pd.src_desc(), plain_md(d.src, false), x, temps);
+  memory wei = input_in_layout(plan.pd.weights_desc(), plain_md(d.wei, g.group > 1), w, temps);
+  with_output(plan.pd.dst_desc(), plain_md(d.dst, false), y, DNNL_ARG_DST, temps, [&](int arg, memory& dst) {
+    std::unordered_map<int, memory> args{{DNNL_ARG_SRC, src}, {DNNL_ARG_WEIGHTS, wei}, {arg, dst}};
+    temps.add_scratchpad(plan.pd.scratchpad_desc(), args);
+    plan.prim.execute(onednn::stream(), args);
   });
 }
 
@@ -125,13 +132,17 @@ void onednn_conv_backward_data(const ConvGeometry& g, const float* dy, const flo
   auto& plan = onednn::cached<BackwardDataPlan>(geometry_key("bwd_data", g), [&] {
     dnnl::convolution_backward_data::desc desc(dnnl::algorithm::convolution_direct, any_md(d.src), any_md(d.wei),
                                                any_md(d.dst), d.strides, d.dilates, d.pad_l, d.pad_r);
-    dnnl::convolution_backward_data::primitive_desc pd(desc, onednn::engine(), forward_pd(d));
+    dnnl::convolution_backward_data::primitive_desc pd(desc, onednn::user_scratchpad(), onednn::engine(),
+                                                       forward_pd(d));
     return BackwardDataPlan{pd, dnnl::convolution_backward_data(pd)};
   });
-  memory diff_dst = input_in_layout(plan.pd.diff_dst_desc(), plain_md(d.dst, false), dy);
-  memory wei = input_in_layout(plan.pd.weights_desc(), plain_md(d.wei, g.group > 1), w);
-  with_output(plan.pd.diff_src_desc(), plain_md(d.src, false), dx, DNNL_ARG_DIFF_SRC, [&](int arg, memory& out) {
-    plan.prim.execute(onednn::stream(), {{DNNL_ARG_DIFF_DST, diff_dst}, {DNNL_ARG_WEIGHTS, wei}, {arg, out}});
+  onednn::Temporaries temps;
+  memory diff_dst = input_in_layout(plan.pd.diff_dst_desc(), plain_md(d.dst, false), dy, temps);
+  memory wei = input_in_layout(plan.pd.weights_desc(), plain_md(d.wei, g.group > 1), w, temps);
+  with_output(plan.pd.diff_src_desc(), plain_md(d.src, false), dx, DNNL_ARG_DIFF_SRC, temps, [&](int arg, memory& out) {
+    std::unordered_map<int, memory> args{{DNNL_ARG_DIFF_DST, diff_dst}, {DNNL_ARG_WEIGHTS, wei}, {arg, out}};
+    temps.add_scratchpad(plan.pd.scratchpad_desc(), args);
+    plan.prim.execute(onednn::stream(), args);
   });
 }
 
@@ -140,13 +151,18 @@ void onednn_conv_backward_weights(const ConvGeometry& g, const float* dy, const 
   auto& plan = onednn::cached<BackwardWeightsPlan>(geometry_key("bwd_weights", g), [&] {
     dnnl::convolution_backward_weights::desc desc(dnnl::algorithm::convolution_direct, any_md(d.src), any_md(d.wei),
                                                   any_md(d.dst), d.strides, d.dilates, d.pad_l, d.pad_r);
-    dnnl::convolution_backward_weights::primitive_desc pd(desc, onednn::engine(), forward_pd(d));
+    dnnl::convolution_backward_weights::primitive_desc pd(desc, onednn::user_scratchpad(), onednn::engine(),
+                                                          forward_pd(d));
     return BackwardWeightsPlan{pd, dnnl::convolution_backward_weights(pd)};
   });
-  memory diff_dst = input_in_layout(plan.pd.diff_dst_desc(), plain_md(d.dst, false), dy);
-  memory src = input_in_layout(plan.pd.src_desc(), plain_md(d.src, false), x);
-  with_output(plan.pd.diff_weights_desc(), plain_md(d.wei, g.group > 1), dw, DNNL_ARG_DIFF_WEIGHTS, [&](int arg, memory& out) {
-    plan.prim.execute(onednn::stream(), {{DNNL_ARG_DIFF_DST, diff_dst}, {DNNL_ARG_SRC, src}, {arg, out}});
+  onednn::Temporaries temps;
+  memory diff_dst = input_in_layout(plan.pd.diff_dst_desc(), plain_md(d.dst, false), dy, temps);
+  memory src = input_in_layout(plan.pd.src_desc(), plain_md(d.src, false), x, temps);
+  with_output(plan.pd.diff_weights_desc(), plain_md(d.wei, g.group > 1), dw, DNNL_ARG_DIFF_WEIGHTS, temps,
+              [&](int arg, memory& out) {
+    std::unordered_map<int, memory> args{{DNNL_ARG_DIFF_DST, diff_dst}, {DNNL_ARG_SRC, src}, {arg, out}};
+    temps.add_scratchpad(plan.pd.scratchpad_desc(), args);
+    plan.prim.execute(onednn::stream(), args);
   });
 }
 

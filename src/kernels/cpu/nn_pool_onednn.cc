@@ -74,9 +74,10 @@ void onednn_pool2d_backward(PoolKind kind, const Pool2DGeometry& g, const float*
     return BackwardPlan{fwd_pd, dnnl::pooling_v2_forward(fwd_pd), dnnl::pooling_v2_backward(pd)};
   });
   std::unordered_map<int, memory> args{{DNNL_ARG_DIFF_DST, wrap(d.dst, dy)}, {DNNL_ARG_DIFF_SRC, wrap(d.src, dx)}};
+  onednn::Temporaries temps;  // Note [oneDNN temporaries]
   if (kind == PoolKind::Max) {
-    memory workspace(plan.fwd_pd.workspace_desc(), onednn::engine());
-    memory scratch_dst(d.dst, onednn::engine());
+    memory workspace = temps.memory(plan.fwd_pd.workspace_desc());
+    memory scratch_dst = temps.memory(d.dst);
     plan.fwd.execute(onednn::stream(), {{DNNL_ARG_SRC, wrap(d.src, x)}, {DNNL_ARG_DST, scratch_dst},
                                         {DNNL_ARG_WORKSPACE, workspace}});
     args.emplace(DNNL_ARG_WORKSPACE, workspace);

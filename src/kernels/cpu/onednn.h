@@ -1,13 +1,17 @@
-// Shared oneDNN state: one CPU engine and stream for the process, and a cache of primitives keyed by
-// their full problem description (oneDNN's own cache still pays for building the descriptor).
+// Shared oneDNN state: one CPU engine and stream for the process, a cache of primitives keyed by their
+// full problem description (oneDNN's own cache still pays for building the descriptor), and buffers
+// for oneDNN's temporaries taken from Sprout's caching allocator.
 #pragma once
 
 #include <dnnl.hpp>
 
+#include <cstddef>
 #include <functional>
 #include <mutex>
 #include <string>
 #include <unordered_map>
+#include <utility>
+#include <vector>
 
 namespace sprout::onednn {
 
@@ -24,5 +28,32 @@ P& cached(const std::string& key, const std::function<P()>& make) {
   if (it == cache.end()) it = cache.emplace(key, make()).first;
   return it->second;
 }
+
+// Note [oneDNN temporaries]
+// `dnnl::memory(desc, engine)` lets oneDNN malloc a fresh buffer, and a primitive in oneDNN's default
+// scratchpad mode mallocs its scratchpad at every execution. A ResNet-18 training step made about
+// a hundred such allocations of 1-9 MB (the blocked-layout copies of conv inputs and outputs): each
+// one new pages to fault in, and their freed chunks, interleaved with longer-lived blocks, left
+// ~100 MB of glibc's heap resident and unusable. Instead, a kernel call holds its temporaries in a
+// `Temporaries`, whose buffers come from the caching allocator, and primitives are built with
+// `user_scratchpad()` so that the scratchpad is one of those buffers too.
+class Temporaries {
+ public:
+  Temporaries() = default;
+  Temporaries(const Temporaries&) = delete;
+  Temporaries& operator=(const Temporaries&) = delete;
+  ~Temporaries();
+
+  // A memory of layout `desc` on a buffer that lives as long as this object.
+  dnnl::memory memory(const dnnl::memory::desc& desc);
+  // Adds DNNL_ARG_SCRATCHPAD for a primitive built with user_scratchpad(), if it needs one.
+  void add_scratchpad(const dnnl::memory::desc& scratchpad, std::unordered_map<int, dnnl::memory>& args);
+
+ private:
+  std::vector<std::pair<void*, size_t>> buffers_;
+};
+
+// Primitive attributes asking the caller for the scratchpad (see the note).
+dnnl::primitive_attr user_scratchpad();
 
 }  // namespace sprout::onednn
