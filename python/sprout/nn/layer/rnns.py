@@ -84,10 +84,15 @@ class _RNNBase(Cell):
                 k = layer * self.num_directions + d
                 h, c = h0[k], c0[k]
                 w_ih, w_hh, b_ih, b_hh = self._weights(layer, suffix)
-                b_ih, b_hh = self._biases(b_ih, b_hh, w_ih)
                 # The input's share of the gates for every step at once: one (steps * batch) row matmul, not
                 # one per step; Split's views keep the backward one concatenation, not a scatter per step.
                 gates = _matmul_t(ops.reshape(layer_input, (steps * batch, -1)), w_ih)
+                if b_ih is not None:
+                    # Biases the step adds unchanged join the projection: their gradient becomes one
+                    # sum over all steps' rows instead of a sum and an accumulation per step.
+                    folded, b_ih, b_hh = self._fold_biases(b_ih, b_hh)
+                    gates = gates + folded
+                b_ih, b_hh = self._biases(b_ih, b_hh, w_ih)
                 per_step = ops.Split(axis=0, output_num=steps)(ops.reshape(gates, (steps, batch, -1)))
                 gates = [ops.reshape(g, (batch, -1)) for g in per_step]
                 order = range(steps - 1, -1, -1) if d else range(steps)
@@ -107,11 +112,9 @@ class _RNNBase(Cell):
         return output, self._final_state(ops.stack(h_n, axis=0), ops.stack(c_n, axis=0))
 
     def _biases(self, b_ih, b_hh, w_ih):
-        """The fused cell ops take both biases: zeros for a layer built with has_bias=False."""
-        if b_ih is not None:
-            return b_ih, b_hh
+        """The fused cell ops take both biases: zeros for those folded into the projection or absent."""
         zeros = Tensor(np.zeros(w_ih.shape[0]), w_ih.dtype)
-        return zeros, zeros
+        return (zeros if b_ih is None else b_ih), (zeros if b_hh is None else b_hh)
 
     def extend_repr(self):
         return (f"input_size={self.input_size}, hidden_size={self.hidden_size}, num_layers={self.num_layers}, "
@@ -122,6 +125,10 @@ class LSTM(_RNNBase):
     """Returns (output, (h_n, c_n))."""
 
     _gates = 4
+
+    def _fold_biases(self, b_ih, b_hh):
+        """(bias added to the projection, b_ih and b_hh left to the step): both add to the gates as they are."""
+        return b_ih + b_hh, None, None
 
     def _step(self, gates_x, h, c, w_hh, b_ih, b_hh):
         return _lstm_pointwise(gates_x, _matmul_t(h, w_hh), c, b_ih, b_hh)
@@ -139,6 +146,10 @@ class GRU(_RNNBase):
         if hx is None or isinstance(hx, tuple):
             return super()._initial_state(x, hx, batch)
         return hx, hx
+
+    def _fold_biases(self, b_ih, b_hh):
+        """b_hh stays in the step: the reset gate scales the candidate's hidden part, bias included."""
+        return b_ih, None, b_hh
 
     def _step(self, gates_x, h, c, w_hh, b_ih, b_hh):
         h = _gru_pointwise(gates_x, _matmul_t(h, w_hh), h, b_ih, b_hh)
