@@ -1,10 +1,11 @@
 """Recurrent layers: LSTM and GRU, multi-layer and bidirectional (``mindspore.nn.LSTM``/``GRU``).
 
-Each layer projects the whole sequence onto its input weights in one MatMul, then runs the recurrence:
-per step a MatMul of the hidden state and the fused cell op (LSTMCellPointwise / GRUCellPointwise, the
-pointwise half of ops.lstm_cell / ops.gru_cell). Parameters follow the usual names per layer
-and direction: weight_ih_l{k}, weight_hh_l{k}, bias_ih_l{k}, bias_hh_l{k}, with a _reverse suffix for
-the backward direction; initialized uniformly in +-1/sqrt(hidden_size).
+Each layer projects the whole sequence onto its input weights in one MatMul, adding there the biases a
+step would add unchanged, then runs the recurrence: per step a MatMul of the hidden state and the fused
+cell op (LSTMCellPointwise / GRUCellPointwise, the pointwise half of ops.lstm_cell / ops.gru_cell).
+Parameters follow the usual names per layer and direction: weight_ih_l{k}, weight_hh_l{k}, bias_ih_l{k},
+bias_hh_l{k}, with a _reverse suffix for the backward direction; initialized uniformly in
++-1/sqrt(hidden_size).
 """
 import math
 
