@@ -99,14 +99,19 @@ def _numeric_grad(prim, inputs, douts, index, eps=1e-6):
     return grad
 
 
+def _run_float64(record, prim, rng, shapes):
+    """The record's sample inputs for `shapes` in float64 (other dtypes as the op needs), and prim's outputs."""
+    arrays = record.sample(rng, shapes, ms.float64)
+    inputs = [ms.Tensor(a, record.input_dtype(i, ms.float64)) for i, a in enumerate(arrays)]
+    return inputs, _as_list(prim(*inputs))
+
+
 @pytest.mark.parametrize("record", [r for r in ALL_RECORDS if r.prim], ids=[f"{r.op}-grad" for r in ALL_RECORDS if r.prim])
 def test_bprop_rule_matches_finite_differences(record):
     rng = np.random.default_rng(1)
     prim = record.prim()
     for shapes in record.grad_shapes or record.shapes:
-        arrays = record.sample(rng, shapes, ms.float64)
-        inputs = [ms.Tensor(a, record.input_dtype(i, ms.float64)) for i, a in enumerate(arrays)]
-        outs = _as_list(prim(*inputs))
+        inputs, outs = _run_float64(record, prim, rng, shapes)
         # Multi-output ops: a record's `grad_outputs` names the differentiable outputs (others get zero douts).
         graded = getattr(record, "grad_outputs", None) or range(len(outs))
         douts = [rng.standard_normal(o.shape) if k in graded else np.zeros(o.shape) for k, o in enumerate(outs)]
@@ -134,9 +139,7 @@ def test_bprop_rule_reads_only_what_the_tape_saves(record):
     rng = np.random.default_rng(2)
     prim = record.prim()
     for shapes in record.grad_shapes or record.shapes:
-        arrays = record.sample(rng, shapes, ms.float64)
-        inputs = [ms.Tensor(a, record.input_dtype(i, ms.float64)) for i, a in enumerate(arrays)]
-        outs = _as_list(prim(*inputs))
+        inputs, outs = _run_float64(record, prim, rng, shapes)
         douts = [ms.Tensor(rng.standard_normal(o.shape), o.dtype) for o in outs]
         reads_in, reads_out = _C.bprop_reads(prim, inputs, outs)
         kept_in = [t if keep else _nan_like(t) for t, keep in zip(inputs, reads_in)]

@@ -79,18 +79,18 @@ memory input_in_layout(const memory::desc& want, const memory::desc& plain, cons
   return m;
 }
 
-// Runs `prim` with its output in layout `want`, landing in the dense buffer `data`.
-template <class Exec>
-void with_output(const memory::desc& want, const memory::desc& plain, void* data, int arg,
-                 onednn::Temporaries& temps, Exec&& exec) {
+// Runs `prim` on `args`, its scratchpad and its output `arg` in layout `want`, landing in the dense
+// buffer `data` (through a copy in `temps` when the layouts differ; Note [oneDNN temporaries]).
+void execute_into(const dnnl::primitive& prim, const memory::desc& scratchpad, std::unordered_map<int, memory> args,
+                  int arg, const memory::desc& want, const memory::desc& plain, void* data,
+                  onednn::Temporaries& temps) {
   memory user(plain, onednn::engine(), data);
-  if (want == plain) {
-    exec(arg, user);
-  } else {
-    memory m = temps.memory(want);
-    exec(arg, m);
-    dnnl::reorder(m, user).execute(onednn::stream(), m, user);
-  }
+  bool direct = want == plain;
+  memory out = direct ? user : temps.memory(want);
+  args.emplace(arg, out);
+  temps.add_scratchpad(scratchpad, args);
+  prim.execute(onednn::stream(), args);
+  if (!direct) dnnl::reorder(out, user).execute(onednn::stream(), out, user);
   onednn::stream().wait();
 }
 
@@ -120,11 +120,8 @@ void onednn_conv_forward(const ConvGeometry& g, const float* x, const float* w, 
   onednn::Temporaries temps;
   memory src = input_in_layout(plan.pd.src_desc(), plain_md(d.src, false), x, temps);
   memory wei = input_in_layout(plan.pd.weights_desc(), plain_md(d.wei, g.group > 1), w, temps);
-  with_output(plan.pd.dst_desc(), plain_md(d.dst, false), y, DNNL_ARG_DST, temps, [&](int arg, memory& dst) {
-    std::unordered_map<int, memory> args{{DNNL_ARG_SRC, src}, {DNNL_ARG_WEIGHTS, wei}, {arg, dst}};
-    temps.add_scratchpad(plan.pd.scratchpad_desc(), args);
-    plan.prim.execute(onednn::stream(), args);
-  });
+  execute_into(plan.prim, plan.pd.scratchpad_desc(), {{DNNL_ARG_SRC, src}, {DNNL_ARG_WEIGHTS, wei}}, DNNL_ARG_DST,
+               plan.pd.dst_desc(), plain_md(d.dst, false), y, temps);
 }
 
 void onednn_conv_backward_data(const ConvGeometry& g, const float* dy, const float* w, float* dx) {
@@ -139,11 +136,8 @@ void onednn_conv_backward_data(const ConvGeometry& g, const float* dy, const flo
   onednn::Temporaries temps;
   memory diff_dst = input_in_layout(plan.pd.diff_dst_desc(), plain_md(d.dst, false), dy, temps);
   memory wei = input_in_layout(plan.pd.weights_desc(), plain_md(d.wei, g.group > 1), w, temps);
-  with_output(plan.pd.diff_src_desc(), plain_md(d.src, false), dx, DNNL_ARG_DIFF_SRC, temps, [&](int arg, memory& out) {
-    std::unordered_map<int, memory> args{{DNNL_ARG_DIFF_DST, diff_dst}, {DNNL_ARG_WEIGHTS, wei}, {arg, out}};
-    temps.add_scratchpad(plan.pd.scratchpad_desc(), args);
-    plan.prim.execute(onednn::stream(), args);
-  });
+  execute_into(plan.prim, plan.pd.scratchpad_desc(), {{DNNL_ARG_DIFF_DST, diff_dst}, {DNNL_ARG_WEIGHTS, wei}},
+               DNNL_ARG_DIFF_SRC, plan.pd.diff_src_desc(), plain_md(d.src, false), dx, temps);
 }
 
 void onednn_conv_backward_weights(const ConvGeometry& g, const float* dy, const float* x, float* dw) {
@@ -158,12 +152,8 @@ void onednn_conv_backward_weights(const ConvGeometry& g, const float* dy, const 
   onednn::Temporaries temps;
   memory diff_dst = input_in_layout(plan.pd.diff_dst_desc(), plain_md(d.dst, false), dy, temps);
   memory src = input_in_layout(plan.pd.src_desc(), plain_md(d.src, false), x, temps);
-  with_output(plan.pd.diff_weights_desc(), plain_md(d.wei, g.group > 1), dw, DNNL_ARG_DIFF_WEIGHTS, temps,
-              [&](int arg, memory& out) {
-    std::unordered_map<int, memory> args{{DNNL_ARG_DIFF_DST, diff_dst}, {DNNL_ARG_SRC, src}, {arg, out}};
-    temps.add_scratchpad(plan.pd.scratchpad_desc(), args);
-    plan.prim.execute(onednn::stream(), args);
-  });
+  execute_into(plan.prim, plan.pd.scratchpad_desc(), {{DNNL_ARG_DIFF_DST, diff_dst}, {DNNL_ARG_SRC, src}},
+               DNNL_ARG_DIFF_WEIGHTS, plan.pd.diff_weights_desc(), plain_md(d.wei, g.group > 1), dw, temps);
 }
 
 }  // namespace sprout
