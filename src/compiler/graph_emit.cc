@@ -115,4 +115,13 @@ Emitter::Value GraphEmitter::zeros_like(Value like) {
   return emit_outputs(zeros, in)[0];
 }
 
+// Autodiff gives an output nobody read a ZerosLike sensitivity (zeros_like in autodiff.cc).
+bool GraphEmitter::is_zero(Value v) const {
+  const ir::AnfNode* n = node(v);
+  if (n->kind() != ir::NodeKind::CNode) return false;
+  const ir::IrValue* callee = static_cast<const ir::CNode*>(n)->callee_value();
+  const Primitive* prim = callee ? callee->as<Primitive>() : nullptr;
+  return prim && prim->name() == "ZerosLike";
+}
+
 }  // namespace sprout::compiler

@@ -42,6 +42,7 @@ class GraphEmitter final : public Emitter {
   Value constant(const Tensor& value) override;
   TensorSpec spec(Value v) const override;
   Value zeros_like(Value like) override;
+  bool is_zero(Value v) const override;
 
   Value wrap(ir::AnfNode* node);
   ir::AnfNode* node(Value v) const { return nodes_.at(static_cast<size_t>(v.id)); }

@@ -39,6 +39,9 @@ class Emitter {
   virtual TensorSpec spec(Value v) const = 0;
   // A value that stands for "zero gradient" of the shape of `like` (emitted lazily where possible).
   virtual Value zeros_like(Value like) = 0;
+  // True when `v` is known to be all zeros (the sensitivity of an output nobody read), so a rule may
+  // skip the work it would feed; false is always a safe answer.
+  virtual bool is_zero(Value) const { return false; }
 
   // Convenience: emit the single-output op named `op` with attributes given by name.
   Value emit(std::string_view op, std::initializer_list<Value> inputs,

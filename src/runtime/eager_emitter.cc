@@ -11,6 +11,19 @@ Emitter::Value EagerEmitter::add(Tensor t) {
   return Value{static_cast<int32_t>(values_.size() - 1)};
 }
 
+Emitter::Value EagerEmitter::add_zeros(TensorSpec spec) {
+  Value v = add(Tensor());
+  zero_specs_.emplace(v.id, std::move(spec));
+  return v;
+}
+
+const Tensor& EagerEmitter::tensor(Value v) const {
+  Tensor& t = values_.at(static_cast<size_t>(v.id));
+  if (!t.defined())
+    if (auto z = zero_specs_.find(v.id); z != zero_specs_.end()) t = Tensor::zeros(z->second.shape, z->second.dtype);
+  return t;
+}
+
 std::vector<Emitter::Value> EagerEmitter::emit_outputs(const Primitive& prim, std::span<const Value> inputs) {
   std::vector<Tensor> in;
   in.reserve(inputs.size());
@@ -21,6 +34,7 @@ std::vector<Emitter::Value> EagerEmitter::emit_outputs(const Primitive& prim, st
 }
 
 TensorSpec EagerEmitter::spec(Value v) const {
+  if (auto z = zero_specs_.find(v.id); z != zero_specs_.end()) return z->second;
   const Tensor& t = tensor(v);
   return TensorSpec{t.dtype(), t.shape()};
 }

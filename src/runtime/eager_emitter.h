@@ -4,6 +4,7 @@
 #pragma once
 
 #include <span>
+#include <unordered_map>
 #include <vector>
 
 #include "ops/emitter.h"
@@ -15,15 +16,19 @@ namespace sprout {
 class EagerEmitter final : public Emitter {
  public:
   Value add(Tensor t);
-  const Tensor& tensor(Value v) const { return values_.at(static_cast<size_t>(v.id)); }
+  // A zero tensor of `spec`, allocated only if a rule reads it (see is_zero).
+  Value add_zeros(TensorSpec spec);
+  const Tensor& tensor(Value v) const;
 
   std::vector<Value> emit_outputs(const Primitive& prim, std::span<const Value> inputs) override;
   Value constant(const Tensor& value) override { return add(value); }
   TensorSpec spec(Value v) const override;
   Value zeros_like(Value like) override;
+  bool is_zero(Value v) const override { return zero_specs_.count(v.id) > 0; }
 
  private:
-  std::vector<Tensor> values_;
+  mutable std::vector<Tensor> values_;  // undefined for zeros not yet read
+  std::unordered_map<int32_t, TensorSpec> zero_specs_;
 };
 
 // Runs the bprop rule of `prim` now. Returns one gradient per input; an undefined Tensor where the

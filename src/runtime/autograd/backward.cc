@@ -22,9 +22,11 @@ Tensor accumulate(const Tensor& a, const Tensor& b) {
 // inputs whose gradient flows somewhere (the rule may skip the others).
 std::vector<Tensor> node_backward(const std::shared_ptr<GradNode>& node, std::vector<Tensor> douts,
                                   std::span<const uint8_t> wanted) {
-  for (size_t i = 0; i < douts.size(); ++i)
-    if (!douts[i].defined()) douts[i] = Tensor::zeros(node->outputs[i].shape(), node->outputs[i].dtype());
-  if (node->custom) return node->custom(douts);
+  if (node->custom) {
+    for (size_t i = 0; i < douts.size(); ++i)
+      if (!douts[i].defined()) douts[i] = Tensor::zeros(node->outputs[i].shape(), node->outputs[i].dtype());
+    return node->custom(douts);
+  }
   EagerEmitter e;
   std::vector<Emitter::Value> in, out, dout;
   for (const Tensor& t : node->inputs) in.push_back(e.add(t));
@@ -33,7 +35,9 @@ std::vector<Tensor> node_backward(const std::shared_ptr<GradNode>& node, std::ve
     o.set_autograd(std::make_shared<AutogradMeta>(AutogradMeta{GradEdge{node, i}}));
     out.push_back(e.add(o));
   }
-  for (const Tensor& d : douts) dout.push_back(e.add(d));
+  for (size_t i = 0; i < douts.size(); ++i)  // an output nobody read: zeros made only if the rule reads them
+    dout.push_back(douts[i].defined() ? e.add(douts[i])
+                                      : e.add_zeros(TensorSpec{node->outputs[i].dtype(), node->outputs[i].shape()}));
   const OpDef& def = node->prim.def();
   SPROUT_CHECK(def.bprop, RuntimeError, "grad: the op ", def.name, " has no gradient rule");
   std::vector<Emitter::Value> grads = def.bprop(e, BpropArgs{node->prim, in, out, dout, wanted});

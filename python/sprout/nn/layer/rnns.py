@@ -1,8 +1,9 @@
 """Recurrent layers: LSTM and GRU, multi-layer and bidirectional (``mindspore.nn.LSTM``/``GRU``).
 
 Each layer projects the whole sequence onto its input weights in one MatMul, adding there the biases a
-step would add unchanged, then runs the recurrence: per step a MatMul of the hidden state and the fused
-cell op (LSTMCellPointwise / GRUCellPointwise, the pointwise half of ops.lstm_cell / ops.gru_cell).
+step would add unchanged, then runs the recurrence: the LSTM as one LSTMRecurrence op (its steps and
+their backward in C++, Note [The recurrence as one op] in src/ops/nn_rnn_sequence.cc), the GRU per step as
+a MatMul of the hidden state and the fused cell op GRUCellPointwise (the pointwise half of ops.gru_cell).
 Parameters follow the usual names per layer and direction: weight_ih_l{k}, weight_hh_l{k}, bias_ih_l{k},
 bias_hh_l{k}, with a _reverse suffix for the backward direction; initialized uniformly in
 +-1/sqrt(hidden_size).
@@ -18,10 +19,11 @@ from sprout.common.parameter import Parameter
 from sprout.common.tensor import Tensor
 from sprout.nn.cell import Cell
 
-# A step is ops.lstm_cell / ops.gru_cell with the input's matmul taken out of the time loop: one MatMul
-# of the hidden state, then the fused pointwise op.
+# A GRU step is ops.gru_cell with the input's matmul taken out of the time loop: one MatMul of the hidden
+# state, then the fused pointwise op. The LSTM's steps are one op (Note [The recurrence as one op]).
 _matmul_t = ops.MatMul(transpose_b=True)
-_lstm_pointwise, _gru_pointwise = ops.LSTMCellPointwise(), ops.GRUCellPointwise()
+_gru_pointwise = ops.GRUCellPointwise()
+_lstm_recurrence = {False: ops.LSTMRecurrence(reverse=False), True: ops.LSTMRecurrence(reverse=True)}
 
 
 class _RNNBase(Cell):
@@ -86,22 +88,15 @@ class _RNNBase(Cell):
                 h, c = h0[k], c0[k]
                 w_ih, w_hh, b_ih, b_hh = self._weights(layer, suffix)
                 # The input's share of the gates for every step at once: one (steps * batch) row matmul, not
-                # one per step; Split's views keep the backward one concatenation, not a scatter per step.
+                # one per step.
                 gates = _matmul_t(ops.reshape(layer_input, (steps * batch, -1)), w_ih)
                 if b_ih is not None:
                     # Biases the step adds unchanged join the projection: their gradient becomes one
                     # sum over all steps' rows instead of a sum and an accumulation per step.
-                    folded, b_ih, b_hh = self._fold_biases(b_ih, b_hh)
+                    folded, b_hh = self._fold_biases(b_ih, b_hh)
                     gates = gates + folded
-                b_ih, b_hh = self._biases(b_ih, b_hh, w_ih)
-                per_step = ops.Split(axis=0, output_num=steps)(ops.reshape(gates, (steps, batch, -1)))
-                gates = [ops.reshape(g, (batch, -1)) for g in per_step]
-                order = range(steps - 1, -1, -1) if d else range(steps)
-                seq = [None] * steps
-                for t in order:
-                    h, c = self._step(gates[t], h, c, w_hh, b_ih, b_hh)
-                    seq[t] = h
-                outputs.append(ops.stack(seq, axis=0))
+                seq, h, c = self._recurrence(ops.reshape(gates, (steps, batch, -1)), h, c, w_hh, b_hh, bool(d))
+                outputs.append(seq)
                 h_n.append(h)
                 c_n.append(c)
             layer_input = ops.concat(outputs, axis=-1) if self.num_directions == 2 else outputs[0]
@@ -111,11 +106,6 @@ class _RNNBase(Cell):
         if self.batch_first:
             output = ops.transpose(output, (1, 0, 2))
         return output, self._final_state(ops.stack(h_n, axis=0), ops.stack(c_n, axis=0))
-
-    def _biases(self, b_ih, b_hh, w_ih):
-        """The fused cell ops take both biases: zeros for those folded into the projection or absent."""
-        zeros = Tensor(np.zeros(w_ih.shape[0]), w_ih.dtype)
-        return (zeros if b_ih is None else b_ih), (zeros if b_hh is None else b_hh)
 
     def extend_repr(self):
         return (f"input_size={self.input_size}, hidden_size={self.hidden_size}, num_layers={self.num_layers}, "
@@ -128,11 +118,14 @@ class LSTM(_RNNBase):
     _gates = 4
 
     def _fold_biases(self, b_ih, b_hh):
-        """(bias added to the projection, b_ih and b_hh left to the step): both add to the gates as they are."""
-        return b_ih + b_hh, None, None
+        """(bias added to the projection, b_hh left to the step): both add to the gates as they are."""
+        return b_ih + b_hh, None
 
-    def _step(self, gates_x, h, c, w_hh, b_ih, b_hh):
-        return _lstm_pointwise(gates_x, _matmul_t(h, w_hh), c, b_ih, b_hh)
+    def _recurrence(self, gates, h, c, w_hh, b_hh, reverse):
+        """(output, h_n, c_n) of one direction: all steps in one LSTMRecurrence op (biases are folded)."""
+        seq, cells, _ = _lstm_recurrence[reverse](gates, h, c, w_hh)
+        last = 0 if reverse else gates.shape[0] - 1
+        return seq, seq[last], cells[last]
 
     def _final_state(self, h_n, c_n):
         return h_n, c_n
@@ -150,11 +143,20 @@ class GRU(_RNNBase):
 
     def _fold_biases(self, b_ih, b_hh):
         """b_hh stays in the step: the reset gate scales the candidate's hidden part, bias included."""
-        return b_ih, None, b_hh
+        return b_ih, b_hh
 
-    def _step(self, gates_x, h, c, w_hh, b_ih, b_hh):
-        h = _gru_pointwise(gates_x, _matmul_t(h, w_hh), h, b_ih, b_hh)
-        return h, h
+    def _recurrence(self, gates, h, c, w_hh, b_hh, reverse):
+        """(output, h_n, h_n) of one direction: per step a MatMul of h and GRUCellPointwise. Split's views
+        keep the gates' gradient one concatenation, not a scatter per step."""
+        steps, batch = gates.shape[0], gates.shape[1]
+        per_step = ops.Split(axis=0, output_num=steps)(gates)
+        zeros = Tensor(np.zeros(w_hh.shape[0]), w_hh.dtype)
+        b_hh = zeros if b_hh is None else b_hh
+        seq = [None] * steps
+        for t in (range(steps - 1, -1, -1) if reverse else range(steps)):
+            h = _gru_pointwise(ops.reshape(per_step[t], (batch, -1)), _matmul_t(h, w_hh), h, zeros, b_hh)
+            seq[t] = h
+        return ops.stack(seq, axis=0), h, h
 
     def _final_state(self, h_n, c_n):
         return h_n

@@ -1,0 +1,30 @@
+// Row-major GEMM on raw operands, for kernels that multiply (MatMul, the LSTM recurrence's steps):
+// float32 through oneDNN or OpenBLAS by problem size (Note [Matmul backend] in matmul.cc), float64
+// through OpenBLAS.
+#pragma once
+
+#include <cstdint>
+
+#include "tensor/tensor.h"
+
+namespace sprout {
+
+// A 2-d operand as BLAS sees it: row-major data with leading dimension `ld`, possibly transposed.
+struct BlasOperand {
+  const void* data;
+  int64_t ld;
+  bool trans;
+};
+
+// Describes the last two dims of `t` (rows x cols, after the user's transpose flag) for BLAS, or
+// returns false when neither dimension is unit-stride.
+bool as_blas_operand(const Tensor& t, const void* data, bool user_trans, BlasOperand& op);
+
+// C (m x n, leading dimension n) = op(A) op(B), or with `accumulate` C = op(A) op(B) + C.
+template <class T>
+void gemm(const BlasOperand& a, const BlasOperand& b, T* c, int64_t m, int64_t n, int64_t k, bool accumulate = false);
+
+extern template void gemm<float>(const BlasOperand&, const BlasOperand&, float*, int64_t, int64_t, int64_t, bool);
+extern template void gemm<double>(const BlasOperand&, const BlasOperand&, double*, int64_t, int64_t, int64_t, bool);
+
+}  // namespace sprout
