@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 
 import sprout as ms
-from sprout import nn
+from sprout import nn, ops
 
 
 def _sigmoid(v):
@@ -114,3 +114,35 @@ def test_gradients_match_finite_differences(cls, has_bias, mode):
     np.testing.assert_allclose(dx.asnumpy(), numeric(x), rtol=1e-6, atol=1e-8, err_msg="input")
     for p, g in zip(net.trainable_params(), dws):
         np.testing.assert_allclose(g.asnumpy(), numeric(p), rtol=1e-6, atol=1e-8, err_msg=p.name)
+
+
+@pytest.mark.parametrize("mode", [ms.PYNATIVE_MODE, ms.GRAPH_MODE], ids=["pynative", "graph"])
+@pytest.mark.parametrize("bidirectional", [False, True], ids=["one-way", "bidirectional"])
+def test_lstm_second_derivative_matches_finite_differences(bidirectional, mode):
+    # The LSTM's steps are one op whose gradient op has its own rule (Note [The recurrence as one op]):
+    # the gradient of <d loss/d x, v> must match central differences of the first gradient.
+    ms.set_seed(3)
+    net = nn.LSTM(3, 4, bidirectional=bidirectional, dtype=ms.float64)
+    rng = np.random.default_rng(4)
+    x, v = rng.standard_normal((3, 2, 3)), rng.standard_normal((3, 2, 3))
+    out_w = rng.standard_normal((3, 2, 8 if bidirectional else 4))
+
+    def loss(x):
+        out, (h, c) = net(x)
+        return (ops.tanh(out) * ms.Tensor(out_w)).sum() + (c * c).sum()
+
+    first = ms.grad(loss)
+    second = ms.grad(lambda x: (first(x) * ms.Tensor(v)).sum())
+    if mode == ms.GRAPH_MODE:
+        first_eager, second_eager = first, second
+        first, second = ms.jit(lambda x: first_eager(x)), ms.jit(lambda x: second_eager(x))
+    ms.set_context(mode=mode)
+    got = second(ms.Tensor(x)).asnumpy()
+    eps, expected = 1e-6, np.zeros_like(x)
+    for k in range(x.size):
+        shifted = [x.copy(), x.copy()]
+        shifted[0].reshape(-1)[k] += eps
+        shifted[1].reshape(-1)[k] -= eps
+        g_plus, g_minus = (float((first(ms.Tensor(s)).asnumpy() * v).sum()) for s in shifted)
+        expected.reshape(-1)[k] = (g_plus - g_minus) / (2 * eps)
+    np.testing.assert_allclose(got, expected, rtol=1e-6, atol=1e-8)
