@@ -5,6 +5,7 @@
 #include <cstdlib>
 #include <string>
 #include <type_traits>
+#include <unordered_map>
 
 #include "kernels/cpu/onednn.h"
 
@@ -91,6 +92,60 @@ void gemm(const BlasOperand& a, const BlasOperand& b, T* c, int64_t m, int64_t n
   }
 }
 
+
+// The oneDNN side of FixedRightGemm<float>: the primitive, B in its layout, and the scratchpad.
+template <class T>
+struct FixedRightGemm<T>::Packed {
+  dnnl::matmul prim;
+  dnnl::memory::desc a_md, c_md;
+  onednn::Temporaries temporaries;
+  dnnl::memory b, scratchpad;
+};
+
+template <class T>
+FixedRightGemm<T>::FixedRightGemm(const BlasOperand& b, int64_t m, int64_t n, int64_t k, int64_t lda)
+    : b_(b), m_(m), n_(n), k_(k), lda_(lda) {
+  static const MatmulBackend backend = backend_from_env();
+  const bool onednn = backend == MatmulBackend::OneDnn || (backend == MatmulBackend::Auto && m * n * k >= kOneDnnMinWork);
+  if constexpr (std::is_same_v<T, float>) {
+    if (!onednn || m == 0 || n == 0 || k == 0) return;
+    using dnnl::memory;
+    const std::string key = str("fixed_right:", m, ",", n, ",", k, ",", lda);
+    memory::desc a_md({m, k}, memory::data_type::f32, memory::dims{lda, 1});
+    memory::desc b_any({k, n}, memory::data_type::f32, memory::format_tag::any);
+    memory::desc c_md({m, n}, memory::data_type::f32, memory::dims{n, 1});
+    using Built = std::pair<dnnl::matmul::primitive_desc, dnnl::matmul>;
+    const auto& [pd, prim] = onednn::cached<Built>(key, [&] {
+      dnnl::matmul::primitive_desc pd(dnnl::matmul::desc(a_md, b_any, c_md), onednn::user_scratchpad(),
+                                      onednn::engine());
+      return Built{pd, dnnl::matmul(pd)};
+    });
+    packed_.reset(new Packed{prim, a_md, c_md, {}, {}, {}});
+    memory::dims b_strides = b.trans ? memory::dims{1, b.ld} : memory::dims{b.ld, 1};
+    memory user_b(memory::desc({k, n}, memory::data_type::f32, b_strides), onednn::engine(), const_cast<void*>(b.data));
+    packed_->b = packed_->temporaries.memory(pd.weights_desc());
+    dnnl::reorder(user_b, packed_->b).execute(onednn::stream(), user_b, packed_->b);
+    if (pd.scratchpad_desc().get_size() > 0) packed_->scratchpad = packed_->temporaries.memory(pd.scratchpad_desc());
+    onednn::stream().wait();
+  }
+}
+
+template <class T>
+FixedRightGemm<T>::~FixedRightGemm() = default;
+
+template <class T>
+void FixedRightGemm<T>::run(const T* a, T* c) {
+  if (!packed_) return gemm<T>({a, lda_, false}, b_, c, m_, n_, k_);
+  dnnl::memory am(packed_->a_md, onednn::engine(), const_cast<T*>(a));
+  dnnl::memory cm(packed_->c_md, onednn::engine(), c);
+  std::unordered_map<int, dnnl::memory> args{{DNNL_ARG_SRC, am}, {DNNL_ARG_WEIGHTS, packed_->b}, {DNNL_ARG_DST, cm}};
+  if (packed_->scratchpad) args.emplace(DNNL_ARG_SCRATCHPAD, packed_->scratchpad);
+  packed_->prim.execute(onednn::stream(), args);
+  onednn::stream().wait();
+}
+
+template class FixedRightGemm<float>;
+template class FixedRightGemm<double>;
 
 template void gemm<float>(const BlasOperand&, const BlasOperand&, float*, int64_t, int64_t, int64_t, bool);
 template void gemm<double>(const BlasOperand&, const BlasOperand&, double*, int64_t, int64_t, int64_t, bool);

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 
 #include "tensor/tensor.h"
 
@@ -23,6 +24,29 @@ bool as_blas_operand(const Tensor& t, const void* data, bool user_trans, BlasOpe
 // C (m x n, leading dimension n) = op(A) op(B), or with `accumulate` C = op(A) op(B) + C.
 template <class T>
 void gemm(const BlasOperand& a, const BlasOperand& b, T* c, int64_t m, int64_t n, int64_t k, bool accumulate = false);
+
+// C (m x n) = A op(B) for many A and one B (a weight multiplied at every step of a recurrence). Float32
+// problems big enough for oneDNN (kOneDnnMinWork) reorder B once into the blocked layout oneDNN's
+// kernel reads, which a plain call repacks every time; the rest call gemm. A is row-major with leading
+// dimension `lda`. B must outlive this object; run() may be called from one thread at a time.
+template <class T>
+class FixedRightGemm {
+ public:
+  FixedRightGemm(const BlasOperand& b, int64_t m, int64_t n, int64_t k, int64_t lda);
+  ~FixedRightGemm();
+  FixedRightGemm(const FixedRightGemm&) = delete;
+  FixedRightGemm& operator=(const FixedRightGemm&) = delete;
+  void run(const T* a, T* c);
+
+ private:
+  struct Packed;
+  BlasOperand b_;
+  int64_t m_, n_, k_, lda_;
+  std::unique_ptr<Packed> packed_;  // set when oneDNN runs the products
+};
+
+extern template class FixedRightGemm<float>;
+extern template class FixedRightGemm<double>;
 
 extern template void gemm<float>(const BlasOperand&, const BlasOperand&, float*, int64_t, int64_t, int64_t, bool);
 extern template void gemm<double>(const BlasOperand&, const BlasOperand&, double*, int64_t, int64_t, int64_t, bool);

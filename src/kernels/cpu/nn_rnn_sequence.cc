@@ -45,12 +45,13 @@ void lstm_recurrence(ComputeBuffers& buf, const Sequence& s) {
   C *y = buf.out_data<C>(0), *cells = buf.out_data<C>(1), *hg = buf.out_data<C>(2);
   const std::vector<C> zero_bias(static_cast<size_t>(4 * s.hidden), C(0));
   const int64_t h = s.hidden, g = 4 * s.hidden;
+  FixedRightGemm<C> times_w_t({w, h, true}, s.batch, g, h, h);  // h_prev weight_hh^T
   for (int64_t k = 0; k < s.steps; ++k) {
     const int64_t t = s.at(k), p = s.prev(t);
     const C* h_prev = p < 0 ? buf.in_data<C>(1) : y + s.state(p);
     const C* c_prev = p < 0 ? buf.in_data<C>(2) : cells + s.state(p);
     C* hg_t = hg + s.gates(t);
-    gemm<C>({h_prev, h, false}, {w, h, true}, hg_t, s.batch, g, h);
+    times_w_t.run(h_prev, hg_t);
     for_each_row(s, [&](int64_t row) {
       const CellGates<C> gates{gx + s.gates(t) + row * g, hg_t + row * g, zero_bias.data(), zero_bias.data(), h};
       simd_lstm_cell(gates, c_prev + row * h, y + s.state(t) + row * h, cells + s.state(t) + row * h, h);
@@ -86,6 +87,7 @@ void lstm_recurrence_grad(ComputeBuffers& buf, const Sequence& s) {
   C* d_ah = dhg.zero() ? d_gates : with_dhg.data();
   const std::vector<C> zero_bias(static_cast<size_t>(g), C(0));
   std::vector<C> dh(static_cast<size_t>(state)), dc(dh.size()), dh_back(dh.size(), C(0)), dc_back(dh.size(), C(0));
+  FixedRightGemm<C> times_w({w, h, false}, s.batch, h, g, g);  // d_ah weight_hh
   for (int64_t k = s.steps - 1; k >= 0; --k) {
     const int64_t t = s.at(k), p = s.prev(t);
     const C* c_prev = p < 0 ? c0 : cells + s.state(p);
@@ -101,7 +103,7 @@ void lstm_recurrence_grad(ComputeBuffers& buf, const Sequence& s) {
       if (d_ah != d_gates)
         for (int64_t j = at; j < at + g; ++j) d_ah[j] = d_gates[j] + dhg.at(j);
     });
-    gemm<C>({d_ah + s.gates(t), g, false}, {w, h, false}, k == 0 ? dh0 : dh_back.data(), s.batch, h, g);
+    times_w.run(d_ah + s.gates(t), k == 0 ? dh0 : dh_back.data());
   }
   std::copy(dc_back.begin(), dc_back.end(), dc0);
   // dW: the steps whose h_prev is a row block of y (y shifted by one step), then the step after h0.
