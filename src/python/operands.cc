@@ -1,4 +1,6 @@
 // Python values as op operands, and MindSpore's implicit promotion of Python scalars.
+#include <array>
+
 #include "python/bindings.h"
 #include "runtime/eager.h"
 
@@ -60,21 +62,21 @@ std::vector<Tensor> run_with_operands(const Primitive& prim, std::span<Operand> 
       tensors_dtype = tensors_dtype ? promote_types(*tensors_dtype, o.tensor.dtype()) : o.tensor.dtype();
     }
   }
-  std::vector<Tensor> inputs;
-  inputs.reserve(operands.size());
-  if (any_scalar) {
-    DType target = weak_scalar_dtype(prim, tensors_dtype, scalar_kind);
-    for (Operand& o : operands) {
-      if (!o.is_scalar) {
-        inputs.push_back(o.tensor);
-      } else if (o.scalar_kind == DTypeKind::Integer && !is_floating(target)) {
-        inputs.push_back(cast(o.tensor, target));
-      } else {
-        inputs.push_back(Tensor::scalar(o.scalar, target));
-      }
+  // Up to four operands, the inputs live on the stack: a tiny op's heap allocations are a visible
+  // share of its cost.
+  std::array<Tensor, 4> local;
+  std::vector<Tensor> heap(operands.size() > local.size() ? operands.size() : 0);
+  std::span<Tensor> inputs = heap.empty() ? std::span<Tensor>(local.data(), operands.size()) : std::span<Tensor>(heap);
+  const DType target = any_scalar ? weak_scalar_dtype(prim, tensors_dtype, scalar_kind) : DType::Float32;
+  for (size_t i = 0; i < operands.size(); ++i) {
+    Operand& o = operands[i];
+    if (!o.is_scalar) {
+      inputs[i] = std::move(o.tensor);
+    } else if (o.scalar_kind == DTypeKind::Integer && !is_floating(target)) {
+      inputs[i] = cast(o.tensor, target);
+    } else {
+      inputs[i] = Tensor::scalar(o.scalar, target);
     }
-  } else {
-    for (Operand& o : operands) inputs.push_back(std::move(o.tensor));
   }
   return run_eager(prim, inputs);
 }

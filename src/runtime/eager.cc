@@ -1,5 +1,7 @@
 #include "runtime/eager.h"
 
+#include <array>
+
 #include "ops/array.h"
 #include "ops/infer_util.h"
 #include "runtime/autograd/graph.h"
@@ -49,9 +51,11 @@ std::vector<Tensor> run_eager(const Primitive& prim, std::span<const Tensor> giv
     }
   }
 
-  std::vector<TensorSpec> in_specs;
-  in_specs.reserve(inputs.size());
-  for (const Tensor& t : inputs) in_specs.push_back(TensorSpec{t.dtype(), t.shape()});
+  std::array<TensorSpec, 4> local_specs;  // on the stack for up to four inputs (see run_with_operands)
+  std::vector<TensorSpec> heap_specs(inputs.size() > local_specs.size() ? inputs.size() : 0);
+  std::span<TensorSpec> in_specs = heap_specs.empty() ? std::span<TensorSpec>(local_specs.data(), inputs.size())
+                                                       : std::span<TensorSpec>(heap_specs);
+  for (size_t i = 0; i < inputs.size(); ++i) in_specs[i] = TensorSpec{inputs[i].dtype(), inputs[i].shape()};
   std::vector<TensorSpec> out_specs = def.infer(def, prim.attrs(), in_specs);
 
   if (def.view) {

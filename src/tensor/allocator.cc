@@ -13,7 +13,9 @@ namespace sprout {
 
 struct CpuAllocator::Impl {
   mutable std::mutex mutex;
-  std::map<size_t, std::vector<void*>> free_lists;  // size class -> free blocks (no empty lists)
+  // Size class -> free blocks. An emptied list stays: freeing into it then allocates nothing (a map
+  // node and a vector per cycle made a tiny op's alloc/free pair cost two mallocs and two frees).
+  std::map<size_t, std::vector<void*>> free_lists;
   std::unordered_map<void*, size_t> larger;          // blocks handed out from a larger class: their class
   AllocatorStats stats;
   size_t cache_limit = 0;
@@ -53,12 +55,13 @@ void* CpuAllocator::allocate(size_t nbytes) {
     // Best fit among cached blocks up to twice the size: a step's many tensor sizes then share the
     // blocks already resident instead of each class keeping its own (the process's peak resident
     // memory follows live bytes, not live bytes plus every class's high-water mark).
+    // At most nine classes lie in [cls, 2 cls] (64-byte steps up to 1 KiB, four per power of two above).
     auto it = impl_->free_lists.lower_bound(cls);
+    while (it != impl_->free_lists.end() && it->first <= 2 * cls && it->second.empty()) ++it;
     if (it != impl_->free_lists.end() && it->first <= 2 * cls) {
       const size_t got = it->first;
       void* ptr = it->second.back();
       it->second.pop_back();
-      if (it->second.empty()) impl_->free_lists.erase(it);
       if (got != cls) impl_->larger.emplace(ptr, got);
       s.allocated_bytes += got - cls;
       if (s.allocated_bytes > s.peak_allocated_bytes) s.peak_allocated_bytes = s.allocated_bytes;

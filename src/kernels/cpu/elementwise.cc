@@ -69,6 +69,17 @@ constexpr BinaryOp simd_op() {
 // Runs row(out, a, b, strides..., n) over the broadcast of in[0] and in[1] into out.
 template <class Row>
 void for_each_binary_row(const Tensor& a_in, const Tensor& b_in, const Tensor& out, Row&& row) {
+  if (a_in.shape() == out.shape() && b_in.shape() == out.shape() && a_in.is_contiguous() && b_in.is_contiguous() &&
+      out.is_contiguous()) {  // the common case, without broadcast views or an NdLoop
+    char* po = static_cast<char*>(out.raw_data());
+    const char* pa = static_cast<const char*>(a_in.raw_data());
+    const char* pb = static_cast<const char*>(b_in.raw_data());
+    const int64_t io = out.itemsize(), ia = a_in.itemsize();
+    parallel_for(out.numel(), kParallelGrain, [&](int64_t begin, int64_t end) {
+      row(po + begin * io, pa + begin * ia, pb + begin * ia, 1, 1, 1, end - begin);
+    });
+    return;
+  }
   Tensor a = a_in.expand(out.shape()), b = b_in.expand(out.shape());
   NdLoop<3> loop(out.shape(), {std::span<const int64_t>(out.strides()), std::span<const int64_t>(a.strides()),
                                std::span<const int64_t>(b.strides())});
