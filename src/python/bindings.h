@@ -18,6 +18,11 @@ void bind_errors(nb::module_& m);
 void bind_dtype(nb::module_& m);
 void bind_tensor(nb::module_& m);
 void bind_tensor_ops(nb::class_<Tensor>& cls);
+// The Tensor type's number-protocol slots (+, -, *, /, //, %, **), given when the type is created.
+const PyType_Slot* tensor_number_slots();
+// For code called straight from CPython (a type slot, not a bound function): sets the Python error for
+// the C++ exception being handled, as nanobind's translation would.
+void set_python_error_from_current() noexcept;
 void bind_ops(nb::module_& m);
 void bind_runtime(nb::module_& m);
 void bind_autograd(nb::module_& m);

@@ -4,21 +4,42 @@
 
 namespace sprout::py {
 
+namespace {
+
+// Sets the Python error for a Sprout error; rethrows anything else.
+void set_sprout_error(const std::exception_ptr& p) {
+  try {
+    std::rethrow_exception(p);
+  } catch (const TypeError& e) {
+    PyErr_SetString(PyExc_TypeError, e.what());
+  } catch (const ValueError& e) {
+    PyErr_SetString(PyExc_ValueError, e.what());
+  } catch (const RuntimeError& e) {
+    PyErr_SetString(PyExc_RuntimeError, e.what());
+  } catch (const InternalError& e) {
+    PyErr_SetString(PyExc_SystemError, e.what());
+  }
+}
+
+}  // namespace
+
 void bind_errors(nb::module_& m) {
-  nb::register_exception_translator([](const std::exception_ptr& p, void*) {
-    try {
-      std::rethrow_exception(p);
-    } catch (const TypeError& e) {
-      PyErr_SetString(PyExc_TypeError, e.what());
-    } catch (const ValueError& e) {
-      PyErr_SetString(PyExc_ValueError, e.what());
-    } catch (const RuntimeError& e) {
-      PyErr_SetString(PyExc_RuntimeError, e.what());
-    } catch (const InternalError& e) {
-      PyErr_SetString(PyExc_SystemError, e.what());
-    }
-  });
+  nb::register_exception_translator([](const std::exception_ptr& p, void*) { set_sprout_error(p); });
   (void)m;
+}
+
+void set_python_error_from_current() noexcept {
+  try {
+    set_sprout_error(std::current_exception());
+  } catch (nb::python_error& e) {
+    e.restore();
+  } catch (const nb::builtin_exception& e) {  // nanobind's own (cast and conversion errors)
+    PyErr_SetString(e.type() == nb::exception_type::value_error ? PyExc_ValueError : PyExc_TypeError, e.what());
+  } catch (const std::exception& e) {
+    PyErr_SetString(PyExc_RuntimeError, e.what());
+  } catch (...) {
+    PyErr_SetString(PyExc_SystemError, "unknown C++ exception");
+  }
 }
 
 }  // namespace sprout::py

@@ -148,7 +148,7 @@ Tensor to_tensor(nb::handle obj, std::optional<DType> dtype) {
 nb::object wrap(Tensor t) { return nb::cast(std::move(t)); }
 
 void bind_tensor(nb::module_& m) {
-  nb::class_<Tensor> cls(m, "Tensor");
+  nb::class_<Tensor> cls(m, "Tensor", nb::type_slots(tensor_number_slots()));
   cls.def(
          "__init__",
          [](Tensor* self, nb::handle input_data, nb::handle dtype, nb::handle shape, nb::handle init, bool) {

@@ -30,33 +30,58 @@ nb::object binary(std::string_view op, nb::handle a, nb::handle b) {
   return wrap(std::move(run_with_operands(prim(op), operands)[0]));
 }
 
-template <const char* OP>
-void def_binary(nb::class_<Tensor>& cls, const char* name, const char* rname) {
-  cls.def(name, [](nb::handle a, nb::handle b) { return binary(OP, a, b); }, nb::is_operator());
-  if (rname) cls.def(rname, [](nb::handle a, nb::handle b) { return binary(OP, b, a); }, nb::is_operator());
-}
-
 constexpr char kAdd[] = "Add", kSub[] = "Sub", kMul[] = "Mul", kDiv[] = "RealDiv", kPow[] = "Pow";
 constexpr char kFloorDiv[] = "FloorDiv", kFloorMod[] = "FloorMod";
 constexpr char kEq[] = "Equal", kNe[] = "NotEqual", kLt[] = "Less", kLe[] = "LessEqual", kGt[] = "Greater",
                kGe[] = "GreaterEqual";
 
+template <const char* OP>
+void def_binary(nb::class_<Tensor>& cls, const char* name) {
+  cls.def(name, [](nb::handle a, nb::handle b) { return binary(OP, a, b); }, nb::is_operator());
+}
+
+// Note [Operators as type slots]
+// An operator bound as a method (__add__) makes CPython's nb_add a generic wrapper that looks the method
+// up and calls it through nanobind's dispatcher: about a tenth of a tiny `x + y`. The arithmetic
+// operators are the type's number slots instead, called directly with (a, b) in source order: either
+// may be the Tensor, so one function serves __add__ and __radd__ (CPython derives both from it).
+template <const char* OP>
+PyObject* number_slot(PyObject* a, PyObject* b) noexcept {
+  try {
+    return binary(OP, a, b).release().ptr();
+  } catch (...) {
+    set_python_error_from_current();
+    return nullptr;
+  }
+}
+
+PyObject* power_slot(PyObject* a, PyObject* b, PyObject* modulo) noexcept {
+  if (modulo != Py_None) return Py_NewRef(Py_NotImplemented);  // pow(x, y, m): a TypeError from Python
+  return number_slot<kPow>(a, b);
+}
+
 }  // namespace
 
+const PyType_Slot* tensor_number_slots() {
+  static const PyType_Slot slots[] = {
+      {Py_nb_add, reinterpret_cast<void*>(number_slot<kAdd>)},
+      {Py_nb_subtract, reinterpret_cast<void*>(number_slot<kSub>)},
+      {Py_nb_multiply, reinterpret_cast<void*>(number_slot<kMul>)},
+      {Py_nb_true_divide, reinterpret_cast<void*>(number_slot<kDiv>)},
+      {Py_nb_floor_divide, reinterpret_cast<void*>(number_slot<kFloorDiv>)},
+      {Py_nb_remainder, reinterpret_cast<void*>(number_slot<kFloorMod>)},  // the remainder takes y's sign
+      {Py_nb_power, reinterpret_cast<void*>(power_slot)},
+      {0, nullptr}};
+  return slots;
+}
+
 void bind_tensor_ops(nb::class_<Tensor>& cls) {
-  def_binary<kAdd>(cls, "__add__", "__radd__");
-  def_binary<kSub>(cls, "__sub__", "__rsub__");
-  def_binary<kMul>(cls, "__mul__", "__rmul__");
-  def_binary<kDiv>(cls, "__truediv__", "__rtruediv__");
-  def_binary<kPow>(cls, "__pow__", "__rpow__");
-  def_binary<kFloorDiv>(cls, "__floordiv__", "__rfloordiv__");
-  def_binary<kFloorMod>(cls, "__mod__", "__rmod__");  // Python's %: the remainder takes the sign of y
-  def_binary<kEq>(cls, "__eq__", nullptr);
-  def_binary<kNe>(cls, "__ne__", nullptr);
-  def_binary<kLt>(cls, "__lt__", nullptr);
-  def_binary<kLe>(cls, "__le__", nullptr);
-  def_binary<kGt>(cls, "__gt__", nullptr);
-  def_binary<kGe>(cls, "__ge__", nullptr);
+  def_binary<kEq>(cls, "__eq__");
+  def_binary<kNe>(cls, "__ne__");
+  def_binary<kLt>(cls, "__lt__");
+  def_binary<kLe>(cls, "__le__");
+  def_binary<kGt>(cls, "__gt__");
+  def_binary<kGe>(cls, "__ge__");
   cls.def("__neg__", [](const Tensor& t) { return run_eager(prim("Neg"), std::span<const Tensor>(&t, 1))[0]; });
   cls.def("__abs__", [](const Tensor& t) { return run_eager(prim("Abs"), std::span<const Tensor>(&t, 1))[0]; });
   cls.def("__hash__", [](nb::handle self) { return reinterpret_cast<intptr_t>(self.ptr()) >> 4; });

@@ -101,6 +101,23 @@ def test_operators():
     assert (ms.Tensor([2.5]) // 1).dtype == ms.float32
 
 
+def test_arithmetic_operators_in_both_orders_and_their_errors():
+    # The operators are the type's number slots (Note [Operators as type slots]): one function sees
+    # (a, b) in source order, the Tensor on either side, and raises Python errors itself.
+    x, p = ms.Tensor([1.0, 2.0]), ms.Parameter(ms.Tensor([3.0, 4.0]), name="p")
+    for got, want in [(x + 1, [2, 3]), (1 + x, [2, 3]), (x - 1, [0, 1]), (1 - x, [0, -1]), (3 * x, [3, 6]),
+                      (x / 2, [0.5, 1]), (2 / x, [2, 1]), (x ** 2, [1, 4]), (2 ** x, [2, 4]), (p - x, [2, 2]),
+                      (x - p, [-2, -2]), (x + np.array([1.0, 1.0], np.float32), [2, 3])]:
+        assert got.asnumpy().tolist() == want
+    assert type(p + x) is ms.Tensor and ms.Tensor.__radd__(x, 1).asnumpy().tolist() == [2, 3]
+    with pytest.raises(ValueError, match=r"Add: shapes \(2,\) and \(3,\) cannot broadcast"):
+        x + ms.Tensor([1.0, 2.0, 3.0])
+    with pytest.raises(TypeError, match=r"unsupported operand type\(s\) for \+: 'Tensor' and 'str'"):
+        x + "a"
+    with pytest.raises(TypeError, match=r"unsupported operand type\(s\) for \*\* or pow\(\)"):
+        pow(x, 2, 3)
+
+
 def test_transcendentals_promote_integers_to_float32():
     out = ops.sin(ms.Tensor([0, 1, 2]))
     assert out.dtype == ms.float32
