@@ -19,15 +19,15 @@ const Primitive& prim(std::string_view op) {
 }
 
 // Returns NotImplemented for operands Python should try the other way round (None, strings ...).
-nb::object binary(std::string_view op, nb::handle a, nb::handle b) {
+nb::object binary(const Primitive& op, nb::handle a, nb::handle b) {
   nb::handle other = nb::isinstance<Tensor>(a) ? b : a;
   if (!nb::isinstance<Tensor>(other) && !is_python_scalar(other) && !nb::isinstance<nb::list>(other) &&
       !nb::isinstance<nb::tuple>(other) && !nb::hasattr(other, "__array_interface__"))
     return nb::borrow(Py_NotImplemented);
   nb::object pair[2] = {nb::borrow(a), nb::borrow(b)};
-  if (auto traced = emit_if_tracing(prim(op), pair)) return *traced;
+  if (auto traced = emit_if_tracing(op, pair)) return *traced;
   Operand operands[2] = {to_operand(a), to_operand(b)};
-  return wrap(std::move(run_with_operands(prim(op), operands)[0]));
+  return wrap(std::move(run_with_operands(op, operands)[0]));
 }
 
 constexpr char kAdd[] = "Add", kSub[] = "Sub", kMul[] = "Mul", kDiv[] = "RealDiv", kPow[] = "Pow";
@@ -37,7 +37,7 @@ constexpr char kEq[] = "Equal", kNe[] = "NotEqual", kLt[] = "Less", kLe[] = "Les
 
 template <const char* OP>
 void def_binary(nb::class_<Tensor>& cls, const char* name) {
-  cls.def(name, [](nb::handle a, nb::handle b) { return binary(OP, a, b); }, nb::is_operator());
+  cls.def(name, [](nb::handle a, nb::handle b) { return binary(prim(OP), a, b); }, nb::is_operator());
 }
 
 // Note [Operators as type slots]
@@ -48,7 +48,8 @@ void def_binary(nb::class_<Tensor>& cls, const char* name) {
 template <const char* OP>
 PyObject* number_slot(PyObject* a, PyObject* b) noexcept {
   try {
-    return binary(OP, a, b).release().ptr();
+    static const Primitive& op = prim(OP);
+    return binary(op, a, b).release().ptr();
   } catch (...) {
     set_python_error_from_current();
     return nullptr;
