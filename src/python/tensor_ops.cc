@@ -2,6 +2,8 @@
 // eager `x + y` is one Python->C++ call (Note [Eager dispatch] in runtime/eager.h).
 #include <nanobind/stl/string.h>
 
+#include <deque>
+
 #include "python/bindings.h"
 #include "python/tensor_index.h"
 #include "runtime/eager.h"
@@ -10,8 +12,9 @@ namespace sprout::py {
 namespace {
 
 const Primitive& prim(std::string_view op) {
-  // One primitive per op name for the operators, built on first use. Few names: a small cache.
-  static std::vector<std::pair<std::string, Primitive>> cache;
+  // One primitive per op name for the operators, built on first use. Few names: a small cache, a deque
+  // so that the references handed out stay valid as it grows.
+  static std::deque<std::pair<std::string, Primitive>> cache;
   for (auto& [name, p] : cache)
     if (name == op) return p;
   cache.emplace_back(std::string(op), Primitive::make(op));

@@ -2,6 +2,9 @@
 integer division corner cases, operators, the zero-safe product gradient, and the composite
 functions (logsumexp, var, std, norm, dense, einsum)."""
 import math
+import os
+import subprocess
+import sys
 import warnings
 
 import numpy as np
@@ -99,6 +102,26 @@ def test_operators():
     assert (10 % x).asnumpy().tolist() == [3, -4, 0]
     assert abs(x).asnumpy().tolist() == [7, 7, 5]
     assert (ms.Tensor([2.5]) // 1).dtype == ms.float32
+
+
+def test_operators_stay_right_after_every_other_operator_first_ran():
+    # Each operator keeps its Primitive from a cache the first call fills: a reference into a container
+    # that reallocated as later operators were added made `x * 0.5` read freed memory. A fresh process,
+    # so that these are the first calls.
+    code = """
+import numpy as np, sprout as ms
+x = ms.Tensor(np.arange(1.0, 4.0, dtype=np.float32))
+first = (x * 0.5).asnumpy().tolist()
+for f in (lambda: x - 1, lambda: x / 2, lambda: x // 2, lambda: x % 2, lambda: x ** 2, lambda: -x, lambda: abs(x),
+          lambda: x == x, lambda: x != x, lambda: x < x, lambda: x <= x, lambda: x > x, lambda: x >= x, lambda: x + 1):
+    f()
+assert (x * 0.5).asnumpy().tolist() == first == [0.5, 1.0, 1.5], first
+g = ms.grad(lambda s: (s * 0.5 + ms.Tensor(np.zeros((1, 3), np.float32))).sum())(ms.Tensor(np.ones((64, 3), np.float32)))
+assert np.all(g.asnumpy() == 0.5)
+"""
+    env = dict(os.environ, PYTHONPATH=os.path.dirname(os.path.dirname(ms.__file__)))
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env)
+    assert result.returncode == 0, result.stderr
 
 
 def test_arithmetic_operators_in_both_orders_and_their_errors():
