@@ -70,6 +70,22 @@ def test_long_rows_split_across_threads():
         ms.set_context(runtime_num_threads=1)
 
 
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_column_reductions_over_every_block_width(dtype):
+    # Reducing the outer axis keeps each block of columns in registers down all the rows (blocks of four
+    # vectors, then one vector, then scalars): widths around each boundary, NaN in one column only.
+    rng = np.random.default_rng(5)
+    for cols in (1, 7, 16, 63, 64, 65, 129, 300):
+        a = rng.standard_normal((37, cols)).astype(dtype)
+        a[11, cols // 2] = np.nan
+        t = ms.Tensor(a)
+        rtol = 1e-5 if dtype == np.float32 else 1e-12
+        np.testing.assert_allclose(t.sum(axis=0).asnumpy(), a.sum(axis=0), rtol=rtol, atol=rtol)
+        np.testing.assert_array_equal(t.max(axis=0).asnumpy(), a.max(axis=0))
+        np.testing.assert_array_equal(t.min(axis=0).asnumpy(), a.min(axis=0))
+        assert np.isnan(t.max(axis=0).asnumpy()[cols // 2]) and np.isnan(t.sum(axis=0).asnumpy()[cols // 2])
+
+
 def test_functional_forms():
     a = np.arange(6.0).reshape(2, 3)
     t = ms.Tensor(a)

@@ -82,12 +82,13 @@ template <ReduceOp OP, class T>
 void reduce_columns(const T* x, int64_t rn, int64_t kn, acc_t<OP, T>* acc) {
   using A = acc_t<OP, T>;
   parallel_for(kn, std::max<int64_t>(64, kParallelGrain / std::max<int64_t>(rn, 1)), [&](int64_t b, int64_t e) {
-    for (int64_t k = b; k < e; ++k) acc[k] = OP == ReduceOp::Sum ? A(0) : static_cast<A>(x[k]);
-    for (int64_t r = OP == ReduceOp::Sum ? 0 : 1; r < rn; ++r) {
-      const T* row = x + r * kn;
-      if constexpr (std::is_same_v<T, A> && (std::is_same_v<T, float> || std::is_same_v<T, double>)) {
-        simd_accumulate(OP, acc + b, row + b, e - b);
-      } else {
+    if constexpr (std::is_same_v<T, A> && (std::is_same_v<T, float> || std::is_same_v<T, double>)) {
+      // One call per block of columns (a call per row and block measured 4x slower on a bias gradient).
+      simd_reduce_columns(OP, x + b, rn, kn, acc + b, e - b);
+    } else {
+      for (int64_t k = b; k < e; ++k) acc[k] = OP == ReduceOp::Sum ? A(0) : static_cast<A>(x[k]);
+      for (int64_t r = OP == ReduceOp::Sum ? 0 : 1; r < rn; ++r) {
+        const T* row = x + r * kn;
         for (int64_t k = b; k < e; ++k) acc[k] = combine<OP, A>(acc[k], static_cast<A>(row[k]));
       }
     }

@@ -27,4 +27,9 @@ double simd_reduce(ReduceOp op, const double* x, int64_t n);
 void simd_accumulate(ReduceOp op, float* acc, const float* x, int64_t n);
 void simd_accumulate(ReduceOp op, double* acc, const double* x, int64_t n);
 
+// out[j] = x[j] op x[stride + j] op ... op x[(rows - 1) stride + j] for j < n (rows > 0): reducing the
+// columns of a row-major block, partial sums kept in registers.
+void simd_reduce_columns(ReduceOp op, const float* x, int64_t rows, int64_t stride, float* out, int64_t n);
+void simd_reduce_columns(ReduceOp op, const double* x, int64_t rows, int64_t stride, double* out, int64_t n);
+
 }  // namespace sprout
