@@ -32,12 +32,14 @@ std::vector<TensorSpec> infer_predicate(const OpDef&, const NoAttrs&, std::span<
   return {TensorSpec{DType::Bool, in[0].shape}};
 }
 
-// Gradients of a broadcasting binary op: dx, dy at the output's shape, summed back to each input's.
+// Gradients of a broadcasting binary op: dx, dy at the output's shape, summed back to each input's
+// where wanted (the arithmetic ops in math_elementwise.cc also skip the products).
 template <class Rule>
 BpropFn broadcast_bprop(Rule rule) {
   return bprop_rule([rule](BpropBuilder& b) -> std::vector<V> {
     auto [dx, dy] = rule(b, b.input(0), b.input(1), b.out(), b.dout());
-    return {b.sum_to_shape(dx, b.spec(b.input(0)).shape), b.sum_to_shape(dy, b.spec(b.input(1)).shape)};
+    auto to_input = [&](V g, size_t i) { return b.wants(i) ? b.sum_to_shape(g, b.spec(b.input(i)).shape) : V{}; };
+    return {to_input(dx, 0), to_input(dy, 1)};
   });
 }
 

@@ -18,13 +18,20 @@ std::vector<TensorSpec> infer_numeric_unary(const OpDef& op, const NoAttrs&, std
 
 using V = BpropBuilder::V;
 
-// Gradients of a broadcasting binary op: the rule gives dx, dy at the output's shape; each is then
-// summed back to its input's shape.
+// Which of x, y want a gradient (BpropArgs::wanted): a constant operand (a Python scalar, an attention
+// mask) costs no product and no sum back to its shape.
+struct Wants {
+  bool x, y;
+};
+
+// Gradients of a broadcasting binary op: the rule gives dx, dy at the output's shape (V{} where not
+// wanted); each is then summed back to its input's shape.
 template <class Rule>
 BpropFn broadcast_bprop(Rule rule) {
   return bprop_rule([rule](BpropBuilder& b) -> std::vector<V> {
-    auto [dx, dy] = rule(b, b.input(0), b.input(1), b.out(), b.dout());
-    return {b.sum_to_shape(dx, b.spec(b.input(0)).shape), b.sum_to_shape(dy, b.spec(b.input(1)).shape)};
+    auto [dx, dy] = rule(b, b.input(0), b.input(1), b.out(), b.dout(), Wants{b.wants(0), b.wants(1)});
+    auto to_input = [&](V g, size_t i) { return g.valid() ? b.sum_to_shape(g, b.spec(b.input(i)).shape) : V{}; };
+    return {to_input(dx, 0), to_input(dy, 1)};
   });
 }
 
@@ -56,36 +63,46 @@ void unary(const char* name, const char* doc, DTypePolicy policy, decltype(&infe
 }
 
 // d max(x, y): the gradient goes to x where x >= y (ties to x), else to y; Minimum mirrors it.
-std::pair<V, V> select_grad(BpropBuilder& b, V x_wins, V dout) {
+std::pair<V, V> select_grad(BpropBuilder& b, V x_wins, V dout, Wants w) {
   V gx = b.mul(dout, x_wins);
-  return {gx, b.sub(dout, gx)};
+  return {w.x ? gx : V{}, w.y ? b.sub(dout, gx) : V{}};
 }
+
+V if_wanted(bool want, const auto& make) { return want ? make() : V{}; }
 
 }  // namespace
 
 SPROUT_REGISTER(math_elementwise) {
   binary("Add", "x + y, elementwise with broadcasting.",
-         broadcast_bprop([](BpropBuilder&, V, V, V, V d) { return std::pair{d, d}; }));
+         broadcast_bprop([](BpropBuilder&, V, V, V, V d, Wants w) { return std::pair{w.x ? d : V{}, w.y ? d : V{}}; }));
   binary("Sub", "x - y, elementwise with broadcasting.",
-         broadcast_bprop([](BpropBuilder& b, V, V, V, V d) { return std::pair{d, b.neg(d)}; }),
+         broadcast_bprop([](BpropBuilder& b, V, V, V, V d, Wants w) {
+           return std::pair{w.x ? d : V{}, if_wanted(w.y, [&] { return b.neg(d); })};
+         }),
          DTypePolicy::Promote, infer_numeric_broadcast);
   binary("Mul", "x * y, elementwise with broadcasting.",
-         broadcast_bprop([](BpropBuilder& b, V x, V y, V, V d) { return std::pair{b.mul(d, y), b.mul(d, x)}; }));
-  auto div_bprop = broadcast_bprop([](BpropBuilder& b, V, V y, V out, V d) {
+         broadcast_bprop([](BpropBuilder& b, V x, V y, V, V d, Wants w) {
+           return std::pair{if_wanted(w.x, [&] { return b.mul(d, y); }), if_wanted(w.y, [&] { return b.mul(d, x); })};
+         }));
+  auto div_bprop = broadcast_bprop([](BpropBuilder& b, V, V y, V out, V d, Wants w) {
     V dx = b.div(d, y);
-    return std::pair{dx, b.neg(b.mul(dx, out))};  // d(x/y)/dy = -out/y
+    return std::pair{w.x ? dx : V{}, if_wanted(w.y, [&] { return b.neg(b.mul(dx, out)); })};  // d(x/y)/dy = -out/y
   });
   binary("RealDiv", "x / y (true division), elementwise with broadcasting.", div_bprop, DTypePolicy::PromoteToFloat);
   binary("Div", "x / y (true division), elementwise with broadcasting.", div_bprop, DTypePolicy::PromoteToFloat);
   binary("Maximum", "The larger of x and y, elementwise; NaN if either is NaN.",
-         broadcast_bprop([](BpropBuilder& b, V x, V y, V, V d) { return select_grad(b, b.mask(b.greater_equal(x, y), d), d); }));
+         broadcast_bprop([](BpropBuilder& b, V x, V y, V, V d, Wants w) {
+           return select_grad(b, b.mask(b.greater_equal(x, y), d), d, w);
+         }));
   binary("Minimum", "The smaller of x and y, elementwise; NaN if either is NaN.",
-         broadcast_bprop([](BpropBuilder& b, V x, V y, V, V d) { return select_grad(b, b.mask(b.greater_equal(y, x), d), d); }));
+         broadcast_bprop([](BpropBuilder& b, V x, V y, V, V d, Wants w) {
+           return select_grad(b, b.mask(b.greater_equal(y, x), d), d, w);
+         }));
   binary("Pow", "x raised to the power y, elementwise with broadcasting.",
-         broadcast_bprop([](BpropBuilder& b, V x, V y, V out, V d) {
+         broadcast_bprop([](BpropBuilder& b, V x, V y, V out, V d, Wants w) {
            DType t = b.spec(out).dtype;
-           V dx = b.mul(d, b.mul(y, b.pow(x, b.sub(y, b.scalar(1, t)))));  // y * x^(y-1)
-           V dy = b.mul(d, b.mul(out, b.log(x)));                          // x^y * ln x
+           V dx = if_wanted(w.x, [&] { return b.mul(d, b.mul(y, b.pow(x, b.sub(y, b.scalar(1, t))))); });  // y x^(y-1)
+           V dy = if_wanted(w.y, [&] { return b.mul(d, b.mul(out, b.log(x))); });                      // x^y ln x
            return std::pair{dx, dy};
          }),
          DTypePolicy::Promote, infer_numeric_broadcast);

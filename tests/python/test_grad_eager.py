@@ -220,3 +220,23 @@ def test_backward_skips_input_gradients_nobody_wants(position, matmuls, tmp_path
     h_grad = np.ones((5, 2), np.float32) @ net.trainable_params()[2].asnumpy()
     np.testing.assert_allclose(dw1.asnumpy(), h_grad.T @ x.asnumpy(), rtol=1e-5)
     assert dw1.shape == w1.shape
+
+
+def test_constant_operands_of_arithmetic_get_no_gradient_work(tmp_path):
+    """x * 0.5 + mask (a broadcast constant, as attention adds its mask): the backward computes x's
+    gradient only, with no product for the scalar and no sum back to the mask's shape."""
+    x = ms.Tensor(np.random.RandomState(1).randn(2, 3, 4).astype(np.float32))
+    mask = ms.Tensor(np.triu(np.full((4, 4), -1.0, np.float32), 1)[None, :3, :])
+    fn = ms.grad(lambda t: ((t * 0.5 + mask) * (t - 2.0) / 3.0).sum())
+    profiler = ms.Profiler(output_path=str(tmp_path))
+    grad = fn(x)
+    profiler.stop()
+    counts = {row["op"]: row["calls"] for row in profiler.op_statistics()}
+    # Forward: two Muls and the final ReduceSum. Backward: two Muls for the product (both factors
+    # depend on x) and one for t * 0.5 (d * 0.5 only: d * t would be the scalar's gradient, summed to
+    # 0-d); the mask's broadcast is not summed back.
+    assert counts.get("ReduceSum", 0) == 1, counts
+    assert counts["Mul"] == 2 + 3, counts
+    xa = x.asnumpy()
+    expected = (0.5 * (xa - 2.0) + (xa * 0.5 + mask.asnumpy())) / 3.0
+    np.testing.assert_allclose(grad.asnumpy(), expected, rtol=1e-5, atol=1e-6)

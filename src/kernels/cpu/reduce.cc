@@ -8,6 +8,7 @@
 //           the bias-gradient case, summing a [N, C] tensor over N.
 // When neither permutation is contiguous the input is copied into the rows layout first. Outputs split
 // across threads; a single output over a long run splits the run and combines the partial results.
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <memory>
@@ -109,14 +110,18 @@ void reduce_kernel(const ReduceAttrs& attrs, std::span<const Tensor> in, std::sp
     if (rn == 0) {
       std::fill(acc.get(), acc.get() + kn, A(0));  // infer rejects empty Max/Min; an empty sum is 0
     } else {
+      // The reduced axes in memory order (any order gives the same result): a transposed view is then
+      // often already the contiguous columns layout, not a copy into rows.
       Shape order = reduced;
+      std::stable_sort(order.begin(), order.end(), [&](int64_t a, int64_t b) { return x.strides()[a] > x.strides()[b]; });
+      const Shape reduced_in_memory = order;
       for (int64_t d : kept) order.push_back(d);
       Tensor columns = x.permute(order);
       if (kn > 1 && columns.is_contiguous()) {
         reduce_columns<OP>(columns.template data<T>(), rn, kn, acc.get());
       } else {
         order = kept;
-        for (int64_t d : reduced) order.push_back(d);
+        for (int64_t d : reduced_in_memory) order.push_back(d);
         Tensor rows = x.permute(order).contiguous();
         reduce_rows<OP>(rows.template data<T>(), kn, rn, acc.get());
       }
