@@ -1,7 +1,7 @@
 // Process-wide runtime settings: threads, allocator statistics.
 #include <nanobind/stl/string.h>
 
-#include "kernels/cpu/parallel.h"
+#include "base/parallel.h"
 #include "ops/debug_print.h"
 #include "runtime/op_profile.h"
 #include "python/bindings.h"

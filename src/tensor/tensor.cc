@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstring>
 
+#include "base/parallel.h"
 #include "tensor/nd_loop.h"
 
 namespace sprout {
@@ -175,17 +176,23 @@ Tensor Tensor::clone() const {
 }
 
 namespace {
+// Rows split across threads: a large strided copy (a transposed gradient made contiguous, joined by
+// Concat) is bound by memory, which one core does not saturate.
 template <class Word>
-void copy_rows(const NdLoop<2>& loop, char* dst, const char* src) {
+void copy_rows(const NdLoop<2>& loop, int64_t numel, char* dst, const char* src) {
   const int64_t ds = loop.inner_stride(0), ss = loop.inner_stride(1);
-  loop.run(0, loop.rows(), [&](const std::array<int64_t, 2>& off, int64_t n) {
-    Word* d = reinterpret_cast<Word*>(dst) + off[0];
-    const Word* s = reinterpret_cast<const Word*>(src) + off[1];
-    if (ds == 1 && ss == 1) {
-      std::memcpy(d, s, static_cast<size_t>(n) * sizeof(Word));
-    } else {
-      for (int64_t i = 0; i < n; ++i) d[i * ds] = s[i * ss];
-    }
+  const int64_t rows = loop.rows(), row_length = rows ? numel / rows : 0;
+  parallel_for(rows, std::max<int64_t>(1, kParallelGrain * 4 / std::max<int64_t>(row_length, 1)),
+               [&](int64_t begin, int64_t end) {
+    loop.run(begin, end, [&](const std::array<int64_t, 2>& off, int64_t n) {
+      Word* d = reinterpret_cast<Word*>(dst) + off[0];
+      const Word* s = reinterpret_cast<const Word*>(src) + off[1];
+      if (ds == 1 && ss == 1) {
+        std::memcpy(d, s, static_cast<size_t>(n) * sizeof(Word));
+      } else {
+        for (int64_t i = 0; i < n; ++i) d[i * ds] = s[i * ss];
+      }
+    });
   });
 }
 }  // namespace
@@ -197,10 +204,10 @@ void Tensor::copy_from(const Tensor& src) const {
   char* dst = static_cast<char*>(raw_data());
   const char* s = static_cast<const char*>(from.raw_data());
   switch (itemsize()) {
-    case 1: copy_rows<uint8_t>(loop, dst, s); break;
-    case 2: copy_rows<uint16_t>(loop, dst, s); break;
-    case 4: copy_rows<uint32_t>(loop, dst, s); break;
-    case 8: copy_rows<uint64_t>(loop, dst, s); break;
+    case 1: copy_rows<uint8_t>(loop, numel(), dst, s); break;
+    case 2: copy_rows<uint16_t>(loop, numel(), dst, s); break;
+    case 4: copy_rows<uint32_t>(loop, numel(), dst, s); break;
+    case 8: copy_rows<uint64_t>(loop, numel(), dst, s); break;
     default: SPROUT_ASSERT(false, "unexpected itemsize ", itemsize());
   }
 }

@@ -4,7 +4,7 @@
 #include <cmath>
 #include <random>
 
-#include "kernels/cpu/parallel.h"
+#include "base/parallel.h"
 #include "kernels/cpu/simd.h"
 #include "runtime/eager.h"
 

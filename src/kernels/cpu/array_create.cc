@@ -3,7 +3,7 @@
 #include <cmath>
 #include <type_traits>
 
-#include "kernels/cpu/parallel.h"
+#include "base/parallel.h"
 #include "ops/array_attrs.h"
 #include "ops/op_def.h"
 

@@ -5,7 +5,7 @@
 #include <cstring>
 
 #include "kernels/cpu/index_util.h"
-#include "kernels/cpu/parallel.h"
+#include "base/parallel.h"
 #include "ops/array_attrs.h"
 #include "ops/op_def.h"
 #include "tensor/nd_loop.h"

@@ -3,7 +3,7 @@
 // strided inputs go through Tensor::copy_from (NdLoop), which walks them without a copy first.
 #include <cstring>
 
-#include "kernels/cpu/parallel.h"
+#include "base/parallel.h"
 #include "ops/array_attrs.h"
 #include "ops/op_def.h"
 

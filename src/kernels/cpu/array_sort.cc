@@ -9,7 +9,7 @@
 #include <type_traits>
 
 #include "hwy/contrib/sort/vqsort.h"
-#include "kernels/cpu/parallel.h"
+#include "base/parallel.h"
 #include "ops/array_attrs.h"
 #include "ops/op_def.h"
 

@@ -4,7 +4,7 @@
 #include <limits>
 #include <type_traits>
 
-#include "kernels/cpu/parallel.h"
+#include "base/parallel.h"
 #include "ops/array.h"
 #include "ops/op_def.h"
 #include "tensor/nd_loop.h"

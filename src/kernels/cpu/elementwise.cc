@@ -5,7 +5,7 @@
 #include <cmath>
 #include <type_traits>
 
-#include "kernels/cpu/parallel.h"
+#include "base/parallel.h"
 #include "kernels/cpu/simd.h"
 #include "ops/op_def.h"
 #include "tensor/nd_loop.h"

@@ -13,7 +13,7 @@
 
 #include "base/error.h"
 #include "kernels/cpu/nn_act_simd.h"
-#include "kernels/cpu/parallel.h"
+#include "base/parallel.h"
 #include "kernels/cpu/simd.h"
 #include "kernels/cpu/simd_math.h"
 

@@ -5,7 +5,7 @@
 #include <array>
 #include <span>
 
-#include "kernels/cpu/parallel.h"
+#include "base/parallel.h"
 #include "tensor/nd_loop.h"
 #include "tensor/tensor.h"
 

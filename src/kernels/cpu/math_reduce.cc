@@ -7,7 +7,7 @@
 #include <type_traits>
 #include <vector>
 
-#include "kernels/cpu/parallel.h"
+#include "base/parallel.h"
 #include "kernels/cpu/reduce_axes.h"
 #include "ops/op_def.h"
 #include "ops/reduce.h"

@@ -12,7 +12,7 @@
 #include <vector>
 
 #include "kernels/cpu/gemm.h"
-#include "kernels/cpu/parallel.h"
+#include "base/parallel.h"
 #include "ops/matmul.h"
 #include "ops/op_def.h"
 

@@ -9,7 +9,7 @@
 
 #include "kernels/cpu/nn_act_common.h"
 #include "kernels/cpu/nn_act_simd.h"
-#include "kernels/cpu/parallel.h"
+#include "base/parallel.h"
 #include "kernels/cpu/simd.h"
 #include "ops/nn_loss.h"
 #include "ops/op_def.h"

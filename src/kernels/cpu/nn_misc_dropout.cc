@@ -6,7 +6,7 @@
 
 #include "kernels/cpu/nn_act_common.h"
 #include "kernels/cpu/nn_misc_philox.h"
-#include "kernels/cpu/parallel.h"
+#include "base/parallel.h"
 #include "ops/nn_misc.h"
 #include "ops/op_def.h"
 #include "tensor/nd_loop.h"

@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "kernels/cpu/nn_act_common.h"
-#include "kernels/cpu/parallel.h"
+#include "base/parallel.h"
 #include "ops/nn_misc.h"
 #include "ops/op_def.h"
 

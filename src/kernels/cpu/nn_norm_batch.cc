@@ -11,7 +11,7 @@
 #include <cmath>
 
 #include "kernels/cpu/nn_norm_kernels.h"
-#include "kernels/cpu/parallel.h"
+#include "base/parallel.h"
 
 namespace sprout {
 

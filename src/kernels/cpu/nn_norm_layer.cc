@@ -9,7 +9,7 @@
 #include "base/error.h"
 #include "kernels/cpu/nn_conv_float32.h"
 #include "kernels/cpu/onednn.h"
-#include "kernels/cpu/parallel.h"
+#include "base/parallel.h"
 #include "ops/nn_norm.h"
 #include "ops/op_def.h"
 

@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "kernels/cpu/nn_conv_float32.h"
-#include "kernels/cpu/parallel.h"
+#include "base/parallel.h"
 #include "ops/nn_norm.h"
 #include "ops/op_def.h"
 

@@ -4,7 +4,7 @@
 #include <cstring>
 
 #include "kernels/cpu/nn_conv_float32.h"
-#include "kernels/cpu/parallel.h"
+#include "base/parallel.h"
 #include "ops/nn_pool_adaptive.h"
 #include "ops/op_def.h"
 

@@ -7,7 +7,7 @@
 #include <cstring>
 
 #include "kernels/cpu/nn_pool_kernels.h"
-#include "kernels/cpu/parallel.h"
+#include "base/parallel.h"
 
 namespace sprout {
 namespace {

@@ -5,7 +5,7 @@
 #include <vector>
 
 #include "kernels/cpu/nn_conv_float32.h"
-#include "kernels/cpu/parallel.h"
+#include "base/parallel.h"
 #include "ops/nn_resize.h"
 #include "ops/op_def.h"
 

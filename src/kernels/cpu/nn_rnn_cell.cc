@@ -6,7 +6,7 @@
 
 #include "kernels/cpu/nn_rnn_buffers.h"
 #include "kernels/cpu/nn_rnn_cell_simd.h"
-#include "kernels/cpu/parallel.h"
+#include "base/parallel.h"
 #include "ops/op_def.h"
 
 namespace sprout {

@@ -8,7 +8,7 @@
 #include "kernels/cpu/gemm.h"
 #include "kernels/cpu/nn_rnn_buffers.h"
 #include "kernels/cpu/nn_rnn_cell_simd.h"
-#include "kernels/cpu/parallel.h"
+#include "base/parallel.h"
 #include "ops/nn_rnn_sequence.h"
 
 namespace sprout {

@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "kernels/cpu/optim_loops.h"
+#include "kernels/cpu/optim_simd.h"
 #include "ops/op_def.h"
 #include "ops/optim.h"
 
@@ -46,23 +47,8 @@ void adam_kernel(const AdamAttrs& attrs, std::span<const Tensor> in, std::span<T
   const double b1p = scalar_of(in[3]), b2p = scalar_of(in[4]), lr = scalar_of(in[5]);
   const double beta1 = scalar_of(in[6]), beta2 = scalar_of(in[7]), eps = scalar_of(in[8]);
   const double lr_t = lr * std::sqrt(1 - b2p) / (1 - b1p);  // the bias corrections folded into the rate
-  fused_update<3, 1>(out, {in[9]}, [&](auto u, auto r, int64_t n) {
-    using C = std::remove_pointer_t<typename decltype(u)::value_type>;
-    const C l = static_cast<C>(lr_t), b1 = static_cast<C>(beta1), b2 = static_cast<C>(beta2), e = static_cast<C>(eps);
-    const C one_b1 = 1 - b1, one_b2 = 1 - b2;
-    const bool nesterov = attrs.use_nesterov;
-    C* var = u[0];
-    C* m = u[1];
-    C* v = u[2];
-    for (int64_t i = 0; i < n; ++i) {
-      const C g = r[0][i];
-      const C mi = m[i] + (g - m[i]) * one_b1, vi = v[i] + (g * g - v[i]) * one_b2;
-      m[i] = mi;
-      v[i] = vi;
-      const C step = nesterov ? mi * b1 + one_b1 * g : mi;
-      var[i] -= l * step / (std::sqrt(vi) + e);
-    }
-  });
+  const AdamStep step{lr_t, beta1, beta2, eps, attrs.use_nesterov};
+  fused_update<3, 1>(out, {in[9]}, [&](auto u, auto r, int64_t n) { simd_adam(step, u[0], u[1], u[2], r[0], n); });
 }
 
 void adam_weight_decay_kernel(const LockingAttrs&, std::span<const Tensor> in, std::span<Tensor> out) {

@@ -3,7 +3,7 @@
 #include <type_traits>
 
 #include "kernels/cpu/nn_act_common.h"
-#include "kernels/cpu/parallel.h"
+#include "base/parallel.h"
 #include "ops/op_def.h"
 
 namespace sprout {

@@ -6,7 +6,7 @@
 #include <type_traits>
 
 #include "kernels/cpu/nn_act_common.h"
-#include "kernels/cpu/parallel.h"
+#include "base/parallel.h"
 #include "tensor/tensor.h"
 
 namespace sprout {

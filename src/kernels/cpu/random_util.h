@@ -7,7 +7,7 @@
 #include <random>
 
 #include "kernels/cpu/nn_misc_philox.h"
-#include "kernels/cpu/parallel.h"
+#include "base/parallel.h"
 
 namespace sprout {
 

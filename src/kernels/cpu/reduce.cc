@@ -15,7 +15,7 @@
 #include <type_traits>
 #include <vector>
 
-#include "kernels/cpu/parallel.h"
+#include "base/parallel.h"
 #include "kernels/cpu/reduce_axes.h"
 #include "kernels/cpu/simd.h"
 #include "ops/op_def.h"

@@ -3,7 +3,7 @@ import numpy as np
 import pytest
 
 import sprout as ms
-from sprout import nn
+from sprout import nn, ops
 
 
 def finite_difference(f, param, eps=1e-3):
@@ -116,15 +116,28 @@ def test_recurrent_gradients():
     check_weight_grads(gru, lambda: (gru(x)[0] ** 2).sum())
 
 
-def test_multihead_attention_matches_reference():
+@pytest.mark.parametrize("batch_first", [False, True], ids=["seq-first", "batch-first"])
+@pytest.mark.parametrize("inputs", ["self", "copies", "cross"])
+def test_multihead_attention_matches_reference(inputs, batch_first):
+    # "self": one tensor for query, key and value (projected in one product); "copies": equal values in
+    # three tensors (three products); "cross": a different key and value sequence (length 6).
     ms.set_seed(5)
-    mha = nn.MultiheadAttention(8, 2)
+    mha = nn.MultiheadAttention(8, 2, batch_first=batch_first)
     rng = np.random.default_rng(5)
     q = rng.standard_normal((4, 3, 8)).astype(np.float32)
-    out, weights = mha(ms.Tensor(q), ms.Tensor(q), ms.Tensor(q))
+    kv = rng.standard_normal((6, 3, 8)).astype(np.float32) if inputs == "cross" else q
+    as_input = (lambda a: ms.Tensor(a.transpose(1, 0, 2).copy())) if batch_first else ms.Tensor
+    if inputs == "self":
+        x = as_input(q)
+        args = (x, x, x)
+    else:
+        args = (as_input(q), as_input(kv), as_input(kv))
+    out, weights = mha(*args)
+    if batch_first:
+        out = ops.transpose(out, (1, 0, 2))
     w_in, b_in = mha.in_proj_weight.asnumpy(), mha.in_proj_bias.asnumpy()
-    proj = [q @ w_in[k * 8:(k + 1) * 8].T + b_in[k * 8:(k + 1) * 8] for k in range(3)]
-    heads = [p.reshape(4, 3, 2, 4).transpose(1, 2, 0, 3) for p in proj]
+    proj = [x @ w_in[k * 8:(k + 1) * 8].T + b_in[k * 8:(k + 1) * 8] for k, x in enumerate((q, kv, kv))]
+    heads = [p.reshape(p.shape[0], 3, 2, 4).transpose(1, 2, 0, 3) for p in proj]
     scores = heads[0] @ heads[1].transpose(0, 1, 3, 2) / 2.0
     attn = np.exp(scores - scores.max(-1, keepdims=True))
     attn /= attn.sum(-1, keepdims=True)
@@ -132,7 +145,16 @@ def test_multihead_attention_matches_reference():
     ref = ctx @ mha.out_proj.weight.asnumpy().T + mha.out_proj.bias.asnumpy()
     np.testing.assert_allclose(out.asnumpy(), ref, rtol=1e-4, atol=1e-5)
     np.testing.assert_allclose(weights.asnumpy(), attn.mean(axis=1), rtol=1e-4, atol=1e-6)
-    check_weight_grads(mha, lambda: (mha(ms.Tensor(q), ms.Tensor(q), ms.Tensor(q))[0] ** 2).mean(), max_params=1)
+    check_weight_grads(mha, lambda: (mha(*args)[0] ** 2).mean(), max_params=1)
+
+
+def test_self_attention_compiles_to_the_same_values():
+    ms.set_seed(5)
+    mha = nn.MultiheadAttention(8, 2, batch_first=True)
+    x = ms.Tensor(np.random.default_rng(7).standard_normal((3, 4, 8)).astype(np.float32))
+    eager = mha(x, x, x)[0].asnumpy()
+    compiled = ms.jit(lambda t: mha(t, t, t)[0])(x).asnumpy()
+    np.testing.assert_allclose(compiled, eager, rtol=1e-5, atol=1e-6)
 
 
 def test_transformer_stack_trains():

@@ -17,6 +17,9 @@ from sprout.nn.layer.dropout import Dropout
 from sprout.nn.layer.normalization import LayerNorm
 
 
+_split_qkv = ops.Split(axis=2, output_num=3)
+
+
 class MultiheadAttention(Cell):
     """Multi-head attention over (L, N, E) inputs (or (N, L, E) with batch_first).
 
@@ -41,26 +44,38 @@ class MultiheadAttention(Cell):
             if has_bias else None
         self.out_proj = Dense(embed_dim, embed_dim, has_bias=has_bias, dtype=dtype)
 
-    def _project(self, x, k):
+    def _project(self, x, k, parts=1):
+        """x (N, L, E) times in_proj_weight's rows for q, k, v from part k on, `parts` of them, plus bias."""
         e = self.embed_dim
-        w = self.in_proj_weight[k * e:(k + 1) * e]
+        w = self.in_proj_weight if parts == 3 else self.in_proj_weight[k * e:(k + parts) * e]
         out = ops.matmul(x, w.T)
-        return out + self.in_proj_bias[k * e:(k + 1) * e] if self.in_proj_bias is not None else out
+        if self.in_proj_bias is None:
+            return out
+        return out + (self.in_proj_bias if parts == 3 else self.in_proj_bias[k * e:(k + parts) * e])
 
-    def _heads(self, x, length, batch):  # (L, N, E) -> (N, H, L, D)
-        return ops.transpose(x.reshape(length, batch, self.num_heads, self.head_dim), (1, 2, 0, 3))
+    def _heads(self, x, length, batch):  # (N, L, E) -> (N, H, L, D)
+        return ops.transpose(x.reshape(batch, length, self.num_heads, self.head_dim), (0, 2, 1, 3))
 
     def construct(self, query, key, value, key_padding_mask=None, need_weights=True, attn_mask=None,
                   average_attn_weights=True, is_causal=False):
-        if self.batch_first:
+        # Self-attention (one tensor for query, key and value) projects onto q, k, v in one product.
+        self_attention = query is key and key is value
+        # Batch-major inside: (N, L, E) views, so that splitting into heads reshapes without a copy when
+        # the input is batch first.
+        if not self.batch_first:
             query, key, value = (ops.transpose(t, (1, 0, 2)) for t in (query, key, value))
-        length, batch, e = query.shape
+        batch, length, e = query.shape
         if e != self.embed_dim:
             raise ValueError(f"MultiheadAttention: the query's feature size is {e}, expected {self.embed_dim}")
-        source = key.shape[0]
-        q = self._heads(self._project(query, 0), length, batch)
-        k = self._heads(self._project(key, 1), source, batch)
-        v = self._heads(self._project(value, 2), source, batch)
+        source = key.shape[1]
+        if self_attention:
+            qkv = self._project(query, 0, 3).reshape(batch, length, 3, self.num_heads, self.head_dim)
+            # Split's views: the three gradients join in one concatenation.
+            q, k, v = (ops.transpose(ops.squeeze(t, 2), (0, 2, 1, 3)) for t in _split_qkv(qkv))  # (N, H, L, D)
+        else:
+            q = self._heads(self._project(query, 0), length, batch)
+            k = self._heads(self._project(key, 1), source, batch)
+            v = self._heads(self._project(value, 2), source, batch)
         scores = ops.matmul(q, ops.transpose(k, (0, 1, 3, 2))) * (1.0 / math.sqrt(self.head_dim))
         bias = np.zeros((batch, 1, length, source), np.float32)
         if is_causal:
@@ -79,9 +94,8 @@ class MultiheadAttention(Cell):
         if self.dropout and self.training:
             weights = ops.dropout(weights, p=self.dropout)
         out = ops.matmul(weights, v)  # (N, H, L, D)
-        out = ops.transpose(out, (2, 0, 1, 3)).reshape(length, batch, self.embed_dim)
-        out = self.out_proj(out)
-        if self.batch_first:
+        out = self.out_proj(ops.transpose(out, (0, 2, 1, 3)).reshape(batch, length, self.embed_dim))
+        if not self.batch_first:
             out = ops.transpose(out, (1, 0, 2))
         if not need_weights:
             return out, None

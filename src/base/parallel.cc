@@ -1,4 +1,4 @@
-#include "kernels/cpu/parallel.h"
+#include "base/parallel.h"
 
 #include <omp.h>
 
