@@ -1,4 +1,4 @@
-// The LSTM recurrence as one op (nn_rnn_sequence.cc) and its bprop rules (nn_rnn_sequence_bprop.cc).
+// The LSTM and GRU recurrences as one op (nn_rnn_sequence.cc) and its bprop rules (nn_rnn_sequence_bprop.cc).
 #pragma once
 
 #include <tuple>
@@ -8,15 +8,17 @@
 
 namespace sprout {
 
-struct LSTMRecurrenceAttrs {
+struct RecurrenceAttrs {
   bool reverse = false;
   static constexpr auto fields() {
-    return std::tuple{attr("reverse", &LSTMRecurrenceAttrs::reverse,
+    return std::tuple{attr("reverse", &RecurrenceAttrs::reverse,
                            "Run the steps from the last to the first (a bidirectional layer's backward direction).")};
   }
 };
 
 BpropFn lstm_recurrence_bprop();
 BpropFn lstm_recurrence_grad_bprop();
+BpropFn gru_recurrence_bprop();
+BpropFn gru_recurrence_grad_bprop();
 
 }  // namespace sprout

@@ -1,6 +1,6 @@
-// Bprop rules of LSTMRecurrence (Note [The recurrence as one op] in nn_rnn_sequence.cc). The forward's
-// rule calls the fused LSTMRecurrenceGrad; the grad op's rule is the reverse of the grad op's loop, from
-// registry ops (MatMul, LSTMCellPointwiseGrad and that op's own rule), for higher-order gradients only,
+// Bprop rules of LSTMRecurrence and GRURecurrence (Note [The recurrence as one op] in nn_rnn_sequence.cc).
+// The forward's rule calls the fused grad op; the grad op's rule is the reverse of the grad op's loop,
+// from registry ops (MatMul, the cell's Grad op and that op's own rule), for higher-order gradients only,
 // where speed does not matter.
 #include "ops/bprop_builder.h"
 #include "ops/nn_rnn_sequence.h"
@@ -39,23 +39,27 @@ V stacked(BpropBuilder& b, const std::vector<V>& parts, V like) {
 
 V add_or_first(BpropBuilder& b, V a, V c) { return c.valid() ? b.add(a, c) : a; }
 
-// LSTMRecurrence -> LSTMRecurrenceGrad, with a 0-d zero for each output nobody read.
-std::vector<V> recurrence_bprop(BpropBuilder& b) {
-  const auto& attrs = b.prim().attrs_as<LSTMRecurrenceAttrs>();
+// LSTMRecurrence -> LSTMRecurrenceGrad (GRU likewise): the forward's inputs, outputs, and a 0-d zero
+// for each output nobody read.
+std::vector<V> emit_recurrence_grad(BpropBuilder& b, const char* grad_op) {
+  const auto& attrs = b.prim().attrs_as<RecurrenceAttrs>();
   std::vector<V> in(b.inputs().begin(), b.inputs().end());
-  for (size_t k = 0; k < 3; ++k) in.push_back(b.out(k));
-  for (size_t k = 0; k < 3; ++k)
+  for (size_t k = 0; k < b.outputs().size(); ++k) in.push_back(b.out(k));
+  for (size_t k = 0; k < b.outputs().size(); ++k)
     in.push_back(b.emitter().is_zero(b.dout(k)) ? b.scalar(0, b.spec(b.out(k)).dtype) : b.dout(k));
-  return b.emitter().emit_outputs(Primitive::make("LSTMRecurrenceGrad").with_attr("reverse", attrs.reverse), in);
+  return b.emitter().emit_outputs(Primitive::make(grad_op).with_attr("reverse", attrs.reverse), in);
 }
+
+std::vector<V> lstm_bprop(BpropBuilder& b) { return emit_recurrence_grad(b, "LSTMRecurrenceGrad"); }
+std::vector<V> gru_bprop(BpropBuilder& b) { return emit_recurrence_grad(b, "GRURecurrenceGrad"); }
 
 // LSTMRecurrenceGrad runs, for the steps from last to first (dh, dc start at zero):
 //   dh_t = dy_t + dh, dc_t = dcells_t + dc, (dA_t, dc) = LSTMCellPointwiseGrad(a_t, c_prev_t, dh_t, dc_t),
 //   dAh_t = dA_t + dhidden_gates_t, dh = dAh_t W;  then dW = sum_t dAh_t^T h_prev_t, dh0 = dh, dc0 = dc.
 // Its rule first recomputes dh_t, dc_t and dAh_t (registry ops), then walks the steps first to last with
 // the adjoints Ah, Ac of (dh, dc) as each step leaves them, starting from the cotangents of dh0 and dc0.
-std::vector<V> recurrence_grad_bprop(BpropBuilder& b) {
-  const auto& attrs = b.prim().attrs_as<LSTMRecurrenceAttrs>();
+std::vector<V> lstm_grad_bprop(BpropBuilder& b) {
+  const auto& attrs = b.prim().attrs_as<RecurrenceAttrs>();
   const Shape shape = b.spec(b.input(0)).shape;
   const Steps steps{shape[0], attrs.reverse};
   const DType dtype = b.spec(b.input(0)).dtype;
@@ -114,9 +118,70 @@ std::vector<V> recurrence_grad_bprop(BpropBuilder& b) {
           stacked(b, g_dhg, b.input(9))};
 }
 
+// GRURecurrenceGrad runs, for the steps from last to first (dh starts at zero):
+//   dh_t = dy_t + dh, (dX_t, dH_t, dhx_t) = GRUCellPointwiseGrad(x_t, hg_t, h_prev_t, 0, bias_hh, dh_t),
+//   dAh_t = dH_t + dhidden_gates_t, dh = dhx_t + dAh_t W;
+// then dW = sum_t dAh_t^T h_prev_t, dbias_hh = sum over steps and rows of dH_t, dh0 = dh. Its rule
+// recomputes dh_t and dAh_t, then walks the steps first to last with the adjoint Ah of dh as each step
+// leaves it, starting from dh0's cotangent.
+std::vector<V> gru_grad_bprop(BpropBuilder& b) {
+  const auto& attrs = b.prim().attrs_as<RecurrenceAttrs>();
+  const Shape shape = b.spec(b.input(0)).shape;
+  const Steps steps{shape[0], attrs.reverse};
+  const DType dtype = b.spec(b.input(0)).dtype;
+  const int64_t batch = shape[1], hidden = shape[2] / 3;
+  auto split = [&](size_t input) { return per_step(b, b.input(input), steps.count); };
+  std::vector<V> gx = split(0), y = split(4), hg = split(5), dy = split(6), dhg = split(7),
+                 u_gx = per_step(b, b.dout(0), steps.count);
+  V w = b.input(2), bias = b.input(3), u_w = b.dout(2), u_bias = b.dout(3);
+  V zero_bias = b.emitter().constant(Tensor::zeros(std::vector<int64_t>{3 * hidden}, dtype));
+  auto h_prev = [&](int64_t t) { return steps.prev(t) < 0 ? b.input(1) : y[steps.prev(t)]; };
+  const Primitive cell_grad = Primitive::make("GRUCellPointwiseGrad");
+
+  // 1. The grad op's per-step values, last step first.
+  const size_t n = static_cast<size_t>(steps.count);
+  std::vector<std::vector<V>> cell_in(n), cell_out(n);
+  std::vector<V> d_ah(n);
+  V dh;
+  for (int64_t k = steps.count - 1; k >= 0; --k) {
+    const int64_t t = steps.at(k);
+    V dh_t = add_or_first(b, dy[t], dh);
+    if (is_scalar(b, dh_t)) dh_t = b.broadcast_to(dh_t, std::vector<int64_t>{batch, hidden});
+    cell_in[t] = {gx[t], hg[t], h_prev(t), zero_bias, bias, dh_t};
+    cell_out[t] = b.emitter().emit_outputs(cell_grad, cell_in[t]);
+    d_ah[t] = b.add(cell_out[t][1], dhg[t]);
+    dh = b.add(cell_out[t][2], b.matmul(d_ah[t], w, false, false));
+  }
+
+  // 2. Their adjoints, first step first.
+  std::vector<V> g_x(n), g_hg(n), g_y(n), g_dy(n), g_dhg(n);
+  V ah = b.dout(1), g_w, g_bias, g_h0;
+  for (int64_t k = 0; k < steps.count; ++k) {
+    const int64_t t = steps.at(k);
+    V g_dah = b.add(b.matmul(ah, w, false, true), b.matmul(h_prev(t), u_w, false, true));
+    g_w = add_or_first(b, b.matmul(d_ah[t], ah, true, false), g_w);
+    V douts[3] = {u_gx[t], b.add(g_dah, u_bias), ah};  // dbias_hh sums dH_t, not dhidden_gates
+    std::vector<V> g = cell_grad.def().bprop(b.emitter(), BpropArgs{cell_grad, cell_in[t], cell_out[t], douts});
+    const int64_t p = steps.prev(t);
+    (p < 0 ? g_h0 : g_y[p]) = b.add(g[2], b.matmul(d_ah[t], u_w, false, false));
+    g_bias = add_or_first(b, g[4], g_bias);
+    g_x[t] = g[0];
+    g_hg[t] = g[1];
+    g_dhg[t] = g_dah;
+    g_dy[t] = g[5];
+    ah = g[5];
+  }
+  const int64_t last = steps.at(steps.count - 1);  // its y feeds no later step
+  g_y[last] = b.emitter().zeros_like(y[last]);
+  return {stacked(b, g_x, b.input(0)), g_h0, g_w, g_bias, stacked(b, g_y, b.input(4)), stacked(b, g_hg, b.input(5)),
+          stacked(b, g_dy, b.input(6)), stacked(b, g_dhg, b.input(7))};
+}
+
 }  // namespace
 
-BpropFn lstm_recurrence_bprop() { return bprop_rule(recurrence_bprop); }
-BpropFn lstm_recurrence_grad_bprop() { return bprop_rule(recurrence_grad_bprop); }
+BpropFn lstm_recurrence_bprop() { return bprop_rule(lstm_bprop); }
+BpropFn lstm_recurrence_grad_bprop() { return bprop_rule(lstm_grad_bprop); }
+BpropFn gru_recurrence_bprop() { return bprop_rule(gru_bprop); }
+BpropFn gru_recurrence_grad_bprop() { return bprop_rule(gru_grad_bprop); }
 
 }  // namespace sprout

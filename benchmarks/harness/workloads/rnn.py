@@ -4,10 +4,12 @@
   and the gradients of sum(h) + sum(c) with respect to the input, the state and every weight.
 - lstm_layer: nn.LSTM(128, 256) over 32 steps of batch 64, gradients of sum(output) with respect to the
   weights (the layer's backward through time).
+- gru_layer: the same with nn.GRU(128, 256).
 
-Sprout runs ops.lstm_cell / nn.LSTM (MatMul + the fused LSTMCellPointwise op and its fused gradient) in
-PYNATIVE and in GRAPH_MODE; PyTorch runs nn.LSTMCell / nn.LSTM eagerly (on CPU its cell is the
-composite of linear, chunk and activations; the fused cell kernel is CUDA-only). Initial weights
+Sprout runs ops.lstm_cell (MatMul + the fused LSTMCellPointwise op and its fused gradient) and nn.LSTM /
+nn.GRU (the LSTMRecurrence / GRURecurrence ops) in PYNATIVE and in GRAPH_MODE; PyTorch runs nn.LSTMCell /
+nn.LSTM / nn.GRU eagerly (on CPU its cell is the composite of linear, chunk and activations; its
+layers run oneDNN's RNN primitives). Initial weights
 differ between frameworks, so the check is only that the gradients are finite.
 """
 from ..registry import workload
@@ -56,6 +58,13 @@ LSTM_LAYER = workload(
     inputs=_layer_inputs, check=check_finite, amount=lambda smoke: 1)
 
 
+GRU_LAYER = workload(
+    name="gru_layer_fwd_bwd", kind="step",
+    doc="nn.GRU(128, 256), 32 steps of batch 64: forward + gradients of sum(output) w.r.t. the weights, "
+        "float32",
+    inputs=_layer_inputs, check=check_finite, amount=lambda smoke: 1)
+
+
 def _call_with(fn, n):
     if n == 1:
         return lambda x: fn(x)
@@ -78,15 +87,24 @@ def _(ms, d):
     return lambda: grads(*args)[0]
 
 
-@LSTM_LAYER.impl("sprout", "sprout_graph")
-def _(ms, d):
+def _sprout_layer(ms, d, cls):
     ms.set_seed(0)
-    net = ms.nn.LSTM(*_layer_sizes(d))
+    net = cls(*_layer_sizes(d))
     grads = ms.grad(lambda x: net(x)[0].sum(), None, net.trainable_params())
     if ms.get_context("mode") == ms.GRAPH_MODE:
         grads = ms.jit(_call_with(grads, 1))
     x = ms.Tensor(d["x"])
     return lambda: grads(x)[0]
+
+
+@LSTM_LAYER.impl("sprout", "sprout_graph")
+def _(ms, d):
+    return _sprout_layer(ms, d, ms.nn.LSTM)
+
+
+@GRU_LAYER.impl("sprout", "sprout_graph")
+def _(ms, d):
+    return _sprout_layer(ms, d, ms.nn.GRU)
 
 
 @LSTM_CELL.impl("torch")
@@ -107,10 +125,9 @@ def _(torch, d):
     return step
 
 
-@LSTM_LAYER.impl("torch")
-def _(torch, d):
+def _torch_layer(torch, d, cls):
     torch.manual_seed(0)
-    net = torch.nn.LSTM(*_layer_sizes(d))
+    net = cls(*_layer_sizes(d))
     x = torch.from_numpy(d["x"])
 
     def step():
@@ -118,3 +135,13 @@ def _(torch, d):
         net(x)[0].sum().backward()
         return net.weight_ih_l0.grad
     return step
+
+
+@LSTM_LAYER.impl("torch")
+def _(torch, d):
+    return _torch_layer(torch, d, torch.nn.LSTM)
+
+
+@GRU_LAYER.impl("torch")
+def _(torch, d):
+    return _torch_layer(torch, d, torch.nn.GRU)

@@ -118,18 +118,20 @@ def test_gradients_match_finite_differences(cls, has_bias, mode):
 
 @pytest.mark.parametrize("mode", [ms.PYNATIVE_MODE, ms.GRAPH_MODE], ids=["pynative", "graph"])
 @pytest.mark.parametrize("bidirectional", [False, True], ids=["one-way", "bidirectional"])
-def test_lstm_second_derivative_matches_finite_differences(bidirectional, mode):
-    # The LSTM's steps are one op whose gradient op has its own rule (Note [The recurrence as one op]):
+@pytest.mark.parametrize("cls", [nn.LSTM, nn.GRU], ids=["LSTM", "GRU"])
+def test_second_derivative_matches_finite_differences(cls, bidirectional, mode):
+    # A layer's steps are one op whose gradient op has its own rule (Note [The recurrence as one op]):
     # the gradient of <d loss/d x, v> must match central differences of the first gradient.
     ms.set_seed(3)
-    net = nn.LSTM(3, 4, bidirectional=bidirectional, dtype=ms.float64)
+    net = cls(3, 4, bidirectional=bidirectional, dtype=ms.float64)
     rng = np.random.default_rng(4)
     x, v = rng.standard_normal((3, 2, 3)), rng.standard_normal((3, 2, 3))
     out_w = rng.standard_normal((3, 2, 8 if bidirectional else 4))
 
     def loss(x):
-        out, (h, c) = net(x)
-        return (ops.tanh(out) * ms.Tensor(out_w)).sum() + (c * c).sum()
+        out, state = net(x)
+        last = state[1] if cls is nn.LSTM else state  # the LSTM's c_n, the GRU's h_n
+        return (ops.tanh(out) * ms.Tensor(out_w)).sum() + (last * last).sum()
 
     first = ms.grad(loss)
     second = ms.grad(lambda x: (first(x) * ms.Tensor(v)).sum())

@@ -1,11 +1,11 @@
-"""Records of LSTMRecurrence and LSTMRecurrenceGrad (Note [The recurrence as one op] in
+"""Records of LSTMRecurrence, GRURecurrence and their Grad ops (Note [The recurrence as one op] in
 src/ops/nn_rnn_sequence.cc) against a NumPy loop over the steps. The grad op's inputs are sampled freely
 (not as the forward's outputs): the op is defined on any values, and its rule is checked on them."""
 import numpy as np
 
 import sprout as ms
 from sprout import _C, ops
-from op_records.nn_rnn_cell import _lstm_grad_ref, _lstm_ref
+from op_records.nn_rnn_cell import _gru_grad_ref, _gru_ref, _lstm_grad_ref, _lstm_ref
 from op_records.record import FLOAT_DTYPES, OpRecord
 
 # float16/bfloat16 round the inputs and the outputs; the steps run in float32 in between.
@@ -104,4 +104,77 @@ def _records(reverse):
     return [forward, grad]
 
 
-RECORDS = _records(False) + _records(True)
+def _gru_recurrence_ref(reverse):
+    def ref(gx, h0, w, b):
+        zero = np.zeros(w.shape[0])
+        y, hg = np.zeros(gx.shape[:2] + h0.shape[1:]), np.zeros(gx.shape)
+        h = h0
+        for t in _order(gx.shape[0], reverse):
+            hg[t] = h @ w.T
+            h = y[t] = _gru_ref(gx[t], hg[t], h, zero, b)
+        return [y, hg]
+    return ref
+
+
+def _gru_recurrence_grad_ref(reverse):
+    def ref(gx, h0, w, b, y, hg, dy, dhg):
+        steps = gx.shape[0]
+        dy, dhg = np.broadcast_to(dy, y.shape), np.broadcast_to(dhg, hg.shape)
+        zero = np.zeros(w.shape[0])
+        d_gates, dw, db, dh = np.zeros(gx.shape), np.zeros(w.shape), np.zeros(b.shape), np.zeros(h0.shape)
+        order = list(_order(steps, reverse))
+        for k in reversed(range(steps)):
+            t = order[k]
+            h_prev = h0 if k == 0 else y[order[k - 1]]
+            d_gates[t], d_hidden, dhx = _gru_grad_ref(gx[t], hg[t], h_prev, zero, b, dy[t] + dh)
+            d_ah = d_hidden + dhg[t]
+            dh = dhx + d_ah @ w
+            dw += d_ah.T @ h_prev
+            db += d_hidden.sum(axis=0)  # hidden_gates leaves the bias out
+        return [d_gates, dh, dw, db]
+    return ref
+
+
+def _gru_shapes(steps, batch, hidden, sensitivities=None):
+    g, s = (steps, batch, 3 * hidden), (steps, batch, hidden)
+    forward = (g, (batch, hidden), (3 * hidden, hidden), (3 * hidden,))
+    if sensitivities is None:
+        return forward
+    return forward + (s, g) + tuple(full if k == "full" else () for k, full in zip(sensitivities, (s, g)))
+
+
+def _gru_bad(op, grad):
+    """Bad inputs (3 steps, batch 2, hidden 3)."""
+    call = getattr(ops, op)(reverse=False)
+    g, s, seq = (3, 2, 9), (2, 3), (3, 2, 3)
+    rest = [_t(*seq), _t(*g), _t(*seq), _t(*g)] if grad else []
+    cases = [
+        (lambda: call(_t(3, 2, 10), _t(*s), _t(9, 3), _t(9), *rest), ValueError,
+         rf"{op}: 'input_gates' must be 3-d \(steps, batch, 3 \* hidden\), but got shape \(3, 2, 10\)"),
+        (lambda: call(_t(*g), _t(*s), _t(9, 3), _t(8), *rest), ValueError,
+         rf"{op}: 'bias_hh' must have shape \(9,\) \(\(3 \* hidden,\)\), but got \(8,\)"),
+    ]
+    if grad:
+        cases.append((lambda: call(_t(*g), _t(*s), _t(9, 3), _t(9), *rest[:3], _t(3, 2, 3)), ValueError,
+                      rf"{op}: 'dhidden_gates' must have shape \(3, 2, 9\) \(the shape of input_gates\) or be "
+                      r"0-d, but got \(3, 2, 3\)"))
+    return cases
+
+
+def _gru_records(reverse):
+    forward = OpRecord(
+        "GRURecurrence", lambda *t: ops.GRURecurrence(reverse=reverse)(*t), _gru_recurrence_ref(reverse),
+        [_gru_shapes(3, 2, 5), _gru_shapes(1, 3, 2), _gru_shapes(2, 4, 17), _gru_shapes(2, 0, 3)], FLOAT_DTYPES,
+        low=-1, high=1, tol=TOL, prim=lambda: _C.Primitive("GRURecurrence", {"reverse": reverse}),
+        grad_shapes=[_gru_shapes(3, 2, 3), _gru_shapes(1, 2, 3)], bad=_gru_bad("GRURecurrence", False) if not reverse else [])
+    grad = OpRecord(
+        "GRURecurrenceGrad", lambda *t: ops.GRURecurrenceGrad(reverse=reverse)(*t), _gru_recurrence_grad_ref(reverse),
+        [_gru_shapes(3, 2, 5, ("full", "full")), _gru_shapes(2, 3, 2, ("full", ())),
+         _gru_shapes(1, 2, 17, ((), "full")), _gru_shapes(2, 0, 3, ("full", "full"))], FLOAT_DTYPES, low=-1, high=1,
+        tol=TOL, prim=lambda: _C.Primitive("GRURecurrenceGrad", {"reverse": reverse}),
+        grad_shapes=[_gru_shapes(3, 2, 2, ("full", "full")), _gru_shapes(2, 2, 2, ((), ()))],
+        bad=_gru_bad("GRURecurrenceGrad", True) if not reverse else [])
+    return [forward, grad]
+
+
+RECORDS = _records(False) + _records(True) + _gru_records(False) + _gru_records(True)

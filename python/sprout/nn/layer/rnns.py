@@ -1,9 +1,9 @@
 """Recurrent layers: LSTM and GRU, multi-layer and bidirectional (``mindspore.nn.LSTM``/``GRU``).
 
 Each layer projects the whole sequence onto its input weights in one MatMul, adding there the biases a
-step would add unchanged, then runs the recurrence: the LSTM as one LSTMRecurrence op (its steps and
-their backward in C++, Note [The recurrence as one op] in src/ops/nn_rnn_sequence.cc), the GRU per step as
-a MatMul of the hidden state and the fused cell op GRUCellPointwise (the pointwise half of ops.gru_cell).
+step would add unchanged, then runs the recurrence as one op, LSTMRecurrence / GRURecurrence (per step a
+product of the hidden state and the fused cell of ops.lstm_cell / ops.gru_cell; the steps and their
+backward in C++, Note [The recurrence as one op] in src/ops/nn_rnn_sequence.cc).
 Parameters follow the usual names per layer and direction: weight_ih_l{k}, weight_hh_l{k}, bias_ih_l{k},
 bias_hh_l{k}, with a _reverse suffix for the backward direction; initialized uniformly in
 +-1/sqrt(hidden_size).
@@ -19,11 +19,11 @@ from sprout.common.parameter import Parameter
 from sprout.common.tensor import Tensor
 from sprout.nn.cell import Cell
 
-# A GRU step is ops.gru_cell with the input's matmul taken out of the time loop: one MatMul of the hidden
-# state, then the fused pointwise op. The LSTM's steps are one op (Note [The recurrence as one op]).
+# The steps of a direction are one op (Note [The recurrence as one op] in src/ops/nn_rnn_sequence.cc): the
+# input's matmul is taken out of the time loop, and the backward through time runs in C++.
 _matmul_t = ops.MatMul(transpose_b=True)
-_gru_pointwise = ops.GRUCellPointwise()
 _lstm_recurrence = {False: ops.LSTMRecurrence(reverse=False), True: ops.LSTMRecurrence(reverse=True)}
+_gru_recurrence = {False: ops.GRURecurrence(reverse=False), True: ops.GRURecurrence(reverse=True)}
 
 
 class _RNNBase(Cell):
@@ -146,17 +146,12 @@ class GRU(_RNNBase):
         return b_ih, b_hh
 
     def _recurrence(self, gates, h, c, w_hh, b_hh, reverse):
-        """(output, h_n, h_n) of one direction: per step a MatMul of h and GRUCellPointwise. Split's views
-        keep the gates' gradient one concatenation, not a scatter per step."""
-        steps, batch = gates.shape[0], gates.shape[1]
-        per_step = ops.Split(axis=0, output_num=steps)(gates)
-        zeros = Tensor(np.zeros(w_hh.shape[0]), w_hh.dtype)
-        b_hh = zeros if b_hh is None else b_hh
-        seq = [None] * steps
-        for t in (range(steps - 1, -1, -1) if reverse else range(steps)):
-            h = _gru_pointwise(ops.reshape(per_step[t], (batch, -1)), _matmul_t(h, w_hh), h, zeros, b_hh)
-            seq[t] = h
-        return ops.stack(seq, axis=0), h, h
+        """(output, h_n, h_n) of one direction: all steps in one GRURecurrence op (b_hh stays in the step)."""
+        if b_hh is None:
+            b_hh = Tensor(np.zeros(w_hh.shape[0]), w_hh.dtype)
+        seq, _ = _gru_recurrence[reverse](gates, h, w_hh, b_hh)
+        h_n = seq[0 if reverse else gates.shape[0] - 1]
+        return seq, h_n, h_n
 
     def _final_state(self, h_n, c_n):
         return h_n
