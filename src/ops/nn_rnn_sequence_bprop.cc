@@ -39,6 +39,26 @@ V stacked(BpropBuilder& b, const std::vector<V>& parts, V like) {
 
 V add_or_first(BpropBuilder& b, V a, V c) { return c.valid() ? b.add(a, c) : a; }
 
+// What a grad op's rule knows of the recurrence: its steps, sizes and dtype, from input_gates.
+struct Recurrence {
+  Steps steps;
+  int64_t batch, hidden;
+  DType dtype;
+
+  Recurrence(BpropBuilder& b, int64_t gates)
+      : steps{b.spec(b.input(0)).shape[0], b.prim().attrs_as<RecurrenceAttrs>().reverse},
+        batch(b.spec(b.input(0)).shape[1]),
+        hidden(b.spec(b.input(0)).shape[2] / gates),
+        dtype(b.spec(b.input(0)).dtype) {}
+  size_t count() const { return static_cast<size_t>(steps.count); }
+  // Input or cotangent `v` per step.
+  std::vector<V> split(BpropBuilder& b, V v) const { return per_step(b, v, steps.count); }
+  // A zero bias for the cell grad ops (the biases are outside the recurrence, or passed separately).
+  V zero_bias(BpropBuilder& b, int64_t gates) const {
+    return b.emitter().constant(Tensor::zeros(std::vector<int64_t>{gates * hidden}, dtype));
+  }
+};
+
 // LSTMRecurrence -> LSTMRecurrenceGrad (GRU likewise): the forward's inputs, outputs, and a 0-d zero
 // for each output nobody read.
 std::vector<V> emit_recurrence_grad(BpropBuilder& b, const char* grad_op) {
@@ -59,23 +79,19 @@ std::vector<V> gru_bprop(BpropBuilder& b) { return emit_recurrence_grad(b, "GRUR
 // Its rule first recomputes dh_t, dc_t and dAh_t (registry ops), then walks the steps first to last with
 // the adjoints Ah, Ac of (dh, dc) as each step leaves them, starting from the cotangents of dh0 and dc0.
 std::vector<V> lstm_grad_bprop(BpropBuilder& b) {
-  const auto& attrs = b.prim().attrs_as<RecurrenceAttrs>();
-  const Shape shape = b.spec(b.input(0)).shape;
-  const Steps steps{shape[0], attrs.reverse};
-  const DType dtype = b.spec(b.input(0)).dtype;
-  const int64_t batch = shape[1], hidden = shape[2] / 4;
-  auto split = [&](size_t input) { return per_step(b, b.input(input), steps.count); };
+  const Recurrence r(b, 4);
+  const Steps& steps = r.steps;
+  auto split = [&](size_t input) { return r.split(b, b.input(input)); };
   std::vector<V> gx = split(0), y = split(4), cells = split(5), hg = split(6), dy = split(7), dcells = split(8),
-                 dhg = split(9), u_gx = per_step(b, b.dout(0), steps.count);
-  V w = b.input(3), u_w = b.dout(3);
-  V zero_bias = b.emitter().constant(Tensor::zeros(std::vector<int64_t>{4 * hidden}, dtype));
+                 dhg = split(9), u_gx = r.split(b, b.dout(0));
+  V w = b.input(3), u_w = b.dout(3), zero_bias = r.zero_bias(b, 4);
   auto h_prev = [&](int64_t t) { return steps.prev(t) < 0 ? b.input(1) : y[steps.prev(t)]; };
   auto c_prev = [&](int64_t t) { return steps.prev(t) < 0 ? b.input(2) : cells[steps.prev(t)]; };
-  auto as_state = [&](V v) { return is_scalar(b, v) ? b.broadcast_to(v, std::vector<int64_t>{batch, hidden}) : v; };
+  auto as_state = [&](V v) { return is_scalar(b, v) ? b.broadcast_to(v, std::vector<int64_t>{r.batch, r.hidden}) : v; };
   const Primitive cell_grad = Primitive::make("LSTMCellPointwiseGrad");
 
   // 1. The grad op's per-step values, last step first.
-  const size_t n = static_cast<size_t>(steps.count);
+  const size_t n = r.count();
   std::vector<std::vector<V>> cell_in(n), cell_out(n);
   std::vector<V> d_ah(n);
   V dh, dc;
@@ -125,28 +141,23 @@ std::vector<V> lstm_grad_bprop(BpropBuilder& b) {
 // recomputes dh_t and dAh_t, then walks the steps first to last with the adjoint Ah of dh as each step
 // leaves it, starting from dh0's cotangent.
 std::vector<V> gru_grad_bprop(BpropBuilder& b) {
-  const auto& attrs = b.prim().attrs_as<RecurrenceAttrs>();
-  const Shape shape = b.spec(b.input(0)).shape;
-  const Steps steps{shape[0], attrs.reverse};
-  const DType dtype = b.spec(b.input(0)).dtype;
-  const int64_t batch = shape[1], hidden = shape[2] / 3;
-  auto split = [&](size_t input) { return per_step(b, b.input(input), steps.count); };
-  std::vector<V> gx = split(0), y = split(4), hg = split(5), dy = split(6), dhg = split(7),
-                 u_gx = per_step(b, b.dout(0), steps.count);
-  V w = b.input(2), bias = b.input(3), u_w = b.dout(2), u_bias = b.dout(3);
-  V zero_bias = b.emitter().constant(Tensor::zeros(std::vector<int64_t>{3 * hidden}, dtype));
+  const Recurrence r(b, 3);
+  const Steps& steps = r.steps;
+  auto split = [&](size_t input) { return r.split(b, b.input(input)); };
+  std::vector<V> gx = split(0), y = split(4), hg = split(5), dy = split(6), dhg = split(7), u_gx = r.split(b, b.dout(0));
+  V w = b.input(2), bias = b.input(3), u_w = b.dout(2), u_bias = b.dout(3), zero_bias = r.zero_bias(b, 3);
   auto h_prev = [&](int64_t t) { return steps.prev(t) < 0 ? b.input(1) : y[steps.prev(t)]; };
   const Primitive cell_grad = Primitive::make("GRUCellPointwiseGrad");
 
   // 1. The grad op's per-step values, last step first.
-  const size_t n = static_cast<size_t>(steps.count);
+  const size_t n = r.count();
   std::vector<std::vector<V>> cell_in(n), cell_out(n);
   std::vector<V> d_ah(n);
   V dh;
   for (int64_t k = steps.count - 1; k >= 0; --k) {
     const int64_t t = steps.at(k);
     V dh_t = add_or_first(b, dy[t], dh);
-    if (is_scalar(b, dh_t)) dh_t = b.broadcast_to(dh_t, std::vector<int64_t>{batch, hidden});
+    if (is_scalar(b, dh_t)) dh_t = b.broadcast_to(dh_t, std::vector<int64_t>{r.batch, r.hidden});
     cell_in[t] = {gx[t], hg[t], h_prev(t), zero_bias, bias, dh_t};
     cell_out[t] = b.emitter().emit_outputs(cell_grad, cell_in[t]);
     d_ah[t] = b.add(cell_out[t][1], dhg[t]);

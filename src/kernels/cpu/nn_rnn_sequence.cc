@@ -39,6 +39,20 @@ void for_each_row(const Sequence& s, Fn&& fn) {
   });
 }
 
+// dW = sum_t d_ah[t]^T h_prev_t over all steps in two GEMMs: the steps whose h_prev is a row block of y
+// (y shifted by one step), then the one after h0.
+template <class C>
+void weight_gradient(const Sequence& s, const C* d_ah, const C* y, const C* h0, C* dw) {
+  const int64_t g = s.gate_count * s.hidden, h = s.hidden;
+  const int64_t chained = (s.steps - 1) * s.batch;
+  if (chained > 0) {
+    const C* d_from = d_ah + (s.reverse ? 0 : s.gates(1));
+    const C* h_from = y + (s.reverse ? s.state(1) : 0);
+    gemm<C>({d_from, g, true}, {h_from, h, false}, dw, g, h, chained);
+  }
+  gemm<C>({d_ah + s.gates(s.at(0)), g, true}, {h0, h, false}, dw, g, h, s.batch, chained > 0);
+}
+
 // (input_gates, h0, c0, weight_hh) -> (y, cells, hidden_gates)
 template <class C>
 void lstm_recurrence(ComputeBuffers& buf, const Sequence& s) {
@@ -107,14 +121,7 @@ void lstm_recurrence_grad(ComputeBuffers& buf, const Sequence& s) {
     times_w.run(d_ah + s.gates(t), k == 0 ? dh0 : dh_back.data());
   }
   std::copy(dc_back.begin(), dc_back.end(), dc0);
-  // dW: the steps whose h_prev is a row block of y (y shifted by one step), then the step after h0.
-  const int64_t first = s.at(0), chained = (s.steps - 1) * s.batch;
-  if (chained > 0) {
-    const C* d_from = d_ah + (s.reverse ? 0 : s.gates(1));
-    const C* h_from = y + (s.reverse ? s.state(1) : 0);
-    gemm<C>({d_from, g, true}, {h_from, h, false}, dw, g, h, chained);
-  }
-  gemm<C>({d_ah + s.gates(first), g, true}, {h0, h, false}, dw, g, h, s.batch, chained > 0);
+  weight_gradient(s, d_ah, y, h0, dw);
 }
 
 // (input_gates, h0, weight_hh, bias_hh) -> (y, hidden_gates)
@@ -174,58 +181,52 @@ void gru_recurrence_grad(ComputeBuffers& buf, const Sequence& s) {
     times_w.run(d_ah + s.gates(t), back);
     for (int64_t j = 0; j < state; ++j) back[j] += dhx[j];
   }
-  const int64_t first = s.at(0), chained = (s.steps - 1) * s.batch;
-  if (chained > 0) {
-    const C* d_from = d_ah + (s.reverse ? 0 : s.gates(1));
-    const C* h_from = y + (s.reverse ? s.state(1) : 0);
-    gemm<C>({d_from, g, true}, {h_from, h, false}, dw, g, h, chained);
-  }
-  gemm<C>({d_ah + s.gates(first), g, true}, {h0, h, false}, dw, g, h, s.batch, chained > 0);
+  weight_gradient(s, d_ah, y, h0, dw);
   simd_reduce_columns(ReduceOp::Sum, d_hidden.data(), s.steps * s.batch, g, dbias, g);
 }
 
+// Runs fn(buffers, sizes, zero of the compute type) for a recurrence with `gates` gates per unit. With
+// no rows nothing runs: only the outputs listed in `zero_when_empty` (the weight gradients) have
+// elements, and they are zero.
 template <class Fn>
-void run_in_compute_type(std::span<const Tensor> in, std::span<Tensor> out, Fn&& fn) {
+void run_sequence(std::span<const Tensor> in, std::span<Tensor> out, int64_t gates, bool reverse,
+                  std::initializer_list<size_t> zero_when_empty, Fn&& fn) {
+  const Sequence s = sequence_of(in[0], gates, reverse);
+  if (s.batch == 0) {
+    for (size_t i : zero_when_empty) std::memset(out[i].raw_data(), 0, out[i].nbytes());  // outputs are contiguous
+    return;
+  }
   ComputeBuffers buf(in, out);
   if (buf.in[0].dtype() == DType::Float64) {
-    fn(buf, double{});
+    fn(buf, s, double{});
   } else {
-    fn(buf, float{});
+    fn(buf, s, float{});
   }
   buf.finish();
 }
 
-void lstm_recurrence_kernel(const RecurrenceAttrs& attrs, std::span<const Tensor> in, std::span<Tensor> out) {
-  const Sequence s = sequence_of(in[0], 4, attrs.reverse);
-  if (s.batch == 0) return;
-  run_in_compute_type(in, out, [&](ComputeBuffers& buf, auto zero) { lstm_recurrence<decltype(zero)>(buf, s); });
+void lstm_recurrence_kernel(const RecurrenceAttrs& a, std::span<const Tensor> in, std::span<Tensor> out) {
+  run_sequence(in, out, 4, a.reverse, {}, [](ComputeBuffers& buf, const Sequence& s, auto zero) {
+    lstm_recurrence<decltype(zero)>(buf, s);
+  });
 }
 
-void lstm_recurrence_grad_kernel(const RecurrenceAttrs& attrs, std::span<const Tensor> in, std::span<Tensor> out) {
-  const Sequence s = sequence_of(in[0], 4, attrs.reverse);
-  if (s.batch == 0) {  // no rows: only weight_hh's gradient has elements, and it is zero
-    std::memset(out[3].raw_data(), 0, out[3].nbytes());  // outputs arrive contiguous
-    return;
-  }
-  run_in_compute_type(in, out,
-                      [&](ComputeBuffers& buf, auto zero) { lstm_recurrence_grad<decltype(zero)>(buf, s); });
+void lstm_recurrence_grad_kernel(const RecurrenceAttrs& a, std::span<const Tensor> in, std::span<Tensor> out) {
+  run_sequence(in, out, 4, a.reverse, {3}, [](ComputeBuffers& buf, const Sequence& s, auto zero) {
+    lstm_recurrence_grad<decltype(zero)>(buf, s);
+  });
 }
 
-void gru_recurrence_kernel(const RecurrenceAttrs& attrs, std::span<const Tensor> in, std::span<Tensor> out) {
-  const Sequence s = sequence_of(in[0], 3, attrs.reverse);
-  if (s.batch == 0) return;
-  run_in_compute_type(in, out, [&](ComputeBuffers& buf, auto zero) { gru_recurrence<decltype(zero)>(buf, s); });
+void gru_recurrence_kernel(const RecurrenceAttrs& a, std::span<const Tensor> in, std::span<Tensor> out) {
+  run_sequence(in, out, 3, a.reverse, {}, [](ComputeBuffers& buf, const Sequence& s, auto zero) {
+    gru_recurrence<decltype(zero)>(buf, s);
+  });
 }
 
-void gru_recurrence_grad_kernel(const RecurrenceAttrs& attrs, std::span<const Tensor> in, std::span<Tensor> out) {
-  const Sequence s = sequence_of(in[0], 3, attrs.reverse);
-  if (s.batch == 0) {  // no rows: the weight and bias gradients are zero
-    std::memset(out[2].raw_data(), 0, out[2].nbytes());
-    std::memset(out[3].raw_data(), 0, out[3].nbytes());
-    return;
-  }
-  run_in_compute_type(in, out,
-                      [&](ComputeBuffers& buf, auto zero) { gru_recurrence_grad<decltype(zero)>(buf, s); });
+void gru_recurrence_grad_kernel(const RecurrenceAttrs& a, std::span<const Tensor> in, std::span<Tensor> out) {
+  run_sequence(in, out, 3, a.reverse, {2, 3}, [](ComputeBuffers& buf, const Sequence& s, auto zero) {
+    gru_recurrence_grad<decltype(zero)>(buf, s);
+  });
 }
 
 }  // namespace
