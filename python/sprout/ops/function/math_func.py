@@ -106,6 +106,8 @@ def _to_tensor(x, api, arg):
 
 def matmul(input, other):
     """Matrix product with NumPy's rules: 1-d operands are vectors, leading dims broadcast."""
+    if type(input) is Tensor and type(other) is Tensor and input.ndim == 2 and other.ndim == 2:
+        return _matmul(input, other)  # the common case, without the checks below (a tiny product's cost)
     a, b = _to_tensor(input, "matmul", "input"), _to_tensor(other, "matmul", "other")
     if a.ndim == 0 or b.ndim == 0:
         raise ValueError(f"matmul: 'input' and 'other' must not be 0-d, but got shapes {a.shape} and {b.shape}")
