@@ -89,10 +89,15 @@ void BinaryF64(BinaryOp op, const double* a, int64_t sa, const double* b, int64_
 // split in two so n * hi is exact, e^r by a degree-7 polynomial (relative error below 2e-7, about
 // 1.5 ulp), times 2^n by adding n to the exponent bits. Valid inside in_domain's bounds, where
 // 2^n e^r stays a normal float; lanes outside are redone with libm like every other op here.
+// n comes from adding 1.5 * 2^23, which rounds x / ln 2 to an integer in the low mantissa bits (to
+// nearest even, as Round does): its bits minus the constant's are n as an integer, so neither a round
+// nor a conversion instruction is needed.
 template <class D, class V>
 HWY_INLINE V exp_f32(D d, V x) {
   const hn::RebindToSigned<D> di;
-  const V n = hn::Round(hn::Mul(x, hn::Set(d, 1.44269504088896341f)));
+  const V magic = hn::Set(d, 12582912.0f);  // 1.5 * 2^23
+  const V shifted = hn::MulAdd(x, hn::Set(d, 1.44269504088896341f), magic);
+  const V n = hn::Sub(shifted, magic);
   V r = hn::NegMulAdd(n, hn::Set(d, 0.693359375f), x);
   r = hn::NegMulAdd(n, hn::Set(d, -2.12194440e-4f), r);
   V p = hn::Set(d, 1.9875691500e-4f);
@@ -102,7 +107,8 @@ HWY_INLINE V exp_f32(D d, V x) {
   p = hn::MulAdd(p, r, hn::Set(d, 1.6666665459e-1f));
   p = hn::MulAdd(p, r, hn::Set(d, 5.0000001201e-1f));
   const V e_r = hn::MulAdd(hn::Mul(p, r), r, hn::Add(r, hn::Set(d, 1.0f)));  // 1 + r + r^2 p(r)
-  const auto scaled = hn::Add(hn::BitCast(di, e_r), hn::ShiftLeft<23>(hn::ConvertTo(di, n)));
+  const auto n_int = hn::Sub(hn::BitCast(di, shifted), hn::BitCast(di, magic));
+  const auto scaled = hn::Add(hn::BitCast(di, e_r), hn::ShiftLeft<23>(n_int));
   return hn::BitCast(d, scaled);
 }
 
@@ -118,9 +124,11 @@ HWY_INLINE V apply_unary(D d, V x) {
 }
 
 // Highway's Exp and Log are accurate only inside their documented domain. Lanes outside it (overflow,
-// underflow to subnormals, log of 0 / negatives / inf, NaN) are rare: each vector is checked with one
-// compare, and only a vector that holds such a lane is redone with libm, so ordinary data costs a
-// single pass and edge values still match IEEE libm exactly.
+// underflow to subnormals, log of 0 / negatives / inf, NaN) are rare: the vectors of a block are checked
+// with one compare each, folded into one mask, and only a block that holds such a lane is looked at
+// again, its outside lanes redone with libm. Ordinary data costs a single pass with no branch per
+// vector (a branch per vector made float32 exp 1.5x slower in cache), and edge values still match IEEE
+// libm exactly.
 template <UnaryOp OP, class D, class V>
 HWY_INLINE auto in_domain(D d, V x) {
   using T = hn::TFromD<D>;
@@ -128,33 +136,38 @@ HWY_INLINE auto in_domain(D d, V x) {
     const T hi = sizeof(T) == 4 ? T(88.72283) : T(709.782712893384);
     const T lo = sizeof(T) == 4 ? T(-87.33654) : T(-708.3964185322641);
     return hn::And(hn::Lt(x, hn::Set(d, hi)), hn::Gt(x, hn::Set(d, lo)));
-  } else if constexpr (OP == UnaryOp::Log) {
-    return hn::And(hn::Gt(x, hn::Zero(d)), hn::Lt(x, hn::Set(d, std::numeric_limits<T>::infinity())));
   } else {
-    return hn::Eq(x, x);  // Neg, Sqrt: exact everywhere; the mask is never consulted
+    return hn::And(hn::Gt(x, hn::Zero(d)), hn::Lt(x, hn::Set(d, std::numeric_limits<T>::infinity())));
   }
 }
 
 template <UnaryOp OP, class T>
-HWY_INLINE T unary_libm(T x) {
-  if constexpr (OP == UnaryOp::Exp) return std::exp(x);
-  if constexpr (OP == UnaryOp::Log) return std::log(x);
-  return x;
+HWY_INLINE void fix_outside_domain(const T* x, T* out, int64_t count) {
+  for (int64_t j = 0; j < count; ++j) {
+    const bool ok = OP == UnaryOp::Exp ? (x[j] < T(sizeof(T) == 4 ? 88.72283 : 709.782712893384) &&
+                                          x[j] > T(sizeof(T) == 4 ? -87.33654 : -708.3964185322641))
+                                       : (x[j] > T(0) && x[j] < std::numeric_limits<T>::infinity());
+    if (!ok) out[j] = OP == UnaryOp::Exp ? std::exp(x[j]) : std::log(x[j]);
+  }
 }
 
+// `count` elements, a whole number of vectors.
 template <UnaryOp OP, class T>
-HWY_INLINE void unary_vector(const T* x, T* out, int64_t count) {
+HWY_INLINE void unary_vectors(const T* x, T* out, int64_t count) {
   const hn::ScalableTag<T> d;
-  auto v = hn::LoadU(d, x);
-  hn::StoreU(apply_unary<OP>(d, v), d, out);
-  if constexpr (OP == UnaryOp::Exp || OP == UnaryOp::Log) {
-    if (!hn::AllTrue(d, in_domain<OP>(d, v)))
-      for (int64_t j = 0; j < count; ++j) {
-        bool ok = OP == UnaryOp::Exp ? (x[j] < T(sizeof(T) == 4 ? 88.72283 : 709.782712893384) &&
-                                        x[j] > T(sizeof(T) == 4 ? -87.33654 : -708.3964185322641))
-                                     : (x[j] > T(0) && x[j] < std::numeric_limits<T>::infinity());
-        if (!ok) out[j] = unary_libm<OP>(x[j]);
-      }
+  const int64_t lanes = static_cast<int64_t>(hn::Lanes(d));
+  constexpr bool kDomain = OP == UnaryOp::Exp || OP == UnaryOp::Log;
+  constexpr int64_t kBlockVectors = 16;
+  for (int64_t b = 0; b < count; b += kBlockVectors * lanes) {
+    const int64_t end = std::min(count, b + kBlockVectors * lanes);
+    auto inside = hn::Eq(hn::Zero(d), hn::Zero(d));
+    for (int64_t i = b; i < end; i += lanes) {
+      const auto v = hn::LoadU(d, x + i);
+      hn::StoreU(apply_unary<OP>(d, v), d, out + i);
+      if constexpr (kDomain) inside = hn::And(inside, in_domain<OP>(d, v));
+    }
+    if constexpr (kDomain)
+      if (!hn::AllTrue(d, inside)) fix_outside_domain<OP>(x + b, out + b, end - b);
   }
 }
 
@@ -162,14 +175,14 @@ template <UnaryOp OP, class T>
 HWY_INLINE void unary_loop(const T* x, T* out, int64_t n) {
   const hn::ScalableTag<T> d;
   const int64_t lanes = static_cast<int64_t>(hn::Lanes(d));
-  int64_t i = 0;
-  for (; i + lanes <= n; i += lanes) unary_vector<OP>(x + i, out + i, lanes);
-  if (i < n) {  // the tail through a padded buffer, so it gets the same vector code
+  const int64_t whole = n - n % lanes;
+  unary_vectors<OP>(x, out, whole);
+  if (whole < n) {  // the tail through a padded buffer, so it gets the same vector code
     HWY_ALIGN T tx[hn::MaxLanes(d)], to[hn::MaxLanes(d)];
     std::fill(tx, tx + hn::MaxLanes(d), T(1));
-    std::memcpy(tx, x + i, static_cast<size_t>(n - i) * sizeof(T));
-    unary_vector<OP>(tx, to, n - i);
-    std::memcpy(out + i, to, static_cast<size_t>(n - i) * sizeof(T));
+    std::memcpy(tx, x + whole, static_cast<size_t>(n - whole) * sizeof(T));
+    unary_vectors<OP>(tx, to, lanes);
+    std::memcpy(out + whole, to, static_cast<size_t>(n - whole) * sizeof(T));
   }
 }
 
