@@ -44,14 +44,14 @@ class MultiheadAttention(Cell):
             if has_bias else None
         self.out_proj = Dense(embed_dim, embed_dim, has_bias=has_bias, dtype=dtype)
 
-    def _project(self, x, k, parts=1):
-        """x (N, L, E) times in_proj_weight's rows for q, k, v from part k on, `parts` of them, plus bias."""
+    def _project(self, x, part=None):
+        """x (N, L, E) projected onto q, k or v (part 0, 1, 2) or onto all three (None), bias included."""
         e = self.embed_dim
-        w = self.in_proj_weight if parts == 3 else self.in_proj_weight[k * e:(k + parts) * e]
+        w, b = self.in_proj_weight, self.in_proj_bias
+        if part is not None:
+            w, b = w[part * e:(part + 1) * e], (b[part * e:(part + 1) * e] if b is not None else None)
         out = ops.matmul(x, w.T)
-        if self.in_proj_bias is None:
-            return out
-        return out + (self.in_proj_bias if parts == 3 else self.in_proj_bias[k * e:(k + parts) * e])
+        return out + b if b is not None else out
 
     def _heads(self, x, length, batch):  # (N, L, E) -> (N, H, L, D)
         return ops.transpose(x.reshape(batch, length, self.num_heads, self.head_dim), (0, 2, 1, 3))
@@ -69,7 +69,7 @@ class MultiheadAttention(Cell):
             raise ValueError(f"MultiheadAttention: the query's feature size is {e}, expected {self.embed_dim}")
         source = key.shape[1]
         if self_attention:
-            qkv = self._project(query, 0, 3).reshape(batch, length, 3, self.num_heads, self.head_dim)
+            qkv = self._project(query).reshape(batch, length, 3, self.num_heads, self.head_dim)
             # Split's views: the three gradients join in one concatenation.
             q, k, v = (ops.transpose(ops.squeeze(t, 2), (0, 2, 1, 3)) for t in _split_qkv(qkv))  # (N, H, L, D)
         else:
