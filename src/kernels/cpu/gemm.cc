@@ -1,3 +1,4 @@
+// GEMM backends (Note [Matmul backend] in matmul.cc) and FixedRightGemm's reordered weight.
 #include "kernels/cpu/gemm.h"
 
 #include <cblas.h>
@@ -28,6 +29,12 @@ MatmulBackend backend_from_env() {
 // 2-core AVX-512 Xeon (2026-11-24): oneDNN 292 vs 179 GFLOP/s at 128^3, 352 vs 249 at 64x784x512, level
 // at 1024^3 (396 vs 400); OpenBLAS 1.0 vs 3.2 us at 8^3, 3.1 vs 5.7 us at 32x256x10.
 constexpr int64_t kOneDnnMinWork = 128 * 128 * 128;
+
+// Whether a float32 product of this size goes to oneDNN.
+bool use_onednn(int64_t m, int64_t n, int64_t k) {
+  static const MatmulBackend backend = backend_from_env();
+  return backend == MatmulBackend::OneDnn || (backend == MatmulBackend::Auto && m * n * k >= kOneDnnMinWork);
+}
 
 // C = op(A) op(B) through a cached oneDNN matmul primitive (float32 only); with `accumulate`,
 // C = op(A) op(B) + C (a sum post-op: one pass over C).
@@ -76,10 +83,8 @@ bool as_blas_operand(const Tensor& t, const void* data, bool user_trans, BlasOpe
 
 template <class T>
 void gemm(const BlasOperand& a, const BlasOperand& b, T* c, int64_t m, int64_t n, int64_t k, bool accumulate) {
-  static const MatmulBackend backend = backend_from_env();
   if constexpr (std::is_same_v<T, float>) {
-    if (backend == MatmulBackend::OneDnn || (backend == MatmulBackend::Auto && m * n * k >= kOneDnnMinWork))
-      return onednn_gemm(a, b, c, m, n, k, accumulate);
+    if (use_onednn(m, n, k)) return onednn_gemm(a, b, c, m, n, k, accumulate);
   }
   auto ta = a.trans ? CblasTrans : CblasNoTrans, tb = b.trans ? CblasTrans : CblasNoTrans;
   const T beta = accumulate ? T(1) : T(0);
@@ -91,7 +96,6 @@ void gemm(const BlasOperand& a, const BlasOperand& b, T* c, int64_t m, int64_t n
                 static_cast<const double*>(b.data), b.ld, beta, c, n);
   }
 }
-
 
 // The oneDNN side of FixedRightGemm<float>: the primitive, B in its layout, and the scratchpad.
 template <class T>
@@ -105,10 +109,8 @@ struct FixedRightGemm<T>::Packed {
 template <class T>
 FixedRightGemm<T>::FixedRightGemm(const BlasOperand& b, int64_t m, int64_t n, int64_t k, int64_t lda)
     : b_(b), m_(m), n_(n), k_(k), lda_(lda) {
-  static const MatmulBackend backend = backend_from_env();
-  const bool onednn = backend == MatmulBackend::OneDnn || (backend == MatmulBackend::Auto && m * n * k >= kOneDnnMinWork);
   if constexpr (std::is_same_v<T, float>) {
-    if (!onednn || m == 0 || n == 0 || k == 0) return;
+    if (!use_onednn(m, n, k) || m == 0 || n == 0 || k == 0) return;
     using dnnl::memory;
     const std::string key = str("fixed_right:", m, ",", n, ",", k, ",", lda);
     memory::desc a_md({m, k}, memory::data_type::f32, memory::dims{lda, 1});
