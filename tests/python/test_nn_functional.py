@@ -104,6 +104,19 @@ def test_activation_edge_values_follow_ieee_limits():
     np.testing.assert_array_equal(ops.log_softmax(big).asnumpy(), [[0, -1000, -np.inf]])
 
 
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_softmax_of_a_slice_holding_nan_is_nan(dtype):
+    # As in PyTorch: NaN anywhere in the reduced slice makes that slice's outputs NaN, the others exact.
+    x = np.array([[np.nan, 1.0, 2.0], [1.0, 2.0, 3.0]], dtype)
+    for axis in (1, 0):
+        ref = np.exp(x - x.max(axis, keepdims=True))
+        ref = ref / ref.sum(axis, keepdims=True)
+        for fn, want in ((ops.softmax, ref), (ops.log_softmax, np.log(ref))):
+            got = fn(ms.Tensor(x), axis).asnumpy()
+            np.testing.assert_array_equal(np.isnan(got), np.isnan(want), err_msg=f"{fn.__name__} axis {axis}")
+            np.testing.assert_allclose(got[~np.isnan(want)], want[~np.isnan(want)], rtol=1e-6)
+
+
 def test_softmax_over_strided_views_and_tensor_methods():
     rng = np.random.default_rng(4)
     x = rng.standard_normal((5, 6, 7))

@@ -12,18 +12,28 @@
 #include <cstring>
 
 #include "kernels/cpu/nn_act_simd.h"
+#include "kernels/cpu/simd_exp-inl.h"
 
 HWY_BEFORE_NAMESPACE();
 namespace sprout {
 namespace HWY_NAMESPACE {
 namespace hn = hwy::HWY_NAMESPACE;
 
-// exp(x) for x <= 0 (or slightly above), flushed to exactly 0 where the result is not a normal number.
+// exp(x) for x <= 0 (or slightly above), flushed to exactly 0 where the result is not a normal number;
+// NaN stays NaN (a softmax row holding NaN is all NaN, as in PyTorch). Float32 takes exp_f32 (Note
+// [Float32 exp]): -87.3 is inside its domain.
 template <class D, class V>
 HWY_INLINE V exp_flush(D d, V x) {
   using T = hn::TFromD<D>;
   const V lo = hn::Set(d, sizeof(T) == 4 ? T(-87.3) : T(-708.0));
-  return hn::IfThenZeroElse(hn::Lt(x, lo), hn::Exp(d, hn::Max(x, lo)));
+  const V clamped = hn::Max(x, lo);
+  V e;
+  if constexpr (sizeof(T) == 4) {
+    e = exp_f32(d, clamped);
+  } else {
+    e = hn::Exp(d, clamped);
+  }
+  return hn::IfThenElse(hn::IsNaN(x), x, hn::IfThenZeroElse(hn::Lt(x, lo), e));
 }
 
 // 1 / (1 + exp(-x)) from e = exp(-|x|): sigmoid(|x|) = 1 / (1 + e), sigmoid(-|x|) = e / (1 + e).

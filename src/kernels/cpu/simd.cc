@@ -16,6 +16,7 @@
 #include <limits>
 
 #include "kernels/cpu/simd.h"
+#include "kernels/cpu/simd_exp-inl.h"
 
 HWY_BEFORE_NAMESPACE();
 namespace sprout {
@@ -81,35 +82,6 @@ void BinaryF32(BinaryOp op, const float* a, int64_t sa, const float* b, int64_t 
 }
 void BinaryF64(BinaryOp op, const double* a, int64_t sa, const double* b, int64_t sb, double* out, int64_t n) {
   binary_impl(op, a, sa, b, sb, out, n);
-}
-
-// Note [Float32 exp]
-// Highway's Exp runs a longer polynomial than float32 needs; on AVX-512 it made Exp the one unary op
-// slower than PyTorch's (Sleef). This is Cephes' expf: n = round(x / ln 2), r = x - n ln 2 with ln 2
-// split in two so n * hi is exact, e^r by a degree-7 polynomial (relative error below 2e-7, about
-// 1.5 ulp), times 2^n by adding n to the exponent bits. Valid inside in_domain's bounds, where
-// 2^n e^r stays a normal float; lanes outside are redone with libm like every other op here.
-// n comes from adding 1.5 * 2^23, which rounds x / ln 2 to an integer in the low mantissa bits (to
-// nearest even, as Round does): its bits minus the constant's are n as an integer, so neither a round
-// nor a conversion instruction is needed.
-template <class D, class V>
-HWY_INLINE V exp_f32(D d, V x) {
-  const hn::RebindToSigned<D> di;
-  const V magic = hn::Set(d, 12582912.0f);  // 1.5 * 2^23
-  const V shifted = hn::MulAdd(x, hn::Set(d, 1.44269504088896341f), magic);
-  const V n = hn::Sub(shifted, magic);
-  V r = hn::NegMulAdd(n, hn::Set(d, 0.693359375f), x);
-  r = hn::NegMulAdd(n, hn::Set(d, -2.12194440e-4f), r);
-  V p = hn::Set(d, 1.9875691500e-4f);
-  p = hn::MulAdd(p, r, hn::Set(d, 1.3981999507e-3f));
-  p = hn::MulAdd(p, r, hn::Set(d, 8.3334519073e-3f));
-  p = hn::MulAdd(p, r, hn::Set(d, 4.1665795894e-2f));
-  p = hn::MulAdd(p, r, hn::Set(d, 1.6666665459e-1f));
-  p = hn::MulAdd(p, r, hn::Set(d, 5.0000001201e-1f));
-  const V e_r = hn::MulAdd(hn::Mul(p, r), r, hn::Add(r, hn::Set(d, 1.0f)));  // 1 + r + r^2 p(r)
-  const auto n_int = hn::Sub(hn::BitCast(di, shifted), hn::BitCast(di, magic));
-  const auto scaled = hn::Add(hn::BitCast(di, e_r), hn::ShiftLeft<23>(n_int));
-  return hn::BitCast(d, scaled);
 }
 
 template <UnaryOp OP, class D, class V>
