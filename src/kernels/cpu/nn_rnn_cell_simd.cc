@@ -12,6 +12,7 @@
 #include <algorithm>
 
 #include "kernels/cpu/nn_rnn_cell_simd.h"
+#include "kernels/cpu/simd_exp-inl.h"
 
 HWY_BEFORE_NAMESPACE();
 namespace sprout {
@@ -26,8 +27,14 @@ template <class D, class V>
 HWY_INLINE V sigmoid_v(D d, V x) {
   using T = hn::TFromD<D>;
   const V one = hn::Set(d, 1), lo = hn::Set(d, sizeof(T) == 4 ? T(-87.3) : T(-708.0));
-  const V neg = hn::Neg(hn::Abs(x));
-  const V e = hn::IfThenZeroElse(hn::Lt(neg, lo), hn::Exp(d, hn::Max(neg, lo)));
+  const V neg = hn::Neg(hn::Abs(x)), clamped = hn::Max(neg, lo);
+  V exp_neg;
+  if constexpr (sizeof(T) == 4) {
+    exp_neg = exp_f32(d, clamped);  // Note [Float32 exp]
+  } else {
+    exp_neg = hn::Exp(d, clamped);
+  }
+  const V e = hn::IfThenZeroElse(hn::Lt(neg, lo), exp_neg);
   const V r = hn::Div(one, hn::Add(one, e));
   return hn::IfThenElse(hn::IsNaN(x), x, hn::IfThenElse(hn::Lt(x, hn::Zero(d)), hn::Mul(e, r), r));
 }

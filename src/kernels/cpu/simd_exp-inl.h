@@ -1,5 +1,6 @@
-// exp_f32, the float32 exp shared by the Highway kernels (simd.cc, nn_act_simd.cc), compiled per target
-// like them: include it after hwy/highway.h in a file that foreach_target.h re-includes.
+// exp_f32, the float32 exp shared by the Highway kernels (simd.cc, nn_act_simd.cc, nn_rnn_cell_simd.cc),
+// compiled per target like them: include it after hwy/highway.h in a file that foreach_target.h
+// re-includes.
 // The guard toggles with HWY_TARGET_TOGGLE, Highway's pattern for per-target headers.
 #if defined(SPROUT_KERNELS_CPU_SIMD_EXP_INL_H_) == defined(HWY_TARGET_TOGGLE)
 #ifdef SPROUT_KERNELS_CPU_SIMD_EXP_INL_H_
