@@ -13,4 +13,9 @@ BpropBuilder::V BpropBuilder::sum_to_shape(V grad, std::span<const int64_t> targ
   return reshape(summed, target);
 }
 
+std::vector<BpropBuilder::V> BpropBuilder::binary_input_grads(V dx, V dy) {
+  auto to_input = [&](V g, size_t i) { return g.valid() && wants(i) ? sum_to_shape(g, spec(input(i)).shape) : V{}; };
+  return {to_input(dx, 0), to_input(dy, 1)};
+}
+
 }  // namespace sprout

@@ -56,6 +56,9 @@ class BpropBuilder {
   // Sums `grad` over the dimensions that broadcasting added or expanded, giving shape `target`:
   // the gradient of an implicit broadcast.
   V sum_to_shape(V grad, std::span<const int64_t> target);
+  // A broadcasting binary op's dx, dy (at the output's shape) summed back to inputs 0 and 1: V{} for
+  // an invalid one or an input whose gradient is not wanted.
+  std::vector<V> binary_input_grads(V dx, V dy);
 
   // Mask (in the dtype of `like`) of where `cond` holds: 1 or 0.
   V mask(V cond, V like) { return cast(cond, spec(like).dtype); }

@@ -30,8 +30,7 @@ template <class Rule>
 BpropFn broadcast_bprop(Rule rule) {
   return bprop_rule([rule](BpropBuilder& b) -> std::vector<V> {
     auto [dx, dy] = rule(b, b.input(0), b.input(1), b.out(), b.dout(), Wants{b.wants(0), b.wants(1)});
-    auto to_input = [&](V g, size_t i) { return g.valid() ? b.sum_to_shape(g, b.spec(b.input(i)).shape) : V{}; };
-    return {to_input(dx, 0), to_input(dy, 1)};
+    return b.binary_input_grads(dx, dy);
   });
 }
 

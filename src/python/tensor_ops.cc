@@ -2,24 +2,12 @@
 // eager `x + y` is one Python->C++ call (Note [Eager dispatch] in runtime/eager.h).
 #include <nanobind/stl/string.h>
 
-#include <deque>
-
 #include "python/bindings.h"
 #include "python/tensor_index.h"
 #include "runtime/eager.h"
 
 namespace sprout::py {
 namespace {
-
-const Primitive& prim(std::string_view op) {
-  // One primitive per op name for the operators, built on first use. Few names: a small cache, a deque
-  // so that the references handed out stay valid as it grows.
-  static std::deque<std::pair<std::string, Primitive>> cache;
-  for (auto& [name, p] : cache)
-    if (name == op) return p;
-  cache.emplace_back(std::string(op), Primitive::make(op));
-  return cache.back().second;
-}
 
 // Returns NotImplemented for operands Python should try the other way round (None, strings ...).
 nb::object binary(const Primitive& op, nb::handle a, nb::handle b) {
@@ -37,10 +25,19 @@ constexpr char kAdd[] = "Add", kSub[] = "Sub", kMul[] = "Mul", kDiv[] = "RealDiv
 constexpr char kFloorDiv[] = "FloorDiv", kFloorMod[] = "FloorMod";
 constexpr char kEq[] = "Equal", kNe[] = "NotEqual", kLt[] = "Less", kLe[] = "LessEqual", kGt[] = "Greater",
                kGe[] = "GreaterEqual";
+constexpr char kNeg[] = "Neg", kAbs[] = "Abs";
+
+// The primitive of operator OP, built on first use (a function-local static: thread-safe, and never
+// moved, so the reference stays valid).
+template <const char* OP>
+const Primitive& op_prim() {
+  static const Primitive prim = Primitive::make(OP);
+  return prim;
+}
 
 template <const char* OP>
 void def_binary(nb::class_<Tensor>& cls, const char* name) {
-  cls.def(name, [](nb::handle a, nb::handle b) { return binary(prim(OP), a, b); }, nb::is_operator());
+  cls.def(name, [](nb::handle a, nb::handle b) { return binary(op_prim<OP>(), a, b); }, nb::is_operator());
 }
 
 // Note [Operators as type slots]
@@ -51,8 +48,7 @@ void def_binary(nb::class_<Tensor>& cls, const char* name) {
 template <const char* OP>
 PyObject* number_slot(PyObject* a, PyObject* b) noexcept {
   try {
-    static const Primitive& op = prim(OP);
-    return binary(op, a, b).release().ptr();
+    return binary(op_prim<OP>(), a, b).release().ptr();
   } catch (...) {
     set_python_error_from_current();
     return nullptr;
@@ -86,8 +82,8 @@ void bind_tensor_ops(nb::class_<Tensor>& cls) {
   def_binary<kLe>(cls, "__le__");
   def_binary<kGt>(cls, "__gt__");
   def_binary<kGe>(cls, "__ge__");
-  cls.def("__neg__", [](const Tensor& t) { return run_eager(prim("Neg"), std::span<const Tensor>(&t, 1))[0]; });
-  cls.def("__abs__", [](const Tensor& t) { return run_eager(prim("Abs"), std::span<const Tensor>(&t, 1))[0]; });
+  cls.def("__neg__", [](const Tensor& t) { return run_eager(op_prim<kNeg>(), std::span<const Tensor>(&t, 1))[0]; });
+  cls.def("__abs__", [](const Tensor& t) { return run_eager(op_prim<kAbs>(), std::span<const Tensor>(&t, 1))[0]; });
   cls.def("__hash__", [](nb::handle self) { return reinterpret_cast<intptr_t>(self.ptr()) >> 4; });
   cls.def("__getitem__", &tensor_getitem);
   cls.def("__setitem__", &tensor_setitem);

@@ -105,9 +105,9 @@ def test_operators():
 
 
 def test_operators_stay_right_after_every_other_operator_first_ran():
-    # Each operator keeps its Primitive from a cache the first call fills: a reference into a container
-    # that reallocated as later operators were added made `x * 0.5` read freed memory. A fresh process,
-    # so that these are the first calls.
+    # Each operator builds its Primitive on its first call and keeps it; once a reference into a shared
+    # container that reallocated as later operators were added made `x * 0.5` read freed memory. A fresh
+    # process, so that these are the first calls.
     code = """
 import numpy as np, sprout as ms
 x = ms.Tensor(np.arange(1.0, 4.0, dtype=np.float32))

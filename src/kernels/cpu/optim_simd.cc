@@ -1,12 +1,11 @@
-// Highway implementation of optim_simd.h (Note [Highway dynamic dispatch] in simd.cc). Each element is
-// computed with the same operations in the same order by the vector body and the scalar tail (no
-// contracted multiply-adds), so a value never depends on where it sits.
+// Highway implementation of optim_simd.h (Note [Highway dynamic dispatch] in simd.cc). The tail goes
+// through padded buffers with the same vector code, so a value never depends on where it sits.
 #undef HWY_TARGET_INCLUDE
 #define HWY_TARGET_INCLUDE "kernels/cpu/optim_simd.cc"
 #include <hwy/foreach_target.h>  // must come before highway.h
 #include <hwy/highway.h>
 
-#include <cmath>
+#include <cstring>
 
 #include "kernels/cpu/optim_simd.h"
 
@@ -20,28 +19,32 @@ template <class T>
 void adam_loop(const AdamStep& s, T* var, T* m, T* v, const T* g, int64_t n) {
   const hn::ScalableTag<T> d;
   const int64_t lanes = static_cast<int64_t>(hn::Lanes(d));
-  const T lr = static_cast<T>(s.lr), b1 = static_cast<T>(s.beta1), b2 = static_cast<T>(s.beta2);
-  const T eps = static_cast<T>(s.eps), one_b1 = 1 - b1, one_b2 = 1 - b2;
-  const auto vlr = hn::Set(d, lr), vb1 = hn::Set(d, b1), veps = hn::Set(d, eps);
-  const auto vone_b1 = hn::Set(d, one_b1), vone_b2 = hn::Set(d, one_b2);
+  const auto lr = hn::Set(d, static_cast<T>(s.lr)), b1 = hn::Set(d, static_cast<T>(s.beta1));
+  const auto one_b1 = hn::Set(d, 1 - static_cast<T>(s.beta1)), one_b2 = hn::Set(d, 1 - static_cast<T>(s.beta2));
+  const auto eps = hn::Set(d, static_cast<T>(s.eps));
+  auto update = [&](T* pvar, T* pm, T* pv, const T* pg) {
+    const auto gi = hn::LoadU(d, pg), m0 = hn::LoadU(d, pm), v0 = hn::LoadU(d, pv);
+    const auto mi = hn::Add(m0, hn::Mul(hn::Sub(gi, m0), one_b1));
+    const auto vi = hn::Add(v0, hn::Mul(hn::Sub(hn::Mul(gi, gi), v0), one_b2));
+    hn::StoreU(mi, d, pm);
+    hn::StoreU(vi, d, pv);
+    const auto step = s.nesterov ? hn::Add(hn::Mul(mi, b1), hn::Mul(one_b1, gi)) : mi;
+    hn::StoreU(hn::Sub(hn::LoadU(d, pvar), hn::Div(hn::Mul(lr, step), hn::Add(hn::Sqrt(vi), eps))), d, pvar);
+  };
   int64_t i = 0;
-  for (; i + lanes <= n; i += lanes) {
-    const auto gi = hn::LoadU(d, g + i), m0 = hn::LoadU(d, m + i), v0 = hn::LoadU(d, v + i);
-    const auto mi = hn::Add(m0, hn::Mul(hn::Sub(gi, m0), vone_b1));
-    const auto vi = hn::Add(v0, hn::Mul(hn::Sub(hn::Mul(gi, gi), v0), vone_b2));
-    hn::StoreU(mi, d, m + i);
-    hn::StoreU(vi, d, v + i);
-    const auto step = s.nesterov ? hn::Add(hn::Mul(mi, vb1), hn::Mul(vone_b1, gi)) : mi;
-    const auto update = hn::Div(hn::Mul(vlr, step), hn::Add(hn::Sqrt(vi), veps));
-    hn::StoreU(hn::Sub(hn::LoadU(d, var + i), update), d, var + i);
-  }
-  for (; i < n; ++i) {
-    const T gi = g[i];
-    const T mi = m[i] + (gi - m[i]) * one_b1, vi = v[i] + (gi * gi - v[i]) * one_b2;
-    m[i] = mi;
-    v[i] = vi;
-    const T step = s.nesterov ? mi * b1 + one_b1 * gi : mi;
-    var[i] -= lr * step / (std::sqrt(vi) + eps);
+  for (; i + lanes <= n; i += lanes) update(var + i, m + i, v + i, g + i);
+  if (i < n) {  // the tail through padded buffers, so it gets the same vector code
+    const size_t rest = static_cast<size_t>(n - i) * sizeof(T);
+    HWY_ALIGN T tvar[hn::MaxLanes(d)] = {}, tm[hn::MaxLanes(d)] = {}, tv[hn::MaxLanes(d)] = {},
+                tg[hn::MaxLanes(d)] = {};
+    std::memcpy(tvar, var + i, rest);
+    std::memcpy(tm, m + i, rest);
+    std::memcpy(tv, v + i, rest);
+    std::memcpy(tg, g + i, rest);
+    update(tvar, tm, tv, tg);
+    std::memcpy(var + i, tvar, rest);
+    std::memcpy(m + i, tm, rest);
+    std::memcpy(v + i, tv, rest);
   }
 }
 

@@ -221,23 +221,6 @@ T reduce_impl(ReduceOp op, const T* x, int64_t n) {
 float ReduceF32(ReduceOp op, const float* x, int64_t n) { return reduce_impl(op, x, n); }
 double ReduceF64(ReduceOp op, const double* x, int64_t n) { return reduce_impl(op, x, n); }
 
-template <ReduceOp OP, class T>
-HWY_INLINE void accumulate_loop(T* acc, const T* x, int64_t n) {
-  const hn::ScalableTag<T> d;
-  const int64_t lanes = static_cast<int64_t>(hn::Lanes(d));
-  int64_t i = 0;
-  for (; i + lanes <= n; i += lanes) hn::StoreU(combine<OP>(d, hn::LoadU(d, acc + i), hn::LoadU(d, x + i)), d, acc + i);
-  for (; i < n; ++i) acc[i] = combine_scalar<OP>(acc[i], x[i]);
-}
-
-template <class T>
-void accumulate_impl(ReduceOp op, T* acc, const T* x, int64_t n) {
-  switch (op) {
-    case ReduceOp::Sum: return accumulate_loop<ReduceOp::Sum>(acc, x, n);
-    case ReduceOp::Max: return accumulate_loop<ReduceOp::Max>(acc, x, n);
-    case ReduceOp::Min: return accumulate_loop<ReduceOp::Min>(acc, x, n);
-  }
-}
 // Columns in blocks of four vectors held in registers down all the rows, then one vector, then scalars:
 // each input element is loaded once and each output stored once. (Tiles of rows, combined into `out`,
 // measured slower except at a 4 KiB row stride.)
@@ -288,8 +271,6 @@ void ColumnsF32(ReduceOp op, const float* x, int64_t rows, int64_t stride, float
 void ColumnsF64(ReduceOp op, const double* x, int64_t rows, int64_t stride, double* out, int64_t n) {
   columns_impl(op, x, rows, stride, out, n);
 }
-void AccumulateF32(ReduceOp op, float* acc, const float* x, int64_t n) { accumulate_impl(op, acc, x, n); }
-void AccumulateF64(ReduceOp op, double* acc, const double* x, int64_t n) { accumulate_impl(op, acc, x, n); }
 
 }  // namespace HWY_NAMESPACE
 }  // namespace sprout
@@ -303,8 +284,6 @@ HWY_EXPORT(UnaryF32);
 HWY_EXPORT(UnaryF64);
 HWY_EXPORT(ReduceF32);
 HWY_EXPORT(ReduceF64);
-HWY_EXPORT(AccumulateF32);
-HWY_EXPORT(AccumulateF64);
 HWY_EXPORT(ColumnsF32);
 HWY_EXPORT(ColumnsF64);
 
@@ -318,12 +297,6 @@ void simd_unary(UnaryOp op, const float* x, float* out, int64_t n) { HWY_DYNAMIC
 void simd_unary(UnaryOp op, const double* x, double* out, int64_t n) { HWY_DYNAMIC_DISPATCH(UnaryF64)(op, x, out, n); }
 float simd_reduce(ReduceOp op, const float* x, int64_t n) { return HWY_DYNAMIC_DISPATCH(ReduceF32)(op, x, n); }
 double simd_reduce(ReduceOp op, const double* x, int64_t n) { return HWY_DYNAMIC_DISPATCH(ReduceF64)(op, x, n); }
-void simd_accumulate(ReduceOp op, float* acc, const float* x, int64_t n) {
-  HWY_DYNAMIC_DISPATCH(AccumulateF32)(op, acc, x, n);
-}
-void simd_accumulate(ReduceOp op, double* acc, const double* x, int64_t n) {
-  HWY_DYNAMIC_DISPATCH(AccumulateF64)(op, acc, x, n);
-}
 void simd_reduce_columns(ReduceOp op, const float* x, int64_t rows, int64_t stride, float* out, int64_t n) {
   HWY_DYNAMIC_DISPATCH(ColumnsF32)(op, x, rows, stride, out, n);
 }

@@ -23,10 +23,6 @@ void simd_unary(UnaryOp op, const double* x, double* out, int64_t n);
 float simd_reduce(ReduceOp op, const float* x, int64_t n);
 double simd_reduce(ReduceOp op, const double* x, int64_t n);
 
-// acc[i] = acc[i] op x[i]: the column-wise step of reducing over an outer axis.
-void simd_accumulate(ReduceOp op, float* acc, const float* x, int64_t n);
-void simd_accumulate(ReduceOp op, double* acc, const double* x, int64_t n);
-
 // out[j] = x[j] op x[stride + j] op ... op x[(rows - 1) stride + j] for j < n (rows > 0): reducing the
 // columns of a row-major block, partial sums kept in registers.
 void simd_reduce_columns(ReduceOp op, const float* x, int64_t rows, int64_t stride, float* out, int64_t n);

@@ -148,3 +148,21 @@ def test_second_derivative_matches_finite_differences(cls, bidirectional, mode):
         g_plus, g_minus = (float((first(ms.Tensor(s)).asnumpy() * v).sum()) for s in shifted)
         expected.reshape(-1)[k] = (g_plus - g_minus) / (2 * eps)
     np.testing.assert_allclose(got, expected, rtol=1e-6, atol=1e-8)
+
+
+@pytest.mark.parametrize("cls", [nn.LSTM, nn.GRU], ids=["LSTM", "GRU"])
+def test_bad_state_and_empty_inputs(cls):
+    net = cls(3, 4)
+    x = ms.Tensor(np.zeros((2, 2, 3), np.float32))
+    bad = ms.Tensor(np.zeros((2, 2, 4), np.float32))  # two layers' worth of state for one layer
+    with pytest.raises(ValueError, match=rf"{cls.__name__}: 'hx' must have shape \(num_layers \* num_directions, "
+                                         r"batch, hidden_size\) = \(1, 2, 4\), but got \(2, 2, 4\)"):
+        net(x, (bad, bad) if cls is nn.LSTM else bad)
+    with pytest.raises(ValueError, match=rf"{cls.__name__}: the input must have at least one step, but got shape"):
+        net(ms.Tensor(np.zeros((0, 2, 3), np.float32)))
+    # An empty batch runs: empty outputs, and zero weight gradients.
+    empty = ms.Tensor(np.zeros((2, 0, 3), np.float32))
+    out, _ = net(empty)
+    assert out.shape == (2, 0, 4)
+    grads = ms.grad(lambda t: net(t)[0].sum(), None, net.trainable_params())(empty)
+    assert all(g.shape == p.shape and not g.asnumpy().any() for g, p in zip(grads, net.trainable_params()))

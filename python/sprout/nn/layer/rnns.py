@@ -67,6 +67,10 @@ class _RNNBase(Cell):
         if hx is None:
             zeros = Tensor(shape=shape, dtype=x.dtype, init="zeros")
             return zeros, zeros
+        for state in hx:
+            if tuple(state.shape) != shape:
+                raise ValueError(f"{type(self).__name__}: 'hx' must have shape (num_layers * num_directions, batch, "
+                                 f"hidden_size) = {shape}, but got {tuple(state.shape)}")
         return hx
 
     def construct(self, x, hx=None, seq_length=None):
@@ -79,6 +83,8 @@ class _RNNBase(Cell):
         if self.batch_first:
             x = ops.transpose(x, (1, 0, 2))
         steps, batch = x.shape[0], x.shape[1]
+        if steps == 0:
+            raise ValueError(f"{api}: the input must have at least one step, but got shape {x.shape}")
         h0, c0 = self._initial_state(x, hx if not isinstance(hx, Tensor) else (hx, hx), batch)
         h_n, c_n, layer_input = [], [], x
         for layer in range(self.num_layers):
@@ -89,13 +95,14 @@ class _RNNBase(Cell):
                 w_ih, w_hh, b_ih, b_hh = self._weights(layer, suffix)
                 # The input's share of the gates for every step at once: one (steps * batch) row matmul, not
                 # one per step.
-                gates = _matmul_t(ops.reshape(layer_input, (steps * batch, -1)), w_ih)
+                gates = _matmul_t(ops.reshape(layer_input, (steps * batch, w_ih.shape[1])), w_ih)
                 if b_ih is not None:
                     # Biases the step adds unchanged join the projection: their gradient becomes one
                     # sum over all steps' rows instead of a sum and an accumulation per step.
                     folded, b_hh = self._fold_biases(b_ih, b_hh)
                     gates = gates + folded
-                seq, h, c = self._recurrence(ops.reshape(gates, (steps, batch, -1)), h, c, w_hh, b_hh, bool(d))
+                seq, h, c = self._recurrence(ops.reshape(gates, (steps, batch, w_ih.shape[0])), h, c, w_hh, b_hh,
+                                             bool(d))
                 outputs.append(seq)
                 h_n.append(h)
                 c_n.append(c)
@@ -139,7 +146,7 @@ class GRU(_RNNBase):
     def _initial_state(self, x, hx, batch):
         if hx is None or isinstance(hx, tuple):
             return super()._initial_state(x, hx, batch)
-        return hx, hx
+        return super()._initial_state(x, (hx, hx), batch)
 
     def _fold_biases(self, b_ih, b_hh):
         """b_hh stays in the step: the reset gate scales the candidate's hidden part, bias included."""
