@@ -23,9 +23,10 @@ $(VENV)/.sysdeps-stamp: scripts/install_system_deps.sh
 	@python3 -m venv $(VENV) 2>/dev/null || true
 	@touch $@
 
-$(VENV)/.deps-stamp: $(VENV)/.sysdeps-stamp requirements-dev.txt
+$(VENV)/.deps-stamp: $(VENV)/.sysdeps-stamp requirements-dev.txt requirements-mkl.txt
 	$(VPY) -m pip install -q --upgrade pip
 	$(VPY) -m pip install -q -r requirements-dev.txt
+	$(VPY) -m pip install -q --no-deps -r requirements-mkl.txt
 	# Developer install: the venv imports python/ directly (the build drops _C*.so there).
 	$(VPY) -c 'import sysconfig, os; open(os.path.join(sysconfig.get_paths()["purelib"], "sprout-dev.pth"), "w").write(os.path.abspath("python") + "\n")'
 	@touch $@

@@ -2,7 +2,14 @@
 
 ``import sprout as ms`` gives the MindSpore 2.x names: ``ms.Tensor``, ``ms.ops``, ``ms.set_context``...
 """
+import os as _os
+import sys as _sys
+
 from sprout import _C
+
+# The optional `mkl` wheel puts libmkl_rt into the environment's lib/ (Note [MKL at run time]).
+if _os.path.exists(_os.path.join(_sys.prefix, "lib", "libmkl_rt.so.3")):
+    _C.set_mkl_library(_os.path.join(_sys.prefix, "lib", "libmkl_rt.so.3"))
 from sprout.common import dtype
 from sprout.common.dtype import *  # noqa: F401,F403
 from sprout.common.parameter import Parameter, ParameterTuple

@@ -2,6 +2,7 @@
 #include <nanobind/stl/string.h>
 
 #include "base/parallel.h"
+#include "kernels/cpu/mkl_blas.h"
 #include "ops/debug_print.h"
 #include "runtime/op_profile.h"
 #include "python/bindings.h"
@@ -15,6 +16,8 @@ void bind_runtime(nb::module_& m) {
     set_num_threads(n);
   });
   m.def("get_num_threads", &num_threads);
+  m.def("set_mkl_library", &set_mkl_library, "Where libmkl_rt is (Note [MKL at run time]); before the first product.");
+  m.def("mkl_status", &mkl_status, "'MKL <version>' when MKL loads, else why it does not.");
   m.def("allocator_stats", [] {
     AllocatorStats s = CpuAllocator::instance().stats();
     nb::dict d;

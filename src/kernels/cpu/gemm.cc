@@ -4,23 +4,33 @@
 #include <cblas.h>
 
 #include <cstdlib>
+#include <initializer_list>
+#include <limits>
 #include <string>
 #include <type_traits>
 #include <unordered_map>
 
+#include "kernels/cpu/mkl_blas.h"
 #include "kernels/cpu/onednn.h"
 
 namespace sprout {
 namespace {
 
-enum class MatmulBackend { Auto, Blas, OneDnn };
+enum class MatmulBackend { Auto, Blas, OneDnn, Mkl };
 
-// SPROUT_MATMUL_BACKEND=blas|onednn forces one backend (for benchmarks/matmul_backends.py).
+// SPROUT_MATMUL_BACKEND=blas|onednn|mkl forces one backend (for benchmarks/matmul_backends.py).
 MatmulBackend backend_from_env() {
   const char* env = std::getenv("SPROUT_MATMUL_BACKEND");
-  if (env && std::string(env) == "onednn") return MatmulBackend::OneDnn;
-  if (env && std::string(env) == "blas") return MatmulBackend::Blas;
+  const std::string name = env ? env : "";
+  if (name == "onednn") return MatmulBackend::OneDnn;
+  if (name == "blas") return MatmulBackend::Blas;
+  if (name == "mkl") return MatmulBackend::Mkl;
   return MatmulBackend::Auto;
+}
+
+MatmulBackend forced_backend() {
+  static const MatmulBackend backend = backend_from_env();
+  return backend;
 }
 
 // Measured on the 2-core Zen 4 machine (benchmarks/matmul_backends.py, 2026-11-22): oneDNN wins from
@@ -29,11 +39,31 @@ MatmulBackend backend_from_env() {
 // 2-core AVX-512 Xeon (2026-11-24): oneDNN 292 vs 179 GFLOP/s at 128^3, 352 vs 249 at 64x784x512, level
 // at 1024^3 (396 vs 400); OpenBLAS 1.0 vs 3.2 us at 8^3, 3.1 vs 5.7 us at 32x256x10.
 constexpr int64_t kOneDnnMinWork = 128 * 128 * 128;
+// With MKL loaded (Xeon, 2026-11-25, benchmarks/matmul_backends.py), MKL beats oneDNN from 64x512x512
+// up, transposed operands included (64x784x512 with A^T: 145 vs 212 us; 1024x64x1024: 351 vs 370
+// us), but not on LeNet's 64x400x120 (29 vs 24 us).
+constexpr int64_t kMklMinWork = 4 * 1024 * 1024;
 
-// Whether a float32 product of this size goes to oneDNN.
-bool use_onednn(int64_t m, int64_t n, int64_t k) {
-  static const MatmulBackend backend = backend_from_env();
-  return backend == MatmulBackend::OneDnn || (backend == MatmulBackend::Auto && m * n * k >= kOneDnnMinWork);
+// MKL's sgemm when products of this process go to MKL (Note [MKL at run time]): unasked only on Intel
+// CPUs with the library installed; forced, a missing library is an error.
+MklSgemm mkl_for_large_products() {
+  if (forced_backend() == MatmulBackend::Mkl) {
+    MklSgemm forced = mkl_sgemm();
+    SPROUT_CHECK(forced, RuntimeError, "SPROUT_MATMUL_BACKEND=mkl, but ", mkl_status());
+    return forced;
+  }
+  static const MklSgemm chosen =
+      forced_backend() == MatmulBackend::Auto && cpu_is_intel() ? mkl_sgemm() : nullptr;
+  return chosen;
+}
+
+// The backend of a float32 product: OpenBLAS below kOneDnnMinWork, then oneDNN, from kMklMinWork up
+// MKL when this process uses it.
+MatmulBackend float32_backend(int64_t m, int64_t n, int64_t k) {
+  if (forced_backend() != MatmulBackend::Auto) return forced_backend();
+  const int64_t work = m * n * k;
+  if (work < kOneDnnMinWork) return MatmulBackend::Blas;
+  return work >= kMklMinWork && mkl_for_large_products() ? MatmulBackend::Mkl : MatmulBackend::OneDnn;
 }
 
 // C = op(A) op(B) through a cached oneDNN matmul primitive (float32 only); with `accumulate`,
@@ -65,6 +95,12 @@ void onednn_gemm(const BlasOperand& a, const BlasOperand& b, float* c, int64_t m
   onednn::stream().wait();
 }
 
+bool fits_int32(std::initializer_list<int64_t> sizes) {
+  for (int64_t v : sizes)
+    if (v > std::numeric_limits<int>::max()) return false;
+  return true;
+}
+
 }  // namespace
 
 bool as_blas_operand(const Tensor& t, const void* data, bool user_trans, BlasOperand& op) {
@@ -83,12 +119,21 @@ bool as_blas_operand(const Tensor& t, const void* data, bool user_trans, BlasOpe
 
 template <class T>
 void gemm(const BlasOperand& a, const BlasOperand& b, T* c, int64_t m, int64_t n, int64_t k, bool accumulate) {
-  if constexpr (std::is_same_v<T, float>) {
-    if (use_onednn(m, n, k)) return onednn_gemm(a, b, c, m, n, k, accumulate);
-  }
   auto ta = a.trans ? CblasTrans : CblasNoTrans, tb = b.trans ? CblasTrans : CblasNoTrans;
   const T beta = accumulate ? T(1) : T(0);
   if constexpr (std::is_same_v<T, float>) {
+    switch (float32_backend(m, n, k)) {
+      case MatmulBackend::OneDnn:
+        return onednn_gemm(a, b, c, m, n, k, accumulate);
+      case MatmulBackend::Mkl:
+        if (fits_int32({a.ld, b.ld, m, n, k}))
+          return mkl_for_large_products()(CblasRowMajor, ta, tb, int(m), int(n), int(k), 1.0f,
+                                          static_cast<const float*>(a.data), int(a.ld),
+                                          static_cast<const float*>(b.data), int(b.ld), beta, c, int(n));
+        break;  // beyond MKL's LP64 interface: OpenBLAS
+      default:
+        break;
+    }
     cblas_sgemm(CblasRowMajor, ta, tb, m, n, k, 1.0f, static_cast<const float*>(a.data), a.ld,
                 static_cast<const float*>(b.data), b.ld, beta, c, n);
   } else {
@@ -110,7 +155,9 @@ template <class T>
 FixedRightGemm<T>::FixedRightGemm(const BlasOperand& b, int64_t m, int64_t n, int64_t k, int64_t lda)
     : b_(b), m_(m), n_(n), k_(k), lda_(lda) {
   if constexpr (std::is_same_v<T, float>) {
-    if (!use_onednn(m, n, k) || m == 0 || n == 0 || k == 0) return;
+    // oneDNN's packed weight serves whenever oneDNN or MKL would take the product (a packed weight
+    // beats repacking B at every call, which MKL's plain sgemm does).
+    if (float32_backend(m, n, k) == MatmulBackend::Blas || m == 0 || n == 0 || k == 0) return;
     using dnnl::memory;
     const std::string key = str("fixed_right:", m, ",", n, ",", k, ",", lda);
     memory::desc a_md({m, k}, memory::data_type::f32, memory::dims{lda, 1});

@@ -1,6 +1,6 @@
 // Row-major GEMM on raw operands, for kernels that multiply (MatMul, the LSTM recurrence's steps):
-// float32 through oneDNN or OpenBLAS by problem size (Note [Matmul backend] in matmul.cc), float64
-// through OpenBLAS.
+// float32 through OpenBLAS, oneDNN or MKL by problem size (Note [Matmul backend] in matmul.cc),
+// float64 through OpenBLAS.
 #pragma once
 
 #include <cstdint>

@@ -1,8 +1,9 @@
 // CPU kernels of MatMul and BatchMatMul.
 //
 // Note [Matmul backend]
-// Float32 products go to oneDNN or OpenBLAS (its OpenMP build, so both share Sprout's thread pool),
-// whichever measured faster for the problem size: see kOneDnnMinWork in gemm.cc. Float64 uses OpenBLAS.
+// Float32 products go to OpenBLAS (its OpenMP build, so all share Sprout's thread pool), oneDNN or, on
+// Intel CPUs with the optional MKL installed, MKL (Note [MKL at run time]), whichever measured faster
+// for the problem size: see kOneDnnMinWork and kMklMinWork in gemm.cc. Float64 uses OpenBLAS.
 // Operands are passed by leading dimension, so transposed views (a permuted tensor) cost no copy. Float16/BFloat16 compute in float32; integers use a plain blocked loop.
 #include <cstdlib>
 #include <cstring>
