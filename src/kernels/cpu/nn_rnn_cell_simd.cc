@@ -39,13 +39,18 @@ HWY_INLINE V sigmoid_v(D d, V x) {
   return hn::IfThenElse(hn::IsNaN(x), x, hn::IfThenElse(hn::Lt(x, hn::Zero(d)), hn::Mul(e, r), r));
 }
 
-// tanh as the Tanh kernel computes it (simd_math.cc): Highway's Tanh, which is exactly +-1 beyond |x| = 18.7;
-// clamping first keeps infinities inside its domain, NaN stays NaN.
+// tanh as the Tanh kernel computes it (simd_math.cc): float32 by tanh_f32 (Note [Float32 tanh]), double
+// by Highway's Tanh, which is exactly +-1 beyond |x| = 18.7; clamping first keeps infinities inside its
+// domain, NaN stays NaN.
 template <class D, class V>
 HWY_INLINE V tanh_v(D d, V x) {
-  const V cap = hn::Set(d, 20);
-  const V t = hn::Tanh(d, hn::Min(hn::Max(x, hn::Neg(cap)), cap));
-  return hn::IfThenElse(hn::IsNaN(x), x, t);
+  if constexpr (sizeof(hn::TFromD<D>) == 4) {
+    return tanh_f32(d, x);
+  } else {
+    const V cap = hn::Set(d, 20);
+    const V t = hn::Tanh(d, hn::Min(hn::Max(x, hn::Neg(cap)), cap));
+    return hn::IfThenElse(hn::IsNaN(x), x, t);
+  }
 }
 
 // Gate k's pre-activation parts at unit j: (input_gates + input_bias), (hidden_gates + hidden_bias).

@@ -13,6 +13,7 @@
 #include <limits>
 
 #include "kernels/cpu/simd_erf_coefficients.h"
+#include "kernels/cpu/simd_exp-inl.h"
 #include "kernels/cpu/simd_math.h"
 
 #if HWY_ONCE
@@ -88,7 +89,11 @@ HWY_INLINE V exp_neg_square(D d, V x) {
   const U keep = sizeof(T) == 4 ? U(0xFFFFF000u) : U(0xFFFFFFFFF8000000ull);
   const V hi = hn::BitCast(d, hn::And(hn::BitCast(du, x), hn::Set(du, keep)));
   const V lo = hn::Mul(hn::Sub(x, hi), hn::Add(x, hi));
-  return hn::Mul(hn::Exp(d, hn::Neg(hn::Mul(hi, hi))), hn::Exp(d, hn::Neg(lo)));
+  if constexpr (sizeof(T) == 4) {  // erf's |x| <= kErfLimit keeps -x^2 inside exp_f32's range
+    return hn::Mul(exp_f32(d, hn::Neg(hn::Mul(hi, hi))), exp_f32(d, hn::Neg(lo)));
+  } else {
+    return hn::Mul(hn::Exp(d, hn::Neg(hn::Mul(hi, hi))), hn::Exp(d, hn::Neg(lo)));
+  }
 }
 
 // erf and erfc from three Chebyshev pieces (scripts/gen_erf_coefficients.py):
@@ -165,14 +170,21 @@ HWY_INLINE V apply(D d, V x) {
     V e = hn::Exp(d, hn::Abs(x));
     return hn::MulAdd(half, e, hn::Div(half, e));
   }
-  if constexpr (OP == MathOp::Tanh) return hn::Tanh(d, x);
+  if constexpr (OP == MathOp::Tanh) {
+    if constexpr (sizeof(T) == 4) {
+      return tanh_f32(d, x);  // Note [Float32 tanh]
+    } else {
+      return hn::Tanh(d, x);
+    }
+  }
   if constexpr (OP == MathOp::Erf) return erf_vec<false>(d, x);
   if constexpr (OP == MathOp::Erfc) return erf_vec<true>(d, x);
 }
 
-// Where apply<OP> is exact (Note [Vector math domains]); false for NaN wherever NaN needs libm.
-template <MathOp OP>
-constexpr bool kHasDomain = OP >= MathOp::Expm1;
+// Where apply<OP> is exact (Note [Vector math domains]); false for NaN wherever NaN needs libm. The
+// float32 tanh is exact everywhere, infinities and NaN included (Note [Float32 tanh]).
+template <MathOp OP, class T>
+constexpr bool kHasDomain = OP >= MathOp::Expm1 && !(OP == MathOp::Tanh && sizeof(T) == 4);
 
 template <MathOp OP, class D, class V>
 HWY_INLINE auto in_domain(D d, V x) {
@@ -223,7 +235,7 @@ HWY_INLINE void math_loop(const T* x, T* out, int64_t n) {
     }
     const auto v = hn::LoadU(d, src);
     hn::StoreU(apply<OP>(d, v), d, dst);
-    if constexpr (kHasDomain<OP>) {
+    if constexpr (kHasDomain<OP, T>) {
       if (!hn::AllTrue(d, in_domain<OP>(d, v))) {  // rare: fix from a copy, as dst may alias src
         HWY_ALIGN T saved[hn::MaxLanes(d)];
         hn::Store(v, d, saved);
