@@ -109,7 +109,9 @@ std::vector<V> batch_norm_bprop(BpropBuilder& b) {
   std::vector<V> g = b.emitter().emit_outputs(Primitive(grad_def, attrs), grad_in);
   if (!a.is_training) {
     // y = (x - mean) * rstd * scale + bias with the running statistics as inputs (also returned as
-    // reserve spaces 1 and 2).
+    // reserve spaces 1 and 2). Their gradients cost a pass over x; eager mode skips it when nobody
+    // wants them (running statistics are not trained).
+    if (!b.wants(3) && !b.wants(4)) return {g[0], g[1], g[2], V{}, V{}};
     Channels c = channels(b, x);
     V rstd = rstd_of(b, var, a.epsilon), gain = b.mul(b.input(1), rstd);
     V d_mean = b.sub(dmean, b.mul(g[2], gain));
@@ -117,13 +119,17 @@ std::vector<V> batch_norm_bprop(BpropBuilder& b) {
     V d_var = b.add(dvar, b.mul(d_rstd, b.mul(b.mul(rstd, b.mul(rstd, rstd)), b.scalar(-0.5, b.spec(x).dtype))));
     return {g[0], g[1], g[2], d_mean, d_var};
   }
-  // The batch statistics' own gradients: d mean/dx = 1/m, d var/dx = 2 (x - mean) / m.
+  // The batch statistics' own gradients: d mean/dx = 1/m, d var/dx = 2 (x - mean) / m. They are
+  // zero unless something reads the reserve spaces (a layer never does): then dx is BatchNormGrad's
+  // alone, which saves three passes over x.
+  V no_mean = b.emitter().zeros_like(b.input(3)), no_var = b.emitter().zeros_like(b.input(4));
+  if (b.emitter().is_zero(dmean) && b.emitter().is_zero(dvar)) return {g[0], g[1], g[2], no_mean, no_var};
   Channels c = channels(b, x);
   DType t = b.spec(x).dtype;
   V coef = c.view(b.mul(dvar, b.scalar(2.0 / c.count, t)));
   V offset = c.view(b.sub(b.mul(dmean, b.scalar(1.0 / c.count, t)), b.mul(b.mul(dvar, b.scalar(2.0 / c.count, t)), mean)));
   V dx = b.add(g[0], b.add(b.mul(x, coef), offset));
-  return {dx, g[1], g[2], b.emitter().zeros_like(b.input(3)), b.emitter().zeros_like(b.input(4))};
+  return {dx, g[1], g[2], no_mean, no_var};
 }
 
 std::vector<V> batch_norm_grad_bprop(BpropBuilder& b) {

@@ -58,6 +58,26 @@ def test_batchnorm_train_and_eval():
     np.testing.assert_allclose(y_eval, expect, rtol=1e-4, atol=1e-4)
 
 
+@pytest.mark.parametrize("shape", [(8, 16, 20, 20), (3, 5, 7, 9), (64, 6)])
+def test_batchnorm_training_matches_float64_on_offset_data(shape):
+    """Data far from zero relative to its spread: the statistics (vector sums in double for long planes,
+    plain loops for short ones) and the normalization must not cancel digits away; the gradient too."""
+    rng = np.random.default_rng(4)
+    x = (rng.standard_normal(shape) * 0.01 + 1000).astype(np.float32)
+    g = rng.standard_normal(shape).astype(np.float32)
+    bn = nn.BatchNorm2d(shape[1]) if len(shape) == 4 else nn.BatchNorm1d(shape[1])
+    bn.set_train()
+    axes = (0, 2, 3) if len(shape) == 4 else (0,)
+    x64 = x.astype(np.float64)
+    xhat = (x64 - x64.mean(axes, keepdims=True)) / np.sqrt(x64.var(axes, keepdims=True) + 1e-5)
+    np.testing.assert_allclose(bn(ms.Tensor(x)).asnumpy(), xhat, atol=4e-3)  # x*gain + shift was off by 1e-2
+    # d/dx sum(y * g) = (g - mean(g) - xhat mean(g xhat)) / std
+    std = np.sqrt(x64.var(axes, keepdims=True) + 1e-5)
+    want = (g - g.mean(axes, keepdims=True) - xhat * (g * xhat).mean(axes, keepdims=True)) / std
+    got = ms.grad(lambda t: (bn(t) * ms.Tensor(g)).sum())(ms.Tensor(x)).asnumpy()
+    np.testing.assert_allclose(got, want, rtol=2e-2, atol=2e-2 * np.abs(want).max())
+
+
 def test_layernorm_and_dropout_modes():
     ln = nn.LayerNorm((4,))
     x = np.random.default_rng(2).standard_normal((3, 4)).astype(np.float32)
