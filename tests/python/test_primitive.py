@@ -50,6 +50,12 @@ def test_call_time_arguments():
     assert ops.ReduceSum()(x).shape == ()
     with pytest.raises(TypeError, match="Reshape: expects 1 tensor input and up to 1 more"):
         ops.Reshape()(x, (3, 2), 5)
+    with pytest.raises(TypeError, match="Add: expects 2 tensor inputs, but got 1 arguments"):
+        _C.Primitive("Add")(x)  # the stack fast path takes exactly the op's inputs; the rest are checked
+    with pytest.raises(TypeError, match="Reshape: takes its inputs and call-time attributes by position"):
+        _C.Primitive("Reshape")(x, shape=(3, 2))
+    # Python scalars as operands through the fast path, as through the operators
+    np.testing.assert_array_equal(_C.Primitive("Add")(x, 1).asnumpy(), np.arange(6.0).reshape(2, 3) + 1)
 
 
 def test_infer_from_python_uses_the_registry_function():
