@@ -2,6 +2,7 @@
 #include "kernels/cpu/gemm.h"
 
 #include <cblas.h>
+#include <omp.h>
 
 #include <cstdlib>
 #include <initializer_list>
@@ -39,31 +40,43 @@ MatmulBackend forced_backend() {
 // 2-core AVX-512 Xeon (2026-11-24): oneDNN 292 vs 179 GFLOP/s at 128^3, 352 vs 249 at 64x784x512, level
 // at 1024^3 (396 vs 400); OpenBLAS 1.0 vs 3.2 us at 8^3, 3.1 vs 5.7 us at 32x256x10.
 constexpr int64_t kOneDnnMinWork = 128 * 128 * 128;
-// With MKL loaded (Xeon, 2026-11-25, benchmarks/matmul_backends.py), MKL beats oneDNN from 64x512x512
-// up, transposed operands included (64x784x512 with A^T: 145 vs 212 us; 1024x64x1024: 351 vs 370
-// us), but not on LeNet's 64x400x120 (29 vs 24 us).
+// With MKL loaded (Xeon, 2026-11-25, benchmarks/matmul_backends.py), MKL beats OpenBLAS from 64^3 up
+// (100^3: 10 vs 14 us; attention's 32 x 128x64x128 batch, one entry per thread: 215 vs 304 us) and
+// oneDNN from 4M multiply-adds up, transposed operands included (64x784x512 with A^T: 145 vs 212 us;
+// 1024x64x1024: 351 vs 370 us); in between oneDNN wins on long, thin products (LeNet's 64x400x120:
+// 25 vs 35 us; 64x784x64: 23 vs 31 us).
+constexpr int64_t kMklMinSmallWork = 64 * 64 * 64;
 constexpr int64_t kMklMinWork = 4 * 1024 * 1024;
 
-// MKL's sgemm when products of this process go to MKL (Note [MKL at run time]): unasked only on Intel
-// CPUs with the library installed; forced, a missing library is an error.
-MklSgemm mkl_for_large_products() {
-  if (forced_backend() == MatmulBackend::Mkl) {
-    MklSgemm forced = mkl_sgemm();
-    SPROUT_CHECK(forced, RuntimeError, "SPROUT_MATMUL_BACKEND=mkl, but ", mkl_status());
-    return forced;
-  }
+// MKL's sgemm when products of this process may go to MKL (Note [MKL at run time]): unasked only on
+// Intel CPUs with the library installed.
+MklSgemm mkl_for_products() {
   static const MklSgemm chosen =
-      forced_backend() == MatmulBackend::Auto && cpu_is_intel() ? mkl_sgemm() : nullptr;
+      forced_backend() == MatmulBackend::Mkl || (forced_backend() == MatmulBackend::Auto && cpu_is_intel())
+          ? mkl_sgemm()
+          : nullptr;
   return chosen;
 }
 
-// The backend of a float32 product: OpenBLAS below kOneDnnMinWork, then oneDNN, from kMklMinWork up
-// MKL when this process uses it.
+// The backend of a float32 product, by size (the constants above). Inside a parallel region (a batch
+// running one entry per thread) oneDNN is left out: its stream and primitive cache are shared by the
+// process, and entries from two threads measured 2x slower there than on OpenBLAS.
 MatmulBackend float32_backend(int64_t m, int64_t n, int64_t k) {
-  if (forced_backend() != MatmulBackend::Auto) return forced_backend();
+  const bool one_thread = omp_in_parallel();
+  const bool mkl = mkl_for_products() != nullptr;
+  switch (forced_backend()) {
+    case MatmulBackend::Auto: break;
+    case MatmulBackend::OneDnn: return one_thread ? MatmulBackend::Blas : MatmulBackend::OneDnn;
+    case MatmulBackend::Mkl:
+      if (mkl || one_thread) return mkl ? MatmulBackend::Mkl : MatmulBackend::Blas;  // no throwing in a region
+      SPROUT_CHECK(false, RuntimeError, "SPROUT_MATMUL_BACKEND=mkl, but ", mkl_status());
+      break;
+    case MatmulBackend::Blas: return MatmulBackend::Blas;
+  }
   const int64_t work = m * n * k;
-  if (work < kOneDnnMinWork) return MatmulBackend::Blas;
-  return work >= kMklMinWork && mkl_for_large_products() ? MatmulBackend::Mkl : MatmulBackend::OneDnn;
+  if (work < kMklMinSmallWork) return MatmulBackend::Blas;
+  if (one_thread || work < kOneDnnMinWork) return mkl ? MatmulBackend::Mkl : MatmulBackend::Blas;
+  return mkl && work >= kMklMinWork ? MatmulBackend::Mkl : MatmulBackend::OneDnn;
 }
 
 // C = op(A) op(B) through a cached oneDNN matmul primitive (float32 only); with `accumulate`,
@@ -127,7 +140,7 @@ void gemm(const BlasOperand& a, const BlasOperand& b, T* c, int64_t m, int64_t n
         return onednn_gemm(a, b, c, m, n, k, accumulate);
       case MatmulBackend::Mkl:
         if (fits_int32({a.ld, b.ld, m, n, k}))
-          return mkl_for_large_products()(CblasRowMajor, ta, tb, int(m), int(n), int(k), 1.0f,
+          return mkl_for_products()(CblasRowMajor, ta, tb, int(m), int(n), int(k), 1.0f,
                                           static_cast<const float*>(a.data), int(a.ld),
                                           static_cast<const float*>(b.data), int(b.ld), beta, c, int(n));
         break;  // beyond MKL's LP64 interface: OpenBLAS
@@ -155,9 +168,10 @@ template <class T>
 FixedRightGemm<T>::FixedRightGemm(const BlasOperand& b, int64_t m, int64_t n, int64_t k, int64_t lda)
     : b_(b), m_(m), n_(n), k_(k), lda_(lda) {
   if constexpr (std::is_same_v<T, float>) {
-    // oneDNN's packed weight serves whenever oneDNN or MKL would take the product (a packed weight
-    // beats repacking B at every call, which MKL's plain sgemm does).
-    if (float32_backend(m, n, k) == MatmulBackend::Blas || m == 0 || n == 0 || k == 0) return;
+    // oneDNN's packed weight serves every product big enough for oneDNN, also where MKL would take a
+    // single one: packing B once beats MKL's plain sgemm, which packs it at every call.
+    const bool packs = m * n * k >= kOneDnnMinWork && forced_backend() != MatmulBackend::Blas && !omp_in_parallel();
+    if (!packs) return;
     using dnnl::memory;
     const std::string key = str("fixed_right:", m, ",", n, ",", k, ",", lda);
     memory::desc a_md({m, k}, memory::data_type::f32, memory::dims{lda, 1});
