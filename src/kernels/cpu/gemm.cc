@@ -40,12 +40,13 @@ MatmulBackend forced_backend() {
 // 2-core AVX-512 Xeon (2026-11-24): oneDNN 292 vs 179 GFLOP/s at 128^3, 352 vs 249 at 64x784x512, level
 // at 1024^3 (396 vs 400); OpenBLAS 1.0 vs 3.2 us at 8^3, 3.1 vs 5.7 us at 32x256x10.
 constexpr int64_t kOneDnnMinWork = 128 * 128 * 128;
-// With MKL loaded (Xeon, 2026-11-25, benchmarks/matmul_backends.py), MKL beats OpenBLAS from 64^3 up
-// (100^3: 10 vs 14 us; attention's 32 x 128x64x128 batch, one entry per thread: 215 vs 304 us) and
+// With MKL loaded (Xeon, 2026-11-25, benchmarks/matmul_backends.py), MKL beats OpenBLAS from 96^3 up
+// (96^3: 7.5 vs 10.1 us; attention's 32 x 128x64x128 batch, one entry per thread: 215 vs 304 us), not
+// below (64^3: 5.7 vs 3.7 us; the MLP's 64x512x10 head, B^T: 11.5 vs 5.6 us), and
 // oneDNN from 4M multiply-adds up, transposed operands included (64x784x512 with A^T: 145 vs 212 us;
 // 1024x64x1024: 351 vs 370 us); in between oneDNN wins on long, thin products (LeNet's 64x400x120:
 // 25 vs 35 us; 64x784x64: 23 vs 31 us).
-constexpr int64_t kMklMinSmallWork = 64 * 64 * 64;
+constexpr int64_t kMklMinSmallWork = 96 * 96 * 96;
 constexpr int64_t kMklMinWork = 4 * 1024 * 1024;
 
 // MKL's sgemm when products of this process may go to MKL (Note [MKL at run time]): unasked only on
@@ -68,9 +69,10 @@ MatmulBackend float32_backend(int64_t m, int64_t n, int64_t k) {
     case MatmulBackend::Auto: break;
     case MatmulBackend::OneDnn: return one_thread ? MatmulBackend::Blas : MatmulBackend::OneDnn;
     case MatmulBackend::Mkl:
-      if (mkl || one_thread) return mkl ? MatmulBackend::Mkl : MatmulBackend::Blas;  // no throwing in a region
-      SPROUT_CHECK(false, RuntimeError, "SPROUT_MATMUL_BACKEND=mkl, but ", mkl_status());
-      break;
+      // Nothing may throw inside a parallel region: there a missing MKL means OpenBLAS, and the next
+      // product outside one reports it.
+      SPROUT_CHECK(mkl || one_thread, RuntimeError, "SPROUT_MATMUL_BACKEND=mkl, but ", mkl_status());
+      return mkl ? MatmulBackend::Mkl : MatmulBackend::Blas;
     case MatmulBackend::Blas: return MatmulBackend::Blas;
   }
   const int64_t work = m * n * k;
@@ -141,8 +143,8 @@ void gemm(const BlasOperand& a, const BlasOperand& b, T* c, int64_t m, int64_t n
       case MatmulBackend::Mkl:
         if (fits_int32({a.ld, b.ld, m, n, k}))
           return mkl_for_products()(CblasRowMajor, ta, tb, int(m), int(n), int(k), 1.0f,
-                                          static_cast<const float*>(a.data), int(a.ld),
-                                          static_cast<const float*>(b.data), int(b.ld), beta, c, int(n));
+                                    static_cast<const float*>(a.data), int(a.ld), static_cast<const float*>(b.data),
+                                    int(b.ld), beta, c, int(n));
         break;  // beyond MKL's LP64 interface: OpenBLAS
       default:
         break;
