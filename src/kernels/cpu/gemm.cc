@@ -64,19 +64,21 @@ MklSgemm mkl_for_products() {
 // process, and entries from two threads measured 2x slower there than on OpenBLAS.
 MatmulBackend float32_backend(int64_t m, int64_t n, int64_t k) {
   const bool one_thread = omp_in_parallel();
-  const bool mkl = mkl_for_products() != nullptr;
   switch (forced_backend()) {
     case MatmulBackend::Auto: break;
     case MatmulBackend::OneDnn: return one_thread ? MatmulBackend::Blas : MatmulBackend::OneDnn;
-    case MatmulBackend::Mkl:
+    case MatmulBackend::Mkl: {
       // Nothing may throw inside a parallel region: there a missing MKL means OpenBLAS, and the next
       // product outside one reports it.
+      const bool mkl = mkl_for_products() != nullptr;
       SPROUT_CHECK(mkl || one_thread, RuntimeError, "SPROUT_MATMUL_BACKEND=mkl, but ", mkl_status());
       return mkl ? MatmulBackend::Mkl : MatmulBackend::Blas;
+    }
     case MatmulBackend::Blas: return MatmulBackend::Blas;
   }
   const int64_t work = m * n * k;
-  if (work < kMklMinSmallWork) return MatmulBackend::Blas;
+  if (work < kMklMinSmallWork) return MatmulBackend::Blas;  // before MKL is looked up: loading it takes time
+  const bool mkl = mkl_for_products() != nullptr;
   if (one_thread || work < kOneDnnMinWork) return mkl ? MatmulBackend::Mkl : MatmulBackend::Blas;
   return mkl && work >= kMklMinWork ? MatmulBackend::Mkl : MatmulBackend::OneDnn;
 }
