@@ -8,8 +8,9 @@ import sys as _sys
 from sprout import _C
 
 # The optional `mkl` wheel puts libmkl_rt into the environment's lib/ (Note [MKL at run time]).
-if _os.path.exists(_os.path.join(_sys.prefix, "lib", "libmkl_rt.so.3")):
-    _C.set_mkl_library(_os.path.join(_sys.prefix, "lib", "libmkl_rt.so.3"))
+_MKL_LIBRARY = _os.path.join(_sys.prefix, "lib", "libmkl_rt.so.3")
+if _os.path.exists(_MKL_LIBRARY):
+    _C.set_mkl_library(_MKL_LIBRARY)
 from sprout.common import dtype
 from sprout.common.dtype import *  # noqa: F401,F403
 from sprout.common.parameter import Parameter, ParameterTuple
