@@ -7,6 +7,8 @@
 #include <unordered_map>
 #include <vector>
 
+#include <sys/mman.h>
+
 #include "base/error.h"
 
 namespace sprout {
@@ -45,6 +47,28 @@ size_t CpuAllocator::size_class(size_t nbytes) {
   return (nbytes + step - 1) & ~(step - 1);
 }
 
+namespace {
+
+// Note [Huge pages for large blocks]
+// A block of 4 MiB or more starts on a 2 MiB boundary and is marked MADV_HUGEPAGE (the kernel's
+// transparent huge pages are commonly set to `madvise`, so nothing is huge unless asked for). A stream
+// over 4 KiB pages misses the TLB every 4 KiB; over huge pages every 2 MiB. Measured on an AMD Zen 4
+// host, the same runs alternating: eager x * y + z over 4M floats (five 16 MiB streams) 1.6-1.75 ->
+// 1.2 ms; a ResNet-18 training step 531 -> 523 ms. NumPy marks its allocations from 4 MiB the same
+// way, so PyTorch tensors made from NumPy arrays had that advantage over Sprout's own copies.
+constexpr size_t kHugePage = size_t{2} << 20;
+constexpr size_t kHugePageMinBlock = size_t{4} << 20;
+
+void* os_allocate(size_t cls) {
+  if (cls < kHugePageMinBlock) return std::aligned_alloc(kAlignment, cls);
+  void* ptr = nullptr;
+  if (posix_memalign(&ptr, kHugePage, cls) != 0) return nullptr;
+  madvise(ptr, cls & ~(kHugePage - 1), MADV_HUGEPAGE);  // advice only: a failure leaves 4 KiB pages
+  return ptr;
+}
+
+}  // namespace
+
 void* CpuAllocator::allocate(size_t nbytes) {
   size_t cls = size_class(nbytes);
   {
@@ -71,10 +95,10 @@ void* CpuAllocator::allocate(size_t nbytes) {
     }
     ++s.os_allocations;
   }
-  void* ptr = std::aligned_alloc(kAlignment, cls);
+  void* ptr = os_allocate(cls);
   if (!ptr) {
     empty_cache();  // give the cache back and try once more before failing
-    ptr = std::aligned_alloc(kAlignment, cls);
+    ptr = os_allocate(cls);
   }
   if (!ptr) {
     std::lock_guard<std::mutex> lock(impl_->mutex);

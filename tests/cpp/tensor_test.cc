@@ -1,6 +1,10 @@
 #include <gtest/gtest.h>
 
+#include <cstdio>
+#include <fstream>
+#include <iterator>
 #include <numeric>
+#include <string>
 
 #include "tensor/allocator.h"
 #include "tensor/tensor.h"
@@ -130,6 +134,39 @@ TEST(Allocator, ReusesFreedBlocks) {
   a.deallocate(q, 4990);
   a.empty_cache();
   EXPECT_EQ(a.stats().cached_bytes, 0u);
+}
+
+// The range [begin, end) lies in one mapping of /proc/self/smaps that is eligible for huge pages.
+bool huge_page_eligible(uintptr_t begin, uintptr_t end) {
+  std::ifstream smaps("/proc/self/smaps");
+  std::string line;
+  bool inside = false;
+  while (std::getline(smaps, line)) {
+    uintptr_t lo = 0, hi = 0;
+    if (std::sscanf(line.c_str(), "%lx-%lx ", &lo, &hi) == 2) {  // a mapping's first line: "lo-hi perms ..."
+      inside = lo <= begin && end <= hi;
+    } else if (inside && line.rfind("THPeligible:", 0) == 0) {
+      return line.find('1') != std::string::npos;
+    }
+  }
+  return false;
+}
+
+TEST(Allocator, LargeBlocksAskForHugePages) {  // Note [Huge pages for large blocks]
+  auto& a = CpuAllocator::instance();
+  const size_t small = 1 << 20, large = 6 << 20;
+  void* p = a.allocate(small);
+  void* q = a.allocate(large);
+  const auto begin = reinterpret_cast<uintptr_t>(q);
+  EXPECT_EQ(reinterpret_cast<uintptr_t>(p) % 64, 0u);
+  EXPECT_EQ(begin % (2 << 20), 0u);
+  std::ifstream mode("/sys/kernel/mm/transparent_hugepage/enabled");
+  std::string modes((std::istreambuf_iterator<char>(mode)), std::istreambuf_iterator<char>());
+  if (!modes.empty() && modes.find("[never]") == std::string::npos) {
+    EXPECT_TRUE(huge_page_eligible(begin, begin + (large & ~size_t{(2 << 20) - 1})));
+  }
+  a.deallocate(p, small);
+  a.deallocate(q, large);
 }
 
 TEST(Allocator, StorageReturnsMemoryWhenLastViewDies) {
