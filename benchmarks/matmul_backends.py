@@ -8,7 +8,7 @@ import os
 import subprocess
 import sys
 
-SHAPES = [(8, 8, 8), (32, 256, 10), (64, 400, 120), (128, 128, 128), (64, 784, 512), (64, 512, 512),
+SHAPES = [(8, 8, 8), (32, 256, 10), (64, 64, 64), (96, 96, 96), (128, 64, 128), (64, 400, 120), (128, 128, 128), (64, 784, 512), (64, 512, 512),
           (256, 256, 256), (1024, 256, 768), (1024, 1024, 256), (1024, 64, 1024), (1024, 1024, 1024)]
 # Plain, A transposed (a weight gradient x^T dy), B transposed (an input gradient dy w^T).
 TRANSPOSES = {"": (False, False), "A^T": (True, False), "B^T": (False, True)}

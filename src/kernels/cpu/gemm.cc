@@ -34,20 +34,19 @@ MatmulBackend forced_backend() {
   return backend;
 }
 
-// Measured on the 2-core Zen 4 machine (benchmarks/matmul_backends.py, 2026-11-22): oneDNN wins from
-// 128^3 multiply-adds up (164 vs 142 GFLOP/s at 128^3, 214 vs 196 at 1024^3); below, OpenBLAS's lower
-// call overhead wins (1.5 vs 3.5 us at 8^3, 3.8 vs 6.3 us at 32x256x10). The same split holds on the
-// 2-core AVX-512 Xeon (2026-11-24): oneDNN 292 vs 179 GFLOP/s at 128^3, 352 vs 249 at 64x784x512, level
-// at 1024^3 (396 vs 400); OpenBLAS 1.0 vs 3.2 us at 8^3, 3.1 vs 5.7 us at 32x256x10.
-constexpr int64_t kOneDnnMinWork = 128 * 128 * 128;
-// With MKL loaded (Xeon, 2026-11-25, benchmarks/matmul_backends.py), MKL beats OpenBLAS from 96^3 up
-// (96^3: 7.5 vs 10.1 us; attention's 32 x 128x64x128 batch, one entry per thread: 215 vs 304 us), not
-// below (64^3: 5.7 vs 3.7 us; the MLP's 64x512x10 head, B^T: 11.5 vs 5.6 us), and
-// oneDNN from 4M multiply-adds up, transposed operands included (64x784x512 with A^T: 145 vs 212 us;
-// 1024x64x1024: 351 vs 370 us); in between oneDNN wins on long, thin products (LeNet's 64x400x120:
-// 25 vs 35 us; 64x784x64: 23 vs 31 us).
-constexpr int64_t kMklMinSmallWork = 96 * 96 * 96;
-constexpr int64_t kMklMinWork = 4 * 1024 * 1024;
+// Measured with benchmarks/matmul_backends.py. Below 96^3 multiply-adds OpenBLAS's lower call overhead
+// wins everywhere (Xeon: 1.0 vs 3.2 us at 8^3, 3.7 vs 5.7 at 64^3; Zen 4, 2026-11-25: 1.0 vs 3.1 us at
+// 8^3, 5.7 vs 6.6 at 64^3). From 96^3 up oneDNN beats OpenBLAS (Zen 4: 96^3 14.7 vs 16.7 us, with B^T
+// 15.3 vs 39.3; 128x64x128 13.7 vs 42.3; 128^3 184 vs 74 GFLOP/s; 1024^3 219 vs 176. Xeon: 128^3 292
+// vs 179, 64x784x512 352 vs 249, level at 1024^3).
+constexpr int64_t kSmallWork = 96 * 96 * 96;
+// With MKL loaded (Xeon, 2026-11-25), MKL beats OpenBLAS from 96^3 up (96^3: 7.5 vs 10.1 us; attention's
+// 32 x 128x64x128 batch, one entry per thread: 215 vs 304 us), and oneDNN below 2M multiply-adds and
+// from 4M up, transposed operands included (64x784x512 with A^T: 145 vs 212 us; 1024x64x1024: 351 vs
+// 370 us); in between oneDNN wins on long, thin products (LeNet's 64x400x120: 25 vs 35 us; 64x784x64:
+// 23 vs 31 us). On Zen 4 MKL stays 10-30% behind oneDNN, so it is not used there unasked.
+constexpr int64_t kOneDnnOverMklMinWork = 128 * 128 * 128;
+constexpr int64_t kMklOverOneDnnMinWork = 4 * 1024 * 1024;
 
 // MKL's sgemm when products of this process may go to MKL (Note [MKL at run time]): unasked only on
 // Intel CPUs with the library installed.
@@ -77,10 +76,11 @@ MatmulBackend float32_backend(int64_t m, int64_t n, int64_t k) {
     case MatmulBackend::Blas: return MatmulBackend::Blas;
   }
   const int64_t work = m * n * k;
-  if (work < kMklMinSmallWork) return MatmulBackend::Blas;  // before MKL is looked up: loading it takes time
+  if (work < kSmallWork) return MatmulBackend::Blas;  // before MKL is looked up: loading it takes time
   const bool mkl = mkl_for_products() != nullptr;
-  if (one_thread || work < kOneDnnMinWork) return mkl ? MatmulBackend::Mkl : MatmulBackend::Blas;
-  return mkl && work >= kMklMinWork ? MatmulBackend::Mkl : MatmulBackend::OneDnn;
+  if (one_thread) return mkl ? MatmulBackend::Mkl : MatmulBackend::Blas;
+  if (mkl && (work < kOneDnnOverMklMinWork || work >= kMklOverOneDnnMinWork)) return MatmulBackend::Mkl;
+  return MatmulBackend::OneDnn;
 }
 
 // C = op(A) op(B) through a cached oneDNN matmul primitive (float32 only); with `accumulate`,
@@ -174,7 +174,9 @@ FixedRightGemm<T>::FixedRightGemm(const BlasOperand& b, int64_t m, int64_t n, in
   if constexpr (std::is_same_v<T, float>) {
     // oneDNN's packed weight serves every product big enough for oneDNN, also where MKL would take a
     // single one: packing B once beats MKL's plain sgemm, which packs it at every call.
-    const bool packs = m * n * k >= kOneDnnMinWork && forced_backend() != MatmulBackend::Blas && !omp_in_parallel();
+    const int64_t work = m * n * k;
+    const bool packs = work >= kSmallWork && forced_backend() != MatmulBackend::Blas && !omp_in_parallel() &&
+                       (work >= kOneDnnOverMklMinWork || mkl_for_products() == nullptr);
     if (!packs) return;
     using dnnl::memory;
     const std::string key = str("fixed_right:", m, ",", n, ",", k, ",", lda);

@@ -3,7 +3,7 @@
 // Note [Matmul backend]
 // Float32 products go to OpenBLAS (its OpenMP build, so all share Sprout's thread pool), oneDNN or, on
 // Intel CPUs with the optional MKL installed, MKL (Note [MKL at run time]), whichever measured faster
-// for the problem size: see kOneDnnMinWork and kMklMinWork in gemm.cc. Float64 uses OpenBLAS.
+// for the problem size: see float32_backend in gemm.cc. Float64 uses OpenBLAS.
 // Operands are passed by leading dimension, so transposed views (a permuted tensor) cost no copy. Float16/BFloat16 compute in float32; integers use a plain blocked loop.
 #include <cstdlib>
 #include <cstring>
