@@ -321,3 +321,20 @@ def test_float32_log_is_within_one_ulp_and_exact_at_the_edges():
     edge = np.array([0.0, -0.0, -1.0, np.inf, np.nan, 1e-40, 1.0, 1.17549435e-38, -np.inf], np.float32)
     with np.errstate(divide="ignore", invalid="ignore"):
         np.testing.assert_array_equal(ms.ops.log(ms.Tensor(edge)).asnumpy(), np.log(edge))
+
+
+def test_float32_erf_is_within_two_and_a_half_ulp_and_exact_at_the_edges():
+    """Note [Float32 erf]: x G(x^2) below 1, 1 - exp(log-erfc polynomial) from 1 to 4, against Python's
+    float64 erf on a dense sweep (every float checked once when the pieces were fitted: 2.08 ulp at most);
+    -0 stays -0, infinities give +-1, NaN stays NaN."""
+    rng = np.random.default_rng(0)
+    x = np.concatenate([np.linspace(-5, 5, 1_000_001), rng.uniform(0.9, 1.1, 200_000),
+                        np.geomspace(1e-40, 1, 100_000), -np.geomspace(1e-40, 1, 100_000)]).astype(np.float32)
+    got = ms.ops.erf(ms.Tensor(x)).asnumpy().astype(np.float64)
+    want = np.vectorize(math.erf, otypes=[float])(x.astype(np.float64))
+    ulp = np.spacing(np.abs(want).astype(np.float32)).astype(np.float64)
+    assert np.max(np.abs(got - want) / ulp) <= 2.5
+    edge = np.array([-0.0, 0.0, np.inf, -np.inf, np.nan, 4.0, -9.5, 3e38], np.float32)
+    out = ms.ops.erf(ms.Tensor(edge)).asnumpy()
+    np.testing.assert_array_equal(out, [-0.0, 0.0, 1, -1, np.nan, 1, -1, 1])
+    assert np.signbit(out[0]) and not np.signbit(out[1])

@@ -96,7 +96,43 @@ HWY_INLINE V exp_neg_square(D d, V x) {
   }
 }
 
-// erf and erfc from three Chebyshev pieces (scripts/gen_erf_coefficients.py):
+// p_F + p_{F+1} t + ... + p_{N-1} t^{N-1-F} by Horner's rule.
+template <int F = 0, int N, class D, class V>
+HWY_INLINE V horner(D d, const double (&p)[N], V t) {
+  using T = hn::TFromD<D>;
+  V acc = hn::Set(d, static_cast<T>(p[N - 1]));
+  for (int k = N - 2; k >= F; --k) acc = hn::MulAdd(acc, t, hn::Set(d, static_cast<T>(p[k])));
+  return acc;
+}
+
+// Note [Float32 erf]
+// erfc's pieces must keep relative accuracy far out in the tail, which costs a 12-term middle piece and
+// two exps. erf only needs accuracy relative to its own value, which is at least erf(1) = 0.84 beyond
+// |x| = 1, so there 1 - erfc(x) with erfc(x) = exp(L(x)) and L = log erfc a smooth degree-9 polynomial
+// suffices: an absolute error e in L is a relative error e in erfc, at most 0.16 e in erf. Below 1,
+// x G(x^2) with G of degree 6. erf(4) rounds to 1, so |x| is clamped at 4. Coefficients:
+// scripts/gen_erf_coefficients.py. Against float64 erf over every float in [0, 9]:
+// at most 2.08 ulp. 256K standard normal floats in cache, 2 threads, Zen 4: 183 -> 101 us (PyTorch 184).
+template <class D, class V>
+HWY_INLINE V erf_f32(D d, V x) {
+  namespace ec = erf_coefficients;
+  using T = hn::TFromD<D>;
+  const V one = hn::Set(d, T(1)), ax = hn::Abs(x);
+  const auto small = hn::Lt(ax, one);
+  V small_erf = hn::Zero(d), big_erf = hn::Zero(d);
+  if (!hn::AllFalse(d, small)) {  // |x| p_0 + |x| s (p_1 + p_2 s + ...): the leading term rounded once
+    const V s = hn::Mul(x, x);
+    const V rest = hn::Mul(hn::Mul(ax, s), horner<1>(d, ec::kErfSmallF32, s));
+    small_erf = hn::MulAdd(ax, hn::Set(d, T(ec::kErfSmallF32[0])), rest);
+  }
+  if (!hn::AllTrue(d, small)) {
+    const V u = hn::Sub(hn::Min(ax, hn::Set(d, T(4))), hn::Set(d, T(2.5)));
+    big_erf = hn::Sub(one, exp_f32(d, horner(d, ec::kErfTailF32, u)));
+  }
+  return hn::CopySign(hn::IfThenElse(small, small_erf, big_erf), x);
+}
+
+// erfc, and double erf, from three Chebyshev pieces (scripts/gen_erf_coefficients.py):
 //   |x| < 1: erf(x) = x g(x^2);  1 <= |x| < 3: erfc(|x|) = exp(-x^2) h(|x|);
 //   |x| >= 3: erfc(|x|) = exp(-x^2) u k(u) with u = 1/|x|.
 // erf(-x) = -erf(x) and erfc(-x) = 2 - erfc(x) give the rest. Only the pieces some lane needs are
@@ -177,7 +213,13 @@ HWY_INLINE V apply(D d, V x) {
       return hn::Tanh(d, x);
     }
   }
-  if constexpr (OP == MathOp::Erf) return erf_vec<false>(d, x);
+  if constexpr (OP == MathOp::Erf) {
+    if constexpr (sizeof(T) == 4) {
+      return erf_f32(d, x);  // Note [Float32 erf]
+    } else {
+      return erf_vec<false>(d, x);
+    }
+  }
   if constexpr (OP == MathOp::Erfc) return erf_vec<true>(d, x);
 }
 
