@@ -12,8 +12,8 @@ bool is_python_scalar(nb::handle obj) {
 
 Operand to_operand(nb::handle obj) {
   Operand op;
-  if (nb::isinstance<Tensor>(obj)) {
-    op.tensor = nb::cast<const Tensor&>(obj);
+  if (const Tensor* t = tensor_of(obj)) {
+    op.tensor = *t;
   } else if (PyBool_Check(obj.ptr())) {
     op.is_scalar = true;
     op.scalar_kind = DTypeKind::Bool;

@@ -133,7 +133,10 @@ nb::object call_primitive(const PyPrimitive& p, nb::handle call_args) {
 // 0.37 for `x + y` (Note [Operators as type slots]). The type's tp_call slot is called directly.
 PyObject* primitive_call_slot(PyObject* self, PyObject* args, PyObject* kwargs) noexcept {
   try {
-    const PyPrimitive& p = nb::cast<const PyPrimitive&>(nb::handle(self));
+    // CPython calls tp_call only on instances of the type: no type lookup needed (Note [Tensor objects
+    // without type lookups]); an instance whose __init__ never ran gets nanobind's error from the cast.
+    const PyPrimitive& p = nb::inst_ready(self) ? *nb::inst_ptr<PyPrimitive>(self)
+                                                : nb::cast<const PyPrimitive&>(nb::handle(self));
     SPROUT_CHECK(kwargs == nullptr || PyDict_GET_SIZE(kwargs) == 0, TypeError, p.prim.name(),
                  ": takes its inputs and call-time attributes by position, not by keyword");
     return call_primitive(p, args).release().ptr();

@@ -145,10 +145,34 @@ Tensor to_tensor(nb::handle obj, std::optional<DType> dtype) {
   return cast(owned, target);
 }
 
-nb::object wrap(Tensor t) { return nb::cast(std::move(t)); }
+// Note [Tensor objects without type lookups]
+// nanobind finds a C++ type's Python type through a hash map keyed by its type_info, on every
+// isinstance, cast and return: an eager `x + y` did that six times (the operator's operand checks,
+// each operand's cast, the result). The Tensor type is looked up once here; the checks compare type
+// pointers and a result is built in place. Tiny ops, Zen 4, alternating builds: `x + y` 432 -> 406 ns,
+// `-x` (now a number slot too) 261 -> 237 ns, `ops.add(x, y)` 618 -> 597 ns.
+namespace {
+PyTypeObject* g_tensor_type = nullptr;  // set by bind_tensor
+}  // namespace
+
+const Tensor* tensor_of(nb::handle obj) {
+  PyTypeObject* type = Py_TYPE(obj.ptr());
+  if (type != g_tensor_type && !PyType_IsSubtype(type, g_tensor_type)) return nullptr;
+  SPROUT_CHECK(nb::inst_ready(obj), TypeError, "a Tensor whose __init__ never ran (made by Tensor.__new__ "
+               "alone) cannot be used");
+  return nb::inst_ptr<Tensor>(obj);
+}
+
+nb::object wrap(Tensor t) {
+  nb::object obj = nb::inst_alloc(nb::handle(reinterpret_cast<PyObject*>(g_tensor_type)));
+  new (nb::inst_ptr<Tensor>(obj)) Tensor(std::move(t));
+  nb::inst_mark_ready(obj);
+  return obj;
+}
 
 void bind_tensor(nb::module_& m) {
   nb::class_<Tensor> cls(m, "Tensor", nb::type_slots(tensor_number_slots()));
+  g_tensor_type = reinterpret_cast<PyTypeObject*>(cls.ptr());
   cls.def(
          "__init__",
          [](Tensor* self, nb::handle input_data, nb::handle dtype, nb::handle shape, nb::handle init, bool) {

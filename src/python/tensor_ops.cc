@@ -11,8 +11,8 @@ namespace {
 
 // Returns NotImplemented for operands Python should try the other way round (None, strings ...).
 nb::object binary(const Primitive& op, nb::handle a, nb::handle b) {
-  nb::handle other = nb::isinstance<Tensor>(a) ? b : a;
-  if (!nb::isinstance<Tensor>(other) && !is_python_scalar(other) && !nb::isinstance<nb::list>(other) &&
+  nb::handle other = tensor_of(a) ? b : a;
+  if (!tensor_of(other) && !is_python_scalar(other) && !nb::isinstance<nb::list>(other) &&
       !nb::isinstance<nb::tuple>(other) && !nb::hasattr(other, "__array_interface__"))
     return nb::borrow(Py_NotImplemented);
   nb::object pair[2] = {nb::borrow(a), nb::borrow(b)};
@@ -44,11 +44,25 @@ void def_binary(nb::class_<Tensor>& cls, const char* name) {
 // An operator bound as a method (__add__) makes CPython's nb_add a generic wrapper that looks the method
 // up and calls it through nanobind's dispatcher: about a tenth of a tiny `x + y`. The arithmetic
 // operators are the type's number slots instead, called directly with (a, b) in source order: either
-// may be the Tensor, so one function serves __add__ and __radd__ (CPython derives both from it).
+// may be the Tensor, so one function serves __add__ and __radd__ (CPython derives both from it). Unary
+// minus and abs() are slots as well.
 template <const char* OP>
 PyObject* number_slot(PyObject* a, PyObject* b) noexcept {
   try {
     return binary(op_prim<OP>(), a, b).release().ptr();
+  } catch (...) {
+    set_python_error_from_current();
+    return nullptr;
+  }
+}
+
+// -x and abs(x): CPython calls these slots only with an instance of the type.
+template <const char* OP>
+PyObject* unary_slot(PyObject* x) noexcept {
+  try {
+    const Tensor* t = tensor_of(x);
+    SPROUT_ASSERT(t, OP, " slot on an object that is not a Tensor");  // CPython passes instances only
+    return wrap(std::move(run_eager(op_prim<OP>(), std::span<const Tensor>(t, 1))[0])).release().ptr();
   } catch (...) {
     set_python_error_from_current();
     return nullptr;
@@ -71,6 +85,8 @@ const PyType_Slot* tensor_number_slots() {
       {Py_nb_floor_divide, reinterpret_cast<void*>(number_slot<kFloorDiv>)},
       {Py_nb_remainder, reinterpret_cast<void*>(number_slot<kFloorMod>)},  // the remainder takes y's sign
       {Py_nb_power, reinterpret_cast<void*>(power_slot)},
+      {Py_nb_negative, reinterpret_cast<void*>(unary_slot<kNeg>)},
+      {Py_nb_absolute, reinterpret_cast<void*>(unary_slot<kAbs>)},
       {0, nullptr}};
   return slots;
 }
@@ -82,8 +98,6 @@ void bind_tensor_ops(nb::class_<Tensor>& cls) {
   def_binary<kLe>(cls, "__le__");
   def_binary<kGt>(cls, "__gt__");
   def_binary<kGe>(cls, "__ge__");
-  cls.def("__neg__", [](const Tensor& t) { return run_eager(op_prim<kNeg>(), std::span<const Tensor>(&t, 1))[0]; });
-  cls.def("__abs__", [](const Tensor& t) { return run_eager(op_prim<kAbs>(), std::span<const Tensor>(&t, 1))[0]; });
   cls.def("__hash__", [](nb::handle self) { return reinterpret_cast<intptr_t>(self.ptr()) >> 4; });
   cls.def("__getitem__", &tensor_getitem);
   cls.def("__setitem__", &tensor_setitem);

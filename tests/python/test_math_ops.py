@@ -338,3 +338,18 @@ def test_float32_erf_is_within_two_and_a_half_ulp_and_exact_at_the_edges():
     out = ms.ops.erf(ms.Tensor(edge)).asnumpy()
     np.testing.assert_array_equal(out, [-0.0, 0.0, 1, -1, np.nan, 1, -1, 1])
     assert np.signbit(out[0]) and not np.signbit(out[1])
+
+
+def test_operators_on_a_tensor_never_initialized_raise_type_error():
+    """Note [Tensor objects without type lookups]: the operator slots find the Tensor by type pointer; one
+    made by Tensor.__new__ alone is refused with a TypeError, not read."""
+    hollow = ms.Tensor.__new__(ms.Tensor)
+    x = ms.Tensor(np.ones(2, np.float32))
+    for use in (lambda: -hollow, lambda: abs(hollow), lambda: x + hollow, lambda: hollow * x,
+                lambda: hollow == x, lambda: ops.add(x, hollow)):
+        with pytest.raises(TypeError, match="__init__ never ran"):
+            use()
+    p = ms.Parameter(ms.Tensor(np.array([1.0, -2.0], np.float32)), name="w")  # a subclass takes the same path
+    np.testing.assert_array_equal((-p).asnumpy(), [-1, 2])
+    np.testing.assert_array_equal(abs(p).asnumpy(), [1, 2])
+    np.testing.assert_array_equal((p + x).asnumpy(), [2, -1])
