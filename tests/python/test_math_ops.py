@@ -353,3 +353,18 @@ def test_operators_on_a_tensor_never_initialized_raise_type_error():
     np.testing.assert_array_equal((-p).asnumpy(), [-1, 2])
     np.testing.assert_array_equal(abs(p).asnumpy(), [1, 2])
     np.testing.assert_array_equal((p + x).asnumpy(), [2, -1])
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_binary_ops_at_every_length_around_the_vector_width(dtype):
+    """The vector loop's tail (on AVX-512 a masked load and store, elsewhere a copy through stack
+    buffers) at each length up to a few vectors, with tensor and scalar operands on either side."""
+    rng = np.random.default_rng(0)
+    for n in range(0, 40):
+        a, b = rng.standard_normal(n).astype(dtype), rng.standard_normal(n).astype(dtype)
+        x, y = ms.Tensor(a), ms.Tensor(b)
+        np.testing.assert_array_equal((x + y).asnumpy(), a + b)
+        np.testing.assert_array_equal((x / y).asnumpy(), a / b)
+        np.testing.assert_array_equal((x * 2.5).asnumpy(), a * dtype(2.5))
+        np.testing.assert_array_equal((3.0 - x).asnumpy(), dtype(3) - a)
+        np.testing.assert_array_equal(ops.maximum(x, y).asnumpy(), np.maximum(a, b))

@@ -55,15 +55,23 @@ HWY_INLINE void binary_loop(const T* a, int64_t sa, const T* b, int64_t sb, T* o
   auto load_b = [&](int64_t i) { return sb ? hn::LoadU(d, b + i) : hn::Set(d, b[0]); };
   int64_t i = 0;
   for (; i + lanes <= n; i += lanes) hn::StoreU(apply_binary<OP>(d, load_a(i), load_b(i)), d, out + i);
-  if (i < n) {
-    HWY_ALIGN T ta[hn::MaxLanes(d)] = {}, tb[hn::MaxLanes(d)] = {}, to[hn::MaxLanes(d)];
-    for (int64_t j = 0; j < n - i; ++j) {
-      ta[j] = a[(i + j) * sa];
-      tb[j] = b[(i + j) * sb];
-    }
-    hn::Store(apply_binary<OP>(d, hn::Load(d, ta), hn::Load(d, tb)), d, to);
-    std::memcpy(out + i, to, static_cast<size_t>(n - i) * sizeof(T));
+  if (i == n) return;
+#if !HWY_MEM_OPS_MIGHT_FAULT
+  // The tail (all of a tiny op) under a mask, where masked-off lanes can't fault (AVX-512): a
+  // one-element `x + y` 10-15 ns faster than through the stack buffers below.
+  const auto tail = hn::FirstN(d, static_cast<size_t>(n - i));
+  const auto va = sa ? hn::MaskedLoad(tail, d, a + i) : hn::Set(d, a[0]);
+  const auto vb = sb ? hn::MaskedLoad(tail, d, b + i) : hn::Set(d, b[0]);
+  hn::BlendedStore(apply_binary<OP>(d, va, vb), tail, d, out + i);
+#else
+  HWY_ALIGN T ta[hn::MaxLanes(d)] = {}, tb[hn::MaxLanes(d)] = {}, to[hn::MaxLanes(d)];
+  for (int64_t j = 0; j < n - i; ++j) {
+    ta[j] = a[(i + j) * sa];
+    tb[j] = b[(i + j) * sb];
   }
+  hn::Store(apply_binary<OP>(d, hn::Load(d, ta), hn::Load(d, tb)), d, to);
+  std::memcpy(out + i, to, static_cast<size_t>(n - i) * sizeof(T));
+#endif
 }
 
 template <class T>
