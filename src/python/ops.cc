@@ -103,20 +103,30 @@ nb::object wrap_outputs(const Primitive& prim, std::vector<Tensor> outs) {
   return nb::tuple(out);
 }
 
-// The usual call, tensors only and no call-time attributes, runs from stack arrays with the
-// primitive as bound; the rest goes through bind_call_args.
-constexpr size_t kStackInputs = 4;
+// The usual call, N tensors and no call-time attributes, runs from stack arrays of exactly N entries
+// with the primitive as bound (each unused Operand's construction and destruction cost a tiny op 10 ns);
+// the rest goes through bind_call_args.
+template <size_t N>
+nb::object call_with_inputs(const Primitive& prim, nb::handle call_args) {
+  nb::object args[N];
+  for (size_t i = 0; i < N; ++i) args[i] = nb::borrow(PyTuple_GET_ITEM(call_args.ptr(), i));
+  if (auto traced = emit_if_tracing(prim, std::span<const nb::object>(args, N))) return *traced;
+  Operand operands[N];
+  for (size_t i = 0; i < N; ++i) operands[i] = to_operand(args[i]);
+  return wrap_outputs(prim, run_with_operands(prim, std::span<Operand>(operands, N)));
+}
 
 nb::object call_primitive(const PyPrimitive& p, nb::handle call_args) {
   const OpDef& def = p.prim.def();
   const size_t n = static_cast<size_t>(PyTuple_GET_SIZE(call_args.ptr()));
-  if (!def.variadic && n == def.inputs.size() && n <= kStackInputs) {
-    nb::object args[kStackInputs];
-    for (size_t i = 0; i < n; ++i) args[i] = nb::borrow(PyTuple_GET_ITEM(call_args.ptr(), i));
-    if (auto traced = emit_if_tracing(p.prim, std::span<const nb::object>(args, n))) return *traced;
-    Operand operands[kStackInputs];
-    for (size_t i = 0; i < n; ++i) operands[i] = to_operand(args[i]);
-    return wrap_outputs(p.prim, run_with_operands(p.prim, std::span<Operand>(operands, n)));
+  if (!def.variadic && n == def.inputs.size()) {
+    switch (n) {
+      case 1: return call_with_inputs<1>(p.prim, call_args);
+      case 2: return call_with_inputs<2>(p.prim, call_args);
+      case 3: return call_with_inputs<3>(p.prim, call_args);
+      case 4: return call_with_inputs<4>(p.prim, call_args);
+      default: break;
+    }
   }
   std::vector<nb::object> args;
   Primitive prim = bind_call_args(p, nb::borrow<nb::args>(call_args), args);
