@@ -19,32 +19,6 @@ namespace sprout {
 namespace HWY_NAMESPACE {
 namespace hn = hwy::HWY_NAMESPACE;
 
-// exp(x) for x <= 0 (or slightly above), flushed to exactly 0 where the result is not a normal number;
-// NaN stays NaN (a softmax row holding NaN is all NaN, as in PyTorch). Float32 takes exp_f32 (Note
-// [Float32 exp]): -87.3 is inside its domain.
-template <class D, class V>
-HWY_INLINE V exp_flush(D d, V x) {
-  using T = hn::TFromD<D>;
-  const V lo = hn::Set(d, sizeof(T) == 4 ? T(-87.3) : T(-708.0));
-  const V clamped = hn::Max(x, lo);
-  V e;
-  if constexpr (sizeof(T) == 4) {
-    e = exp_f32(d, clamped);
-  } else {
-    e = hn::Exp(d, clamped);
-  }
-  return hn::IfThenElse(hn::IsNaN(x), x, hn::IfThenZeroElse(hn::Lt(x, lo), e));
-}
-
-// 1 / (1 + exp(-x)) from e = exp(-|x|): sigmoid(|x|) = 1 / (1 + e), sigmoid(-|x|) = e / (1 + e).
-template <class D, class V>
-HWY_INLINE V sigmoid(D d, V x) {
-  const V one = hn::Set(d, 1);
-  V e = exp_flush(d, hn::Neg(hn::Abs(x)));
-  V r = hn::Div(one, hn::Add(one, e));
-  return hn::IfThenElse(hn::Lt(x, hn::Zero(d)), hn::Mul(e, r), r);
-}
-
 // x * gate, where a zero gate (x -> -inf) gives 0 rather than the NaN of -inf * 0.
 template <class D, class V>
 HWY_INLINE V gated(D d, V x, V gate) {

@@ -18,26 +18,9 @@ HWY_BEFORE_NAMESPACE();
 namespace sprout {
 namespace HWY_NAMESPACE {
 namespace hn = hwy::HWY_NAMESPACE;
-// Helpers are file-local: nn_act_simd.cc has templates of the same names in this namespace.
+// Helpers are file-local: nn_act_simd.cc has templates of the same names in this namespace. The
+// sigmoid is simd_exp-inl.h's, the one the Sigmoid kernel computes.
 namespace {
-
-// sigmoid as the Sigmoid kernel computes it (nn_act_simd.cc): from e = exp(-|x|), flushed to 0 below the
-// normal range, so nothing overflows; NaN stays NaN.
-template <class D, class V>
-HWY_INLINE V sigmoid_v(D d, V x) {
-  using T = hn::TFromD<D>;
-  const V one = hn::Set(d, 1), lo = hn::Set(d, sizeof(T) == 4 ? T(-87.3) : T(-708.0));
-  const V neg = hn::Neg(hn::Abs(x)), clamped = hn::Max(neg, lo);
-  V exp_neg;
-  if constexpr (sizeof(T) == 4) {
-    exp_neg = exp_f32(d, clamped);  // Note [Float32 exp]
-  } else {
-    exp_neg = hn::Exp(d, clamped);
-  }
-  const V e = hn::IfThenZeroElse(hn::Lt(neg, lo), exp_neg);
-  const V r = hn::Div(one, hn::Add(one, e));
-  return hn::IfThenElse(hn::IsNaN(x), x, hn::IfThenElse(hn::Lt(x, hn::Zero(d)), hn::Mul(e, r), r));
-}
 
 // tanh as the Tanh kernel computes it (simd_math.cc): float32 by tanh_f32 (Note [Float32 tanh]), double
 // by Highway's Tanh, which is exactly +-1 beyond |x| = 18.7; clamping first keeps infinities inside its
@@ -78,10 +61,10 @@ template <class D, class T = hn::TFromD<D>>
 HWY_INLINE auto lstm_acts(D d, const CellGates<T>& gs, const T* cx, int64_t j) {
   using V = hn::Vec<D>;
   LstmActs<V> a;
-  a.i = sigmoid_v(d, gate(d, gs, 0, j));
-  a.f = sigmoid_v(d, gate(d, gs, 1, j));
+  a.i = sigmoid(d, gate(d, gs, 0, j));
+  a.f = sigmoid(d, gate(d, gs, 1, j));
   a.g = tanh_v(d, gate(d, gs, 2, j));
-  a.o = sigmoid_v(d, gate(d, gs, 3, j));
+  a.o = sigmoid(d, gate(d, gs, 3, j));
   a.c = hn::Add(hn::Mul(a.f, hn::LoadU(d, cx + j)), hn::Mul(a.i, a.g));
   a.tc = tanh_v(d, a.c);
   return a;
@@ -118,8 +101,8 @@ struct GruActs {
 template <class D, class T = hn::TFromD<D>>
 HWY_INLINE auto gru_acts(D d, const CellGates<T>& g, int64_t j) {
   GruActs<hn::Vec<D>> a;
-  a.r = sigmoid_v(d, gate(d, g, 0, j));
-  a.z = sigmoid_v(d, gate(d, g, 1, j));
+  a.r = sigmoid(d, gate(d, g, 0, j));
+  a.z = sigmoid(d, gate(d, g, 1, j));
   a.hn = hidden_part(d, g, 2, j);
   a.n = tanh_v(d, hn::Add(input_part(d, g, 2, j), hn::Mul(a.r, a.hn)));
   return a;

@@ -95,10 +95,7 @@ void BinaryF64(BinaryOp op, const double* a, int64_t sa, const double* b, int64_
 template <UnaryOp OP, class D, class V>
 HWY_INLINE V apply_unary(D d, V x) {
   if constexpr (OP == UnaryOp::Neg) return hn::Neg(x);
-  if constexpr (OP == UnaryOp::Exp) {
-    if constexpr (sizeof(hn::TFromD<D>) == 4) return exp_f32(d, x);
-    else return hn::Exp(d, x);
-  }
+  if constexpr (OP == UnaryOp::Exp) return exp_vec(d, x);
   if constexpr (OP == UnaryOp::Log) {
     if constexpr (sizeof(hn::TFromD<D>) == 4) return log_f32(d, x);
     else return hn::Log(d, x);

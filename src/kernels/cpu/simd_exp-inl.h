@@ -1,6 +1,7 @@
-// exp_f32, log_f32 and tanh_f32, the float32 exp, log and tanh shared by the Highway kernels (simd.cc, simd_math.cc,
-// nn_act_simd.cc, nn_rnn_cell_simd.cc), compiled per target like them: include it after hwy/highway.h in a file that foreach_target.h
-// re-includes.
+// exp_f32, log_f32 and tanh_f32, the float32 exp, log and tanh shared by the Highway kernels (simd.cc,
+// simd_math.cc, nn_act_simd.cc, nn_rnn_cell_simd.cc), and the exp-based pieces built on them (exp_vec,
+// exp_flush, sigmoid). Compiled per target like those files: include it after hwy/highway.h in a file
+// that foreach_target.h re-includes.
 // The guard toggles with HWY_TARGET_TOGGLE, Highway's pattern for per-target headers.
 #if defined(SPROUT_KERNELS_CPU_SIMD_EXP_INL_H_) == defined(HWY_TARGET_TOGGLE)
 #ifdef SPROUT_KERNELS_CPU_SIMD_EXP_INL_H_
@@ -44,6 +45,36 @@ HWY_INLINE V exp_f32(D d, V x) {
   const auto n_int = hn::Sub(hn::BitCast(di, shifted), hn::BitCast(di, magic));
   const auto scaled = hn::Add(hn::BitCast(di, e_r), hn::ShiftLeft<23>(n_int));
   return hn::BitCast(d, scaled);
+}
+
+// exp of either float type: float32 by exp_f32 (inside its domain, see above), double by Highway's Exp.
+template <class D, class V>
+HWY_INLINE V exp_vec(D d, V x) {
+  if constexpr (sizeof(hn::TFromD<D>) == 4) {
+    return exp_f32(d, x);
+  } else {
+    return hn::Exp(d, x);
+  }
+}
+
+// exp(x) for x <= 0 (or slightly above), flushed to exactly 0 where the result is not a normal number;
+// NaN stays NaN (a softmax row holding NaN is all NaN, as in PyTorch). -87.3 is inside exp_f32's domain.
+template <class D, class V>
+HWY_INLINE V exp_flush(D d, V x) {
+  using T = hn::TFromD<D>;
+  const V lo = hn::Set(d, sizeof(T) == 4 ? T(-87.3) : T(-708.0));
+  const V e = exp_vec(d, hn::Max(x, lo));
+  return hn::IfThenElse(hn::IsNaN(x), x, hn::IfThenZeroElse(hn::Lt(x, lo), e));
+}
+
+// 1 / (1 + exp(-x)) from e = exp(-|x|): sigmoid(|x|) = 1 / (1 + e), sigmoid(-|x|) = e / (1 + e); NaN
+// stays NaN.
+template <class D, class V>
+HWY_INLINE V sigmoid(D d, V x) {
+  const V one = hn::Set(d, 1);
+  V e = exp_flush(d, hn::Neg(hn::Abs(x)));
+  V r = hn::Div(one, hn::Add(one, e));
+  return hn::IfThenElse(hn::Lt(x, hn::Zero(d)), hn::Mul(e, r), r);
 }
 
 // Note [Float32 log]

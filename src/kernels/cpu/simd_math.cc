@@ -89,11 +89,8 @@ HWY_INLINE V exp_neg_square(D d, V x) {
   const U keep = sizeof(T) == 4 ? U(0xFFFFF000u) : U(0xFFFFFFFFF8000000ull);
   const V hi = hn::BitCast(d, hn::And(hn::BitCast(du, x), hn::Set(du, keep)));
   const V lo = hn::Mul(hn::Sub(x, hi), hn::Add(x, hi));
-  if constexpr (sizeof(T) == 4) {  // erf's |x| <= kErfLimit keeps -x^2 inside exp_f32's range
-    return hn::Mul(exp_f32(d, hn::Neg(hn::Mul(hi, hi))), exp_f32(d, hn::Neg(lo)));
-  } else {
-    return hn::Mul(hn::Exp(d, hn::Neg(hn::Mul(hi, hi))), hn::Exp(d, hn::Neg(lo)));
-  }
+  // erf's |x| <= kErfLimit keeps -x^2 inside exp_f32's range.
+  return hn::Mul(exp_vec(d, hn::Neg(hn::Mul(hi, hi))), exp_vec(d, hn::Neg(lo)));
 }
 
 // p_F + p_{F+1} t + ... + p_{N-1} t^{N-1-F} by Horner's rule.
