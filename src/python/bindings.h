@@ -51,6 +51,10 @@ Operand to_operand(nb::handle obj);
 DType weak_scalar_dtype(const Primitive& prim, std::optional<DType> tensors_dtype, DTypeKind scalar_kind);
 // Resolves scalar operands into 0-d tensors of the dtype the op will compute in, then runs it.
 std::vector<Tensor> run_with_operands(const Primitive& prim, std::span<Operand> operands);
+// Runs `prim` eagerly on N (1 to 4) Python operands, by run_with_operands; when all are Tensors (the
+// usual call) they go to run_eager as they are. Note [Tensor operands without Operands]
+template <size_t N>
+std::vector<Tensor> run_on_objects(const Primitive& prim, const nb::handle (&objects)[N]);
 
 // Tensor -> NumPy array sharing memory (a copy only for BFloat16, which NumPy cannot hold).
 nb::object to_numpy(const Tensor& t);
@@ -66,6 +70,12 @@ struct PyPrimitive {
   Primitive prim;
   std::vector<size_t> call_fields;  // attribute indices given at call time, in declaration order
 };
+// `prim` called with n (1 to 4) inputs and nothing else, given as an array of Python objects: a graph
+// node while tracing, else the eager result. nullopt for other input counts.
+std::optional<nb::object> call_with_inputs(const Primitive& prim, PyObject* const* items, size_t n);
+// The primitive a sprout._C.Primitive object holds; TypeError naming `api` for any other object.
+const PyPrimitive& primitive_of(nb::handle obj, const char* api);
+void bind_op_function(nb::module_& m);
 // Splits a call's arguments into the primitive with its call-time attributes applied and the
 // tensor operands (variadic ops take their tensors as one tuple or list, as MindSpore does).
 Primitive bind_call_args(const PyPrimitive& p, nb::args call_args, std::vector<nb::object>& operands);

@@ -11,6 +11,7 @@ NB_MODULE(_C, m) {
   bind_dtype(m);
   bind_tensor(m);
   bind_ops(m);
+  bind_op_function(m);
   bind_runtime(m);
   bind_autograd(m);
   bind_io(m);

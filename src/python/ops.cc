@@ -103,30 +103,22 @@ nb::object wrap_outputs(const Primitive& prim, std::vector<Tensor> outs) {
   return nb::tuple(out);
 }
 
-// The usual call, N tensors and no call-time attributes, runs from stack arrays of exactly N entries
-// with the primitive as bound (each unused Operand's construction and destruction cost a tiny op 10 ns);
-// the rest goes through bind_call_args.
+// The usual call, N inputs and no call-time attributes, runs from stack arrays of exactly N entries
+// with the primitive as bound; the rest goes through bind_call_args.
 template <size_t N>
-nb::object call_with_inputs(const Primitive& prim, nb::handle call_args) {
+nb::object call_with_n_inputs(const Primitive& prim, PyObject* const* items) {
+  nb::handle objects[N];
   nb::object args[N];
-  for (size_t i = 0; i < N; ++i) args[i] = nb::borrow(PyTuple_GET_ITEM(call_args.ptr(), i));
+  for (size_t i = 0; i < N; ++i) args[i] = nb::borrow(objects[i] = items[i]);
   if (auto traced = emit_if_tracing(prim, std::span<const nb::object>(args, N))) return *traced;
-  Operand operands[N];
-  for (size_t i = 0; i < N; ++i) operands[i] = to_operand(args[i]);
-  return wrap_outputs(prim, run_with_operands(prim, std::span<Operand>(operands, N)));
+  return wrap_outputs(prim, run_on_objects(prim, objects));
 }
 
 nb::object call_primitive(const PyPrimitive& p, nb::handle call_args) {
   const OpDef& def = p.prim.def();
   const size_t n = static_cast<size_t>(PyTuple_GET_SIZE(call_args.ptr()));
   if (!def.variadic && n == def.inputs.size()) {
-    switch (n) {
-      case 1: return call_with_inputs<1>(p.prim, call_args);
-      case 2: return call_with_inputs<2>(p.prim, call_args);
-      case 3: return call_with_inputs<3>(p.prim, call_args);
-      case 4: return call_with_inputs<4>(p.prim, call_args);
-      default: break;
-    }
+    if (auto out = call_with_inputs(p.prim, &PyTuple_GET_ITEM(call_args.ptr(), 0), n)) return *out;
   }
   std::vector<nb::object> args;
   Primitive prim = bind_call_args(p, nb::borrow<nb::args>(call_args), args);
@@ -183,6 +175,22 @@ nb::dict op_record(const OpDef& def) {
 }
 
 }  // namespace
+
+std::optional<nb::object> call_with_inputs(const Primitive& prim, PyObject* const* items, size_t n) {
+  switch (n) {
+    case 1: return call_with_n_inputs<1>(prim, items);
+    case 2: return call_with_n_inputs<2>(prim, items);
+    case 3: return call_with_n_inputs<3>(prim, items);
+    case 4: return call_with_n_inputs<4>(prim, items);
+    default: return std::nullopt;
+  }
+}
+
+const PyPrimitive& primitive_of(nb::handle obj, const char* api) {
+  SPROUT_CHECK(nb::isinstance<PyPrimitive>(obj), TypeError, api, ": expects a sprout._C.Primitive, but got ",
+               py_text(nb::str(obj.type().attr("__name__"))));
+  return nb::cast<const PyPrimitive&>(obj);
+}
 
 Primitive bind_call_args(const PyPrimitive& p, nb::args call_args, std::vector<nb::object>& operands) {
   const OpDef& def = p.prim.def();

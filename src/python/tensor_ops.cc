@@ -17,8 +17,8 @@ nb::object binary(const Primitive& op, nb::handle a, nb::handle b) {
     return nb::borrow(Py_NotImplemented);
   nb::object pair[2] = {nb::borrow(a), nb::borrow(b)};
   if (auto traced = emit_if_tracing(op, pair)) return *traced;
-  Operand operands[2] = {to_operand(a), to_operand(b)};
-  return wrap(std::move(run_with_operands(op, operands)[0]));
+  const nb::handle objects[2] = {a, b};
+  return wrap(std::move(run_on_objects(op, objects)[0]));
 }
 
 constexpr char kAdd[] = "Add", kSub[] = "Sub", kMul[] = "Mul", kDiv[] = "RealDiv", kPow[] = "Pow";

@@ -196,7 +196,10 @@ def _attach_functional_methods():
     for name in function.TENSOR_METHODS:
         if hasattr(Tensor, name):  # a method defined in C++ or above wins
             continue
-        setattr(Tensor, name, make(getattr(function, name)))
+        fn = getattr(function, name)
+        # An op function binds like a def, without a wrapper's frame (Note [Functional ops without a
+        # Python frame]).
+        setattr(Tensor, name, fn if isinstance(fn, _C.OpFunction) else make(fn))
 
 
 @_method

@@ -5,91 +5,36 @@ import numpy as np
 
 from sprout.common import dtype as mstype
 from sprout.common.tensor import Tensor
-from sprout.ops.function._prims import prim
+from sprout.ops.function._prims import op_function, prim
 
-_add, _sub, _mul, _div = prim("Add"), prim("Sub"), prim("Mul"), prim("Div")
-_maximum, _minimum, _pow = prim("Maximum"), prim("Minimum"), prim("Pow")
-_neg, _exp, _log, _sqrt = prim("Neg"), prim("Exp"), prim("Log"), prim("Sqrt")
-_equal, _not_equal = prim("Equal"), prim("NotEqual")
-_less, _less_equal, _greater, _greater_equal = prim("Less"), prim("LessEqual"), prim("Greater"), prim("GreaterEqual")
+_mul, _div = prim("Mul"), prim("Div")
+_maximum, _minimum = prim("Maximum"), prim("Minimum")
 _matmul, _batch_matmul = prim("MatMul"), prim("BatchMatMul")
 _cast = prim("Cast")
 
-
-def add(input, other):
-    """input + other, with broadcasting and implicit type promotion."""
-    return _add(input, other)
-
-
-def sub(input, other):
-    """input - other, with broadcasting and implicit type promotion."""
-    return _sub(input, other)
-
-
-def mul(input, other):
-    """input * other, with broadcasting and implicit type promotion."""
-    return _mul(input, other)
-
-
-def div(input, other):
-    """True division input / other; integer inputs give Float32."""
-    return _div(input, other)
-
-
-def maximum(input, other):
-    """Elementwise maximum; NaN propagates."""
-    return _maximum(input, other)
-
-
-def minimum(input, other):
-    """Elementwise minimum; NaN propagates."""
-    return _minimum(input, other)
-
-
-def pow(input, exponent):
-    """input ** exponent, elementwise."""
-    return _pow(input, exponent)
-
-
-def neg(input):
-    return _neg(input)
-
-
-def exp(input):
-    return _exp(input)
-
-
-def log(input):
-    return _log(input)
-
-
-def sqrt(input):
-    return _sqrt(input)
-
-
-def equal(input, other):
-    return _equal(input, other)
-
-
-def not_equal(input, other):
-    return _not_equal(input, other)
-
-
-def less(input, other):
-    return _less(input, other)
-
-
-def less_equal(input, other):
-    return _less_equal(input, other)
-
-
-def greater(input, other):
-    return _greater(input, other)
-
-
-def greater_equal(input, other):
-    return _greater_equal(input, other)
-
+# Functions that are one primitive applied to their arguments are C++ callables (Note [Functional ops
+# without a Python frame] in src/python/op_function.cc): a tiny ops.add costs what `x + y` does.
+add = op_function("Add", "add(input, other)", "input + other, with broadcasting and implicit type promotion.")
+sub = op_function("Sub", "sub(input, other)", "input - other, with broadcasting and implicit type promotion.")
+mul = op_function("Mul", "mul(input, other)", "input * other, with broadcasting and implicit type promotion.")
+div = op_function("Div", "div(input, other)", "True division input / other; integer inputs give Float32.")
+maximum = op_function("Maximum", "maximum(input, other)", "Elementwise maximum; NaN propagates.")
+minimum = op_function("Minimum", "minimum(input, other)", "Elementwise minimum; NaN propagates.")
+pow = op_function("Pow", "pow(input, exponent)", "input ** exponent, elementwise.")
+neg = op_function("Neg", "neg(input)", "-input, elementwise.")
+exp = op_function("Exp", "exp(input)", "e ** input, elementwise; integers give Float32.")
+log = op_function("Log", "log(input)", "The natural logarithm, elementwise; integers give Float32.")
+sqrt = op_function("Sqrt", "sqrt(input)", "The square root, elementwise; integers give Float32.")
+equal = op_function("Equal", "equal(input, other)", "input == other, elementwise with broadcasting; a Bool tensor.")
+not_equal = op_function("NotEqual", "not_equal(input, other)",
+                        "input != other, elementwise with broadcasting; a Bool tensor.")
+less = op_function("Less", "less(input, other)", "input < other, elementwise with broadcasting; a Bool tensor.")
+less_equal = op_function("LessEqual", "less_equal(input, other)",
+                         "input <= other, elementwise with broadcasting; a Bool tensor.")
+greater = op_function("Greater", "greater(input, other)",
+                      "input > other, elementwise with broadcasting; a Bool tensor.")
+greater_equal = op_function("GreaterEqual", "greater_equal(input, other)",
+                            "input >= other, elementwise with broadcasting; a Bool tensor.")
 
 eq, ne, lt, le, gt, ge = equal, not_equal, less, less_equal, greater, greater_equal
 negative = neg
@@ -162,128 +107,30 @@ def amin(input, axis=None, keepdims=False):
 
 # --- unary math -----------------------------------------------------------------------------------
 
-_abs, _sign, _square, _reciprocal = prim("Abs"), prim("Sign"), prim("Square"), prim("Reciprocal")
-_rsqrt, _floor, _ceil, _expm1 = prim("Rsqrt"), prim("Floor"), prim("Ceil"), prim("Expm1")
-_log1p, _sin, _cos, _tan = prim("Log1p"), prim("Sin"), prim("Cos"), prim("Tan")
-_asin, _acos, _atan, _sinh = prim("Asin"), prim("ACos"), prim("Atan"), prim("Sinh")
-_cosh, _tanh, _erf, _erfc = prim("Cosh"), prim("Tanh"), prim("Erf"), prim("Erfc")
-_isnan, _isinf, _isfinite = prim("IsNan"), prim("IsInf"), prim("IsFinite")
-
-
-def abs(input):
-    """|input|, elementwise."""
-    return _abs(input)
-
-
-def sign(input):
-    """-1, 0 or 1 by the sign of each element; NaN stays NaN."""
-    return _sign(input)
-
-
-def square(input):
-    """input * input, elementwise."""
-    return _square(input)
-
-
-def reciprocal(input):
-    """1 / input, elementwise; integers give Float32."""
-    return _reciprocal(input)
-
-
-def rsqrt(input):
-    """1 / sqrt(input), elementwise."""
-    return _rsqrt(input)
-
-
-def floor(input):
-    """The largest integer not greater than each element (floating-point input)."""
-    return _floor(input)
-
-
-def ceil(input):
-    """The smallest integer not less than each element (floating-point input)."""
-    return _ceil(input)
-
-
-def expm1(input):
-    """exp(input) - 1, accurate near 0."""
-    return _expm1(input)
-
-
-def log1p(input):
-    """log(1 + input), accurate near 0."""
-    return _log1p(input)
-
-
-def sin(input):
-    """Sine (radians), elementwise."""
-    return _sin(input)
-
-
-def cos(input):
-    """Cosine (radians), elementwise."""
-    return _cos(input)
-
-
-def tan(input):
-    """Tangent (radians), elementwise."""
-    return _tan(input)
-
-
-def asin(input):
-    """Arcsine, elementwise; NaN outside [-1, 1]."""
-    return _asin(input)
-
-
-def acos(input):
-    """Arccosine, elementwise; NaN outside [-1, 1]."""
-    return _acos(input)
-
-
-def atan(input):
-    """Arctangent, elementwise."""
-    return _atan(input)
-
-
-def sinh(input):
-    """Hyperbolic sine, elementwise."""
-    return _sinh(input)
-
-
-def cosh(input):
-    """Hyperbolic cosine, elementwise."""
-    return _cosh(input)
-
-
-def tanh(input):
-    """Hyperbolic tangent, elementwise."""
-    return _tanh(input)
-
-
-def erf(input):
-    """The Gauss error function, elementwise."""
-    return _erf(input)
-
-
-def erfc(input):
-    """The complementary error function 1 - erf(input), elementwise."""
-    return _erfc(input)
-
-
-def isnan(input):
-    """Where input is NaN; a Bool tensor."""
-    return _isnan(input)
-
-
-def isinf(input):
-    """Where input is +inf or -inf; a Bool tensor."""
-    return _isinf(input)
-
-
-def isfinite(input):
-    """Where input is neither infinite nor NaN; a Bool tensor."""
-    return _isfinite(input)
-
+abs = op_function("Abs", "abs(input)", "|input|, elementwise.")
+sign = op_function("Sign", "sign(input)", "-1, 0 or 1 by the sign of each element; NaN stays NaN.")
+square = op_function("Square", "square(input)", "input * input, elementwise.")
+reciprocal = op_function("Reciprocal", "reciprocal(input)", "1 / input, elementwise; integers give Float32.")
+rsqrt = op_function("Rsqrt", "rsqrt(input)", "1 / sqrt(input), elementwise.")
+floor = op_function("Floor", "floor(input)",
+                     "The largest integer not greater than each element (floating-point input).")
+ceil = op_function("Ceil", "ceil(input)", "The smallest integer not less than each element (floating-point input).")
+expm1 = op_function("Expm1", "expm1(input)", "exp(input) - 1, accurate near 0.")
+log1p = op_function("Log1p", "log1p(input)", "log(1 + input), accurate near 0.")
+sin = op_function("Sin", "sin(input)", "Sine (radians), elementwise.")
+cos = op_function("Cos", "cos(input)", "Cosine (radians), elementwise.")
+tan = op_function("Tan", "tan(input)", "Tangent (radians), elementwise.")
+asin = op_function("Asin", "asin(input)", "Arcsine, elementwise; NaN outside [-1, 1].")
+acos = op_function("ACos", "acos(input)", "Arccosine, elementwise; NaN outside [-1, 1].")
+atan = op_function("Atan", "atan(input)", "Arctangent, elementwise.")
+sinh = op_function("Sinh", "sinh(input)", "Hyperbolic sine, elementwise.")
+cosh = op_function("Cosh", "cosh(input)", "Hyperbolic cosine, elementwise.")
+tanh = op_function("Tanh", "tanh(input)", "Hyperbolic tangent, elementwise.")
+erf = op_function("Erf", "erf(input)", "The Gauss error function, elementwise.")
+erfc = op_function("Erfc", "erfc(input)", "The complementary error function 1 - erf(input), elementwise.")
+isnan = op_function("IsNan", "isnan(input)", "Where input is NaN; a Bool tensor.")
+isinf = op_function("IsInf", "isinf(input)", "Where input is +inf or -inf; a Bool tensor.")
+isfinite = op_function("IsFinite", "isfinite(input)", "Where input is neither infinite nor NaN; a Bool tensor.")
 
 absolute, arcsin, arccos, arctan = abs, asin, acos, atan
 
@@ -302,39 +149,15 @@ def round(input, *, decimals=0):
 
 # --- binary math ----------------------------------------------------------------------------------
 
-_floor_div, _floor_mod, _mod, _atan2 = prim("FloorDiv"), prim("FloorMod"), prim("Mod"), prim("Atan2")
-
-
-def floor_divide(input, other):
-    """input / other rounded toward negative infinity (Python's //)."""
-    return _floor_div(input, other)
-
-
-def floor_div(x, y):
-    """Same as floor_divide (MindSpore 1.x name)."""
-    return _floor_div(x, y)
-
-
-def floor_mod(x, y):
-    """x - floor(x / y) * y: the remainder with the sign of y (Python's %)."""
-    return _floor_mod(x, y)
-
-
-def remainder(input, other):
-    """The remainder with the sign of `other` (Python's %)."""
-    return _floor_mod(input, other)
-
-
-def fmod(input, other):
-    """The remainder with the sign of `input` (C's fmod)."""
-    return _mod(input, other)
-
-
-def atan2(input, other):
-    """The angle of the point (other, input): arctan(input / other) in [-pi, pi]."""
-    return _atan2(input, other)
-
-
+floor_divide = op_function("FloorDiv", "floor_divide(input, other)",
+                            "input / other rounded toward negative infinity (Python's //).")
+floor_div = op_function("FloorDiv", "floor_div(x, y)", "Same as floor_divide (MindSpore 1.x name).")
+floor_mod = op_function("FloorMod", "floor_mod(x, y)",
+                         "x - floor(x / y) * y: the remainder with the sign of y (Python's %).")
+remainder = op_function("FloorMod", "remainder(input, other)", "The remainder with the sign of `other` (Python's %).")
+fmod = op_function("Mod", "fmod(input, other)", "The remainder with the sign of `input` (C's fmod).")
+atan2 = op_function("Atan2", "atan2(input, other)",
+                     "The angle of the point (other, input): arctan(input / other) in [-pi, pi].")
 arctan2 = atan2
 
 # --- logical --------------------------------------------------------------------------------------
@@ -372,7 +195,7 @@ def logical_not(input):
 
 # --- several inputs -------------------------------------------------------------------------------
 
-_add_n, _clip, _lerp, _addcmul = prim("AddN"), prim("ClipByValue"), prim("Lerp"), prim("Addcmul")
+_add_n, _clip, _addcmul = prim("AddN"), prim("ClipByValue"), prim("Addcmul")
 
 
 def addn(x):
@@ -403,9 +226,7 @@ def clip_by_value(x, clip_value_min=None, clip_value_max=None):
     return clamp(x, clip_value_min, clip_value_max)
 
 
-def lerp(input, end, weight):
-    """input + weight * (end - input), elementwise with broadcasting."""
-    return _lerp(input, end, weight)
+lerp = op_function("Lerp", "lerp(input, end, weight)", "input + weight * (end - input), elementwise with broadcasting.")
 
 
 def addcmul(input, tensor1, tensor2, value=1):
