@@ -7,38 +7,6 @@
 
 namespace sprout {
 
-namespace {
-struct DTypeInfo {
-  std::string_view name;
-  size_t itemsize;
-  DTypeKind kind;
-  bool is_signed;
-};
-
-constexpr DTypeInfo info(DType t) {
-  switch (t) {
-    case DType::Bool: return {"Bool", 1, DTypeKind::Bool, false};
-    case DType::Int8: return {"Int8", 1, DTypeKind::Integer, true};
-    case DType::Int16: return {"Int16", 2, DTypeKind::Integer, true};
-    case DType::Int32: return {"Int32", 4, DTypeKind::Integer, true};
-    case DType::Int64: return {"Int64", 8, DTypeKind::Integer, true};
-    case DType::UInt8: return {"UInt8", 1, DTypeKind::Integer, false};
-    case DType::Float16: return {"Float16", 2, DTypeKind::Floating, true};
-    case DType::BFloat16: return {"BFloat16", 2, DTypeKind::Floating, true};
-    case DType::Float32: return {"Float32", 4, DTypeKind::Floating, true};
-    case DType::Float64: return {"Float64", 8, DTypeKind::Floating, true};
-  }
-  return {"?", 0, DTypeKind::Bool, false};
-}
-}  // namespace
-
-size_t itemsize(DType t) { return info(t).itemsize; }
-std::string_view name(DType t) { return info(t).name; }
-DTypeKind kind(DType t) { return info(t).kind; }
-bool is_floating(DType t) { return kind(t) == DTypeKind::Floating; }
-bool is_integral(DType t) { return kind(t) == DTypeKind::Integer; }
-bool is_signed(DType t) { return info(t).is_signed; }
-
 std::optional<DType> dtype_from_name(std::string_view text) {
   for (int i = 0; i < kNumDTypes; ++i) {
     auto t = static_cast<DType>(i);

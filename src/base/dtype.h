@@ -27,16 +27,38 @@ enum class DType : uint8_t {
 };
 inline constexpr int kNumDTypes = 10;
 
-size_t itemsize(DType t);
-std::string_view name(DType t);               // "Float32"
-std::optional<DType> dtype_from_name(std::string_view name);  // accepts "Float32" and "float32"
-bool is_floating(DType t);
-bool is_integral(DType t);                    // signed or unsigned integers, not bool
-bool is_signed(DType t);
-
 // Category in the promotion lattice: bool < integer < floating.
 enum class DTypeKind : uint8_t { Bool, Integer, Floating };
-DTypeKind kind(DType t);
+
+namespace detail {
+struct DTypeInfo {
+  std::string_view name;
+  size_t itemsize;
+  DTypeKind kind;
+  bool is_signed;
+};
+
+// A table in the header: itemsize() is on every tensor's data access and every kernel's setup, and a
+// table lookup inlines to one load.
+inline constexpr DTypeInfo kDTypeInfo[kNumDTypes] = {
+    {"Bool", 1, DTypeKind::Bool, false},         {"Int8", 1, DTypeKind::Integer, true},
+    {"Int16", 2, DTypeKind::Integer, true},      {"Int32", 4, DTypeKind::Integer, true},
+    {"Int64", 8, DTypeKind::Integer, true},      {"UInt8", 1, DTypeKind::Integer, false},
+    {"Float16", 2, DTypeKind::Floating, true},   {"BFloat16", 2, DTypeKind::Floating, true},
+    {"Float32", 4, DTypeKind::Floating, true},   {"Float64", 8, DTypeKind::Floating, true},
+};
+constexpr const DTypeInfo& dtype_info(DType t) { return kDTypeInfo[static_cast<int>(t)]; }
+static_assert(dtype_info(DType::Float64).name == "Float64" && dtype_info(DType::BFloat16).itemsize == 2,
+              "kDTypeInfo follows the order of DType");
+}  // namespace detail
+
+constexpr size_t itemsize(DType t) { return detail::dtype_info(t).itemsize; }
+constexpr std::string_view name(DType t) { return detail::dtype_info(t).name; }  // "Float32"
+std::optional<DType> dtype_from_name(std::string_view name);  // accepts "Float32" and "float32"
+constexpr DTypeKind kind(DType t) { return detail::dtype_info(t).kind; }
+constexpr bool is_floating(DType t) { return kind(t) == DTypeKind::Floating; }
+constexpr bool is_integral(DType t) { return kind(t) == DTypeKind::Integer; }  // signed or unsigned, not bool
+constexpr bool is_signed(DType t) { return detail::dtype_info(t).is_signed; }
 
 // Result type of a binary op on two tensors (MindSpore's implicit promotion): the larger kind wins;
 // within a kind the wider type wins; int8 with uint8 gives int16; float16 with bfloat16 gives float32.
