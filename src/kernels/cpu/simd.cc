@@ -141,7 +141,8 @@ template <UnaryOp OP, class T>
 HWY_INLINE void unary_vectors(const T* x, T* out, int64_t count) {
   const hn::ScalableTag<T> d;
   const int64_t lanes = static_cast<int64_t>(hn::Lanes(d));
-  constexpr bool kDomain = OP == UnaryOp::Exp || OP == UnaryOp::Log;
+  constexpr bool kDomain =
+      (OP == UnaryOp::Exp && !exp_vec_covers_all_inputs<hn::Vec<decltype(d)>>()) || OP == UnaryOp::Log;
   constexpr int64_t kBlockVectors = 16;
   for (int64_t b = 0; b < count; b += kBlockVectors * lanes) {
     const int64_t end = std::min(count, b + kBlockVectors * lanes);
