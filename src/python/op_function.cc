@@ -27,6 +27,7 @@ struct OpFunctionObject {
   PyObject* dict;       // __name__, __doc__, ... (attributes, as a function's)
   PyObject* primitive;  // the sprout._C.Primitive called
   PyObject* params;     // tuple of parameter names (str), one per primitive input
+  PyObject* weakrefs;   // weak references may point at it, as at a function
 };
 
 constexpr size_t kMaxParams = 4;  // call_with_inputs runs one to four inputs
@@ -132,6 +133,7 @@ int op_function_clear(PyObject* self) {
 void op_function_dealloc(PyObject* self) {
   PyTypeObject* type = Py_TYPE(self);
   PyObject_GC_UnTrack(self);
+  if (reinterpret_cast<OpFunctionObject*>(self)->weakrefs) PyObject_ClearWeakRefs(self);
   op_function_clear(self);
   type->tp_free(self);
   Py_DECREF(type);
@@ -140,6 +142,7 @@ void op_function_dealloc(PyObject* self) {
 PyMemberDef kMembers[] = {
     {"__vectorcalloffset__", T_PYSSIZET, offsetof(OpFunctionObject, vectorcall), READONLY, nullptr},
     {"__dictoffset__", T_PYSSIZET, offsetof(OpFunctionObject, dict), READONLY, nullptr},
+    {"__weaklistoffset__", T_PYSSIZET, offsetof(OpFunctionObject, weakrefs), READONLY, nullptr},
     {nullptr, 0, 0, 0, nullptr}};
 
 PyMethodDef kMethods[] = {{"__reduce__", op_function_reduce, METH_NOARGS, nullptr}, {nullptr, nullptr, 0, nullptr}};
@@ -177,6 +180,7 @@ nb::object make_op_function(nb::handle primitive, const std::vector<std::string>
   f->dict = PyDict_New();
   f->primitive = Py_NewRef(primitive.ptr());
   f->params = nb::tuple(nb::cast(params)).release().ptr();
+  f->weakrefs = nullptr;
   PyObject_GC_Track(f);
   nb::object out = nb::steal(reinterpret_cast<PyObject*>(f));
   if (!f->dict) throw nb::python_error();

@@ -1,8 +1,10 @@
 """Functional ops made by op_function (ops.add, ops.exp, ...): C++ callables that must behave like the
 Python functions they replaced, in calls, errors, introspection, pickling, methods and graph mode."""
 import copy
+import functools
 import inspect
 import pickle
+import weakref
 
 import numpy as np
 import pytest
@@ -55,6 +57,14 @@ def test_introspection_sees_a_function():
     ops.exp.note = "attributes can be set, as on a function"
     assert ops.exp.note.startswith("attributes")
     del ops.exp.note
+
+
+def test_weak_references_and_caches_keyed_by_function():
+    ref = weakref.ref(ops.add)
+    assert ref() is ops.add
+    cache = weakref.WeakKeyDictionary({ops.exp: "exp"})
+    assert cache[ops.exp] == "exp"
+    assert functools.partial(ops.sub, other=_t([1.0]))(_t([3.0])).asnumpy()[0] == 2.0
 
 
 def test_pickle_and_copy_keep_the_function():
