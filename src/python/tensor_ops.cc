@@ -60,9 +60,8 @@ PyObject* number_slot(PyObject* a, PyObject* b) noexcept {
 template <const char* OP>
 PyObject* unary_slot(PyObject* x) noexcept {
   try {
-    const Tensor* t = tensor_of(x);
-    SPROUT_ASSERT(t, OP, " slot on an object that is not a Tensor");  // CPython passes instances only
-    return wrap(std::move(run_eager(op_prim<OP>(), std::span<const Tensor>(t, 1))[0])).release().ptr();
+    const nb::handle objects[1] = {x};
+    return wrap(std::move(run_on_objects(op_prim<OP>(), objects)[0])).release().ptr();
   } catch (...) {
     set_python_error_from_current();
     return nullptr;

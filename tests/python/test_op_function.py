@@ -26,6 +26,9 @@ def test_positional_keyword_and_mixed_calls():
     np.testing.assert_array_equal(ops.pow(x, exponent=2.0).asnumpy(), [1.0, 4.0])
     np.testing.assert_allclose(ops.lerp(x, y, 0.5).asnumpy(), [0.75, 1.125])  # three inputs
     assert ops.floor_mod(x=_t([5.0]), y=_t([3.0])).asnumpy()[0] == 2.0  # MindSpore 1.x parameter names
+    np.testing.assert_array_equal(ops.add([1.0, 2.0], x).asnumpy(), [2.0, 4.0])  # array-likes convert
+    assert ops.add(np.array([1, 2], np.int32), x).dtype == ms.float32
+    assert ops.exp(0.0).asnumpy() == 1.0 and ops.exp(0.0).dtype == ms.float32  # a lone Python scalar
 
 
 def test_bad_calls_are_type_errors_naming_the_function():
@@ -42,6 +45,8 @@ def test_bad_calls_are_type_errors_naming_the_function():
         ops.add(x, input=x)
     with pytest.raises(TypeError, match="Add: input 'y' must be a Tensor, .*but got str 'a string'"):
         ops.add(x, "a string")
+    with pytest.raises(TypeError, match="Exp: input 'x' must be a Tensor, .*but got NoneType None"):
+        ops.exp(None)
     with pytest.raises(ValueError, match="broadcast"):
         ops.add(_t([1.0, 2.0]), _t([1.0, 2.0, 3.0]))
 
