@@ -1,9 +1,12 @@
-// Highway implementation of nn_norm_simd.h (Note [Highway dynamic dispatch] in simd.cc). Eight floats
-// at a time are widened to a vector of doubles; the last n % 8 go through the scalar formula.
+// Highway implementation of nn_norm_simd.h (Note [Highway dynamic dispatch] in simd.cc). BatchNorm's
+// sums widen a vector of floats at a time to doubles; the last n % lanes go through the scalar formula.
 #undef HWY_TARGET_INCLUDE
 #define HWY_TARGET_INCLUDE "kernels/cpu/nn_norm_simd.cc"
 #include <hwy/foreach_target.h>  // must come before highway.h
 #include <hwy/highway.h>
+
+#include <algorithm>
+#include <cmath>
 
 #include "kernels/cpu/nn_norm_simd.h"
 
@@ -79,6 +82,136 @@ void ChannelGradSums(const float* dy, const float* x, int64_t n, double mu, doub
   *sum_dy_dev += s_dev;
 }
 
+// Note [LayerNorm rows]
+// A row is normalized in three passes while it sits in L1 (a 1024-float row is 4 KiB): its sum, its
+// sum of squared deviations from the mean (two passes, not sum and sum of squares, which cancel
+// catastrophically when the mean is large next to the spread), then y. Only the first pass reads
+// memory. Writing a row's y right after its statistics made the memory traffic come in bursts, all
+// loads then all stores; instead y of row r - 1 is written in the same loop that loads row r for its
+// sum, so loads and stores interleave as in an elementwise op. Sums are float32 in four vector
+// accumulators within blocks of kSumBlock elements and double across blocks (a cascade: the rounding
+// error grows with the block, not the row). Measured against oneDNN's layer_normalization_forward,
+// which this replaces, alternating builds, two threads, 1024 floats per row: 256 rows 31 -> 27 us,
+// 4096 rows (16 MiB, past the L3) 830-1000 -> 700-760 us; one row at a time, as oneDNN does, was no
+// faster than oneDNN.
+namespace {
+
+constexpr int64_t kSumBlock = 4096;
+const hn::ScalableTag<float> d32;
+using V32 = hn::Vec<decltype(d32)>;
+
+// sum over [0, n) of term(i), where term(i) gives the vector of elements i .. i + lanes and
+// scalar(i) one element: float32 vector sums per block, double across blocks.
+template <class VecTerm, class ScalarTerm>
+HWY_INLINE double cascade_sum(int64_t n, VecTerm term, ScalarTerm scalar) {
+  const int64_t lanes = static_cast<int64_t>(hn::Lanes(d32));
+  double total = 0;
+  int64_t i = 0;
+  while (i + lanes <= n) {
+    const int64_t block_end = std::min(n, i + kSumBlock);
+    V32 acc[4] = {hn::Zero(d32), hn::Zero(d32), hn::Zero(d32), hn::Zero(d32)};
+    for (; i + 4 * lanes <= block_end; i += 4 * lanes) {
+      acc[0] = hn::Add(acc[0], term(i));
+      acc[1] = hn::Add(acc[1], term(i + lanes));
+      acc[2] = hn::Add(acc[2], term(i + 2 * lanes));
+      acc[3] = hn::Add(acc[3], term(i + 3 * lanes));
+    }
+    for (; i + lanes <= block_end; i += lanes) acc[0] = hn::Add(acc[0], term(i));
+    total += hn::GetLane(hn::SumOfLanes(d32, hn::Add(hn::Add(acc[0], acc[1]), hn::Add(acc[2], acc[3]))));
+  }
+  for (; i < n; ++i) total += scalar(i);
+  return total;
+}
+
+}  // namespace
+
+namespace {
+
+// Writes one row's outputs, its mean and rstd known: y = (x - mean) * rstd [* gamma + beta].
+template <bool kAffine>
+struct RowWriter {
+  const float *x, *gamma, *beta;
+  float* y;
+  float mean, rstd;
+
+  HWY_INLINE void vector_at(int64_t i) const {
+    const V32 dev = hn::Sub(hn::LoadU(d32, x + i), hn::Set(d32, mean));
+    if constexpr (kAffine) {
+      const V32 scale = hn::Mul(hn::Set(d32, rstd), hn::LoadU(d32, gamma + i));
+      hn::StoreU(hn::MulAdd(dev, scale, hn::LoadU(d32, beta + i)), d32, y + i);
+    } else {
+      hn::StoreU(hn::Mul(dev, hn::Set(d32, rstd)), d32, y + i);
+    }
+  }
+  HWY_INLINE void element_at(int64_t i) const {
+    if constexpr (kAffine) y[i] = (x[i] - mean) * (rstd * gamma[i]) + beta[i];
+    else y[i] = (x[i] - mean) * rstd;
+  }
+  void whole_row(int64_t n) const {
+    const int64_t lanes = static_cast<int64_t>(hn::Lanes(d32));
+    int64_t i = 0;
+    for (; i + lanes <= n; i += lanes) vector_at(i);
+    for (; i < n; ++i) element_at(i);
+  }
+};
+
+struct NoWriter {
+  HWY_INLINE void vector_at(int64_t) const {}
+  HWY_INLINE void element_at(int64_t) const {}
+};
+
+// The mean and rstd of row x. The pass that streams x in for its sum also has `prev` write the
+// previous row's outputs at the same offsets, so that loads of one row and stores of the other
+// interleave as in an elementwise op.
+template <class Writer>
+HWY_INLINE void row_stats(const float* x, int64_t n, double epsilon, const Writer& prev, float* mean_out,
+                          float* rstd_out) {
+  const double sum = cascade_sum(
+      n,
+      [&](int64_t i) {
+        prev.vector_at(i);
+        return hn::LoadU(d32, x + i);
+      },
+      [&](int64_t i) {
+        prev.element_at(i);
+        return static_cast<double>(x[i]);
+      });
+  const float mean = static_cast<float>(sum / static_cast<double>(n));
+  const V32 m = hn::Set(d32, mean);
+  const double sq = cascade_sum(
+      n,
+      [&](int64_t i) {
+        const V32 dev = hn::Sub(hn::LoadU(d32, x + i), m);
+        return hn::Mul(dev, dev);
+      },
+      [&](int64_t i) {
+        const double dev = static_cast<double>(x[i]) - mean;
+        return dev * dev;
+      });
+  *mean_out = mean;
+  *rstd_out = static_cast<float>(1.0 / std::sqrt(sq / static_cast<double>(n) + epsilon));
+}
+
+template <bool kAffine>
+void layer_norm_rows(const float* x, int64_t rows, int64_t n, const float* gamma, const float* beta,
+                     double epsilon, float* y, float* mean, float* rstd) {
+  auto writer = [&](int64_t r) {
+    return RowWriter<kAffine>{x + r * n, gamma, beta, y + r * n, mean[r], rstd[r]};
+  };
+  row_stats(x, n, epsilon, NoWriter{}, &mean[0], &rstd[0]);
+  for (int64_t r = 1; r < rows; ++r) row_stats(x + r * n, n, epsilon, writer(r - 1), &mean[r], &rstd[r]);
+  writer(rows - 1).whole_row(n);
+}
+
+}  // namespace
+
+void LayerNormRows(const float* x, int64_t rows, int64_t n, const float* gamma, const float* beta, double epsilon,
+                   float* y, float* mean, float* rstd) {
+  if (rows <= 0) return;
+  if (gamma) layer_norm_rows<true>(x, rows, n, gamma, beta, epsilon, y, mean, rstd);
+  else layer_norm_rows<false>(x, rows, n, gamma, beta, epsilon, y, mean, rstd);
+}
+
 }  // namespace HWY_NAMESPACE
 }  // namespace sprout
 HWY_AFTER_NAMESPACE();
@@ -88,6 +221,7 @@ namespace sprout {
 HWY_EXPORT(ChannelSum);
 HWY_EXPORT(ChannelSumSqDev);
 HWY_EXPORT(ChannelGradSums);
+HWY_EXPORT(LayerNormRows);
 
 double simd_channel_sum(const float* x, int64_t n) { return HWY_DYNAMIC_DISPATCH(ChannelSum)(x, n); }
 double simd_channel_sum_sq_dev(const float* x, int64_t n, double mu) {
@@ -96,6 +230,10 @@ double simd_channel_sum_sq_dev(const float* x, int64_t n, double mu) {
 void simd_channel_grad_sums(const float* dy, const float* x, int64_t n, double mu, double* sum_dy,
                             double* sum_dy_dev) {
   HWY_DYNAMIC_DISPATCH(ChannelGradSums)(dy, x, n, mu, sum_dy, sum_dy_dev);
+}
+void simd_layer_norm_rows(const float* x, int64_t rows, int64_t n, const float* gamma, const float* beta,
+                          double epsilon, float* y, float* mean, float* rstd) {
+  HWY_DYNAMIC_DISPATCH(LayerNormRows)(x, rows, n, gamma, beta, epsilon, y, mean, rstd);
 }
 }  // namespace sprout
 #endif
