@@ -74,3 +74,30 @@ def test_layer_norm_of_a_row_holding_inf_or_nan_is_nan_in_that_row_only():
     y, _, _ = _run(x, None, None, 1e-5)
     assert np.isnan(y[0]).all() and np.isnan(y[1]).all()
     np.testing.assert_allclose(y[2], _reference(x[2:], None, None, 1e-5)[0][0], rtol=1e-5, atol=1e-5)
+
+
+def _grad_reference(x, dy, gamma):
+    x, dy = x.astype(np.float64), dy.astype(np.float64)
+    mean = x.mean(-1, keepdims=True)
+    rstd = 1 / np.sqrt(((x - mean) ** 2).mean(-1, keepdims=True) + 1e-5)
+    xhat, g = (x - mean) * rstd, dy * gamma
+    dx = rstd * (g - g.mean(-1, keepdims=True) - xhat * (g * xhat).mean(-1, keepdims=True))
+    return dx, (dy * xhat).sum(0), dy.sum(0)
+
+
+@pytest.mark.parametrize("rows, n", [(1, 16), (3, 17), (64, 1024), (300, 333), (5, 9000)])
+def test_layer_norm_gradient_rows_match_numpy(rows, n):
+    rng = np.random.default_rng(rows + n)
+    x = rng.standard_normal((rows, n)).astype(np.float32) * 2 - 1
+    dy = rng.standard_normal((rows, n)).astype(np.float32)
+    gamma = rng.standard_normal(n).astype(np.float32)
+
+    def loss(x, gamma, beta):
+        return (ops.layer_norm(x, (n,), gamma, beta, 1e-5) * ms.Tensor(dy)).sum()
+
+    dx, dgamma, dbeta = ms.grad(loss, grad_position=(0, 1, 2))(
+        ms.Tensor(x), ms.Tensor(gamma), ms.Tensor(np.zeros(n, np.float32)))
+    rdx, rdgamma, rdbeta = _grad_reference(x, dy, gamma)
+    np.testing.assert_allclose(dx.asnumpy(), rdx, rtol=1e-4, atol=1e-4)
+    np.testing.assert_allclose(dgamma.asnumpy(), rdgamma, rtol=1e-4, atol=1e-4 * rows)
+    np.testing.assert_allclose(dbeta.asnumpy(), rdbeta, rtol=1e-4, atol=1e-4 * rows)

@@ -1,13 +1,16 @@
 // CPU kernel of LayerNormGrad (Note [LayerNorm gradients]): one read of x and dy per row gives both row
-// sums, a second pass writes dx, each over runs contiguous in both x and gamma so the loops vectorize.
+// sums, a second pass writes dx. Float32 rows with gamma spanning the row go to the vectorized kernel
+// (Note [LayerNorm gradient rows]); other layouts run over runs contiguous in both x and gamma.
 // dgamma and dbeta accumulate into per-thread partials (element i of x feeds gamma[i % params]) that are
 // added up at the end. Float32 (float16 widened) or float64.
 #include <algorithm>
 #include <memory>
+#include <type_traits>
 #include <vector>
 
-#include "kernels/cpu/nn_conv_float32.h"
 #include "base/parallel.h"
+#include "kernels/cpu/nn_conv_float32.h"
+#include "kernels/cpu/nn_norm_simd.h"
 #include "ops/nn_norm.h"
 #include "ops/op_def.h"
 
@@ -36,7 +39,15 @@ void layer_norm_grad(const LayerNormLayout& l, const T* x, const T* dy, const T*
   for (int t = 0; t < threads; ++t) {
     T* pg = partial.data() + 2 * p_size * t;
     T* pb = pg + p_size;
-    for (int64_t r = l.rows * t / threads, end = l.rows * (t + 1) / threads; r < end; ++r) {
+    const int64_t first = l.rows * t / threads, last = l.rows * (t + 1) / threads;
+    if constexpr (std::is_same_v<T, float>) {
+      if (p_size == k_size) {  // gamma spans the row: the vectorized rows
+        simd_layer_norm_grad_rows(x + first * k_size, dy + first * k_size, last - first, k_size, mean + first,
+                                  rstd + first, gamma, dx + first * k_size, pg, pb);
+        continue;
+      }
+    }
+    for (int64_t r = first; r < last; ++r) {
       const T *xr = x + r * k_size, *dyr = dy + r * k_size;
       T* dxr = dx + r * k_size;
       const T mu = mean[r], rs = rstd[r];

@@ -23,4 +23,9 @@ void simd_channel_grad_sums(const float* dy, const float* x, int64_t n, double m
 void simd_layer_norm_rows(const float* x, int64_t rows, int64_t n, const float* gamma, const float* beta,
                           double epsilon, float* y, float* mean, float* rstd);
 
+// LayerNorm's gradient over `rows` contiguous rows of n floats with gamma of n elements (Note
+// [LayerNorm gradient rows]): writes dx, adds each row's dy * xhat and dy into dgamma and dbeta.
+void simd_layer_norm_grad_rows(const float* x, const float* dy, int64_t rows, int64_t n, const float* mean,
+                               const float* rstd, const float* gamma, float* dx, float* dgamma, float* dbeta);
+
 }  // namespace sprout
