@@ -1,5 +1,6 @@
 // The CPU allocator: 64-byte aligned blocks (a cache line, and a full AVX-512 vector) kept in
 // per-size free lists so that the steady state of a training loop allocates nothing from the OS.
+// Storages of up to 64 bytes do not come here (Note [Tiny storages in one allocation]).
 //
 // Note [Caching allocator]
 // Requests round up to a size class: 64-byte steps up to 1 KiB, then four classes per power of two,

@@ -1,6 +1,7 @@
 #include <gtest/gtest.h>
 
 #include <cstdio>
+#include <cstring>
 #include <fstream>
 #include <iterator>
 #include <numeric>
@@ -167,6 +168,25 @@ TEST(Allocator, LargeBlocksAskForHugePages) {  // Note [Huge pages for large blo
   }
   a.deallocate(p, small);
   a.deallocate(q, large);
+}
+
+TEST(Allocator, TinyStoragesHoldTheirBytesInline) {  // Note [Tiny storages in one allocation]
+  auto& a = CpuAllocator::instance();
+  const size_t before = a.stats().allocated_bytes;
+  Tensor v;
+  {
+    Tensor t = Tensor::empty(Shape{8}, DType::Float64);  // 64 bytes: the largest inline storage
+    EXPECT_EQ(a.stats().allocated_bytes, before);
+    EXPECT_EQ(reinterpret_cast<uintptr_t>(t.raw_data()) % 16, 0u);
+    EXPECT_TRUE(t.storage()->owned());
+    std::memset(t.raw_data(), 0x5a, t.nbytes());
+    v = t.slice(0, 1, 3, 1);  // a view keeps the block alive
+  }
+  const auto* bytes = static_cast<const unsigned char*>(v.raw_data());
+  for (size_t i = 0; i < v.nbytes(); ++i) EXPECT_EQ(bytes[i], 0x5a);
+  Tensor big = Tensor::empty(Shape{17}, DType::Float32);  // 68 bytes: from the allocator
+  EXPECT_GT(a.stats().allocated_bytes, before);
+  EXPECT_EQ(reinterpret_cast<uintptr_t>(big.raw_data()) % 64, 0u);
 }
 
 TEST(Allocator, StorageReturnsMemoryWhenLastViewDies) {
