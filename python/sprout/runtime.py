@@ -3,7 +3,8 @@
 Tensors take their memory from one caching allocator: a freed block is kept for the next tensor of a
 fitting size instead of going back to the OS. *Allocated* bytes are held by live tensors; *reserved*
 bytes are allocated plus cached ones, i.e. what the allocator holds from the OS. Sizes are the
-allocator's size classes, so they can exceed the tensors' own byte counts slightly.
+allocator's size classes, so they can exceed the tensors' own byte counts slightly. Tensors of 64
+bytes or less keep their bytes next to their bookkeeping instead and are not counted here.
 """
 from sprout import _C
 
