@@ -123,10 +123,6 @@ HWY_INLINE double cascade_sum(int64_t n, VecTerm term, ScalarTerm scalar) {
   return total;
 }
 
-}  // namespace
-
-namespace {
-
 // Writes one row's outputs, its mean and rstd known: y = (x - mean) * rstd [* gamma + beta].
 template <bool kAffine>
 struct RowWriter {
@@ -205,6 +201,17 @@ void layer_norm_rows(const float* x, int64_t rows, int64_t n, const float* gamma
   for (int64_t r = 1; r < rows; ++r) row_stats(x + r * n, n, epsilon, writer(r - 1), &mean[r], &rstd[r]);
   write_row(writer(rows - 1), n);
 }
+
+}  // namespace
+
+void LayerNormRows(const float* x, int64_t rows, int64_t n, const float* gamma, const float* beta, double epsilon,
+                   float* y, float* mean, float* rstd) {
+  if (rows <= 0) return;
+  if (gamma) layer_norm_rows<true>(x, rows, n, gamma, beta, epsilon, y, mean, rstd);
+  else layer_norm_rows<false>(x, rows, n, gamma, beta, epsilon, y, mean, rstd);
+}
+
+namespace {
 
 // Note [LayerNorm gradient rows]
 // The gradient of a row (Note [LayerNorm gradients]) takes two passes: the first reads x and dy for
@@ -291,13 +298,6 @@ void LayerNormGradRows(const float* x, const float* dy, int64_t rows, int64_t n,
     grad_row_sums(x + r * n, dy + r * n, gamma, n, mean[r], rstd[r], dgamma, dbeta, prev, &sum_g, &sum_gx);
   }
   write_row(writer(rows - 1), n);
-}
-
-void LayerNormRows(const float* x, int64_t rows, int64_t n, const float* gamma, const float* beta, double epsilon,
-                   float* y, float* mean, float* rstd) {
-  if (rows <= 0) return;
-  if (gamma) layer_norm_rows<true>(x, rows, n, gamma, beta, epsilon, y, mean, rstd);
-  else layer_norm_rows<false>(x, rows, n, gamma, beta, epsilon, y, mean, rstd);
 }
 
 }  // namespace HWY_NAMESPACE
