@@ -112,6 +112,24 @@ def test_broadcasting_matches_numpy(data):
     assert (ta - tb).shape == shapes.result_shape
 
 
+@pytest.mark.parametrize("full, row", [((4096, 16), (16,)), ((300, 7), (1, 7)), ((5, 40, 3), (40, 3)),
+                                       ((64, 512), (512,)), ((9, 2048), (2048,)), ((2, 3, 4), (1, 1, 4))])
+@pytest.mark.parametrize("dtype", [ms.float32, ms.float64, ms.int64, ms.uint8])
+def test_rows_broadcast_against_a_full_operand_in_either_order(full, row, dtype):
+    # Note [Short broadcast rows]: the repeated block is tiled, several rows to a kernel call; the
+    # shapes cover one and many tiles per thread, partial tiles and blocks too long to tile.
+    rng = np.random.default_rng(len(full) * 31 + row[-1])
+    x, b = rand(full, dtype, rng, 1, 9), rand(row, dtype, rng, 1, 9)
+    nx, nb = np_of(x), np_of(b)
+    with np.errstate(divide="ignore", invalid="ignore"):  # uint8 draws include 0
+        cases = [(x - b, nx - nb), (b - x, nb - nx), (x * b, nx * nb), (b / x, nb / nx),
+                 (ops.maximum(b, x), np.maximum(nb, nx)), (x > b, nx > nb), (b >= x, nb >= nx)]
+    for got, want in cases:
+        if dtype == ms.uint8 and want.dtype.kind in "iu":
+            want = want.astype(np.uint8)
+        np.testing.assert_allclose(np_of(got), want, rtol=1e-6)
+
+
 @given(st.data())
 def test_strided_views_as_inputs(data):
     a = data.draw(hnp.arrays(np.float64, (6, 5), elements=st.floats(-10, 10)))

@@ -2,7 +2,9 @@
 // Float and double contiguous runs go to the SIMD loops (simd.h); every other dtype and any strided
 // run use a scalar loop the compiler vectorizes where it can. Work is split across threads by
 // elements, so a single long row and many short rows parallelize alike (NdLoop::run_elements).
+#include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <type_traits>
 
 #include "base/parallel.h"
@@ -66,19 +68,66 @@ constexpr BinaryOp simd_op() {
   return BinaryOp::Min;
 }
 
+// Note [Short broadcast rows]
+// x (N, C) + b (C,) runs row by row, and each row's call (SIMD dispatch, tail, bookkeeping) costs about
+// 12 ns: for C = 16 that is five times the arithmetic. When one operand has out's shape and the other
+// repeats one contiguous block of out's trailing dims, the block is copied into a tile on the stack a
+// few times over, and the rows go to the kernel a tile at a time, as if both operands were contiguous.
+// float32 x + b, alternating builds: (4096, 16) 20.3 -> 5.5 us, (256, 64) 3.6 -> 1.7 us, (64, 512)
+// 3.7 -> 3.45 us; (1024, 1024) unchanged (two rows to a tile).
+constexpr int64_t kBroadcastTileBytes = 8192;
+
+// The length of the block that t repeats when broadcast to `shape` (t is contiguous and its shape,
+// leading 1s dropped, is a proper suffix of `shape`), else 0.
+int64_t repeated_block(const Tensor& t, const Shape& shape) {
+  if (!t.is_contiguous()) return 0;
+  const Shape& ts = t.shape();
+  size_t lead = 0;
+  while (lead < ts.size() && ts[lead] == 1) ++lead;
+  const size_t dims = ts.size() - lead;
+  if (dims == 0 || dims >= shape.size()) return 0;
+  for (size_t i = 0; i < dims; ++i)
+    if (ts[lead + i] != shape[shape.size() - dims + i]) return 0;
+  return t.numel();
+}
+
 // Runs row(out, a, b, strides..., n) over the broadcast of in[0] and in[1] into out.
 template <class Row>
 void for_each_binary_row(const Tensor& a_in, const Tensor& b_in, const Tensor& out, Row&& row) {
+  const int64_t io = out.itemsize(), ia = a_in.itemsize();
   if (a_in.shape() == out.shape() && b_in.shape() == out.shape() && a_in.is_contiguous() && b_in.is_contiguous() &&
       out.is_contiguous()) {  // the common case, without broadcast views or an NdLoop
     char* po = static_cast<char*>(out.raw_data());
     const char* pa = static_cast<const char*>(a_in.raw_data());
     const char* pb = static_cast<const char*>(b_in.raw_data());
-    const int64_t io = out.itemsize(), ia = a_in.itemsize();
     parallel_for(out.numel(), kParallelGrain, [&](int64_t begin, int64_t end) {
       row(po + begin * io, pa + begin * ia, pb + begin * ia, 1, 1, 1, end - begin);
     });
     return;
+  }
+  if (out.is_contiguous()) {  // Note [Short broadcast rows]
+    const bool a_full = a_in.shape() == out.shape() && a_in.is_contiguous();
+    const bool b_full = b_in.shape() == out.shape() && b_in.is_contiguous();
+    const int64_t block = a_full ? repeated_block(b_in, out.shape()) : b_full ? repeated_block(a_in, out.shape()) : 0;
+    if (block > 0 && block * ia <= kBroadcastTileBytes / 2) {
+      const char* full = static_cast<const char*>((a_full ? a_in : b_in).raw_data());
+      const char* repeated = static_cast<const char*>((a_full ? b_in : a_in).raw_data());
+      char* po = static_cast<char*>(out.raw_data());
+      const int64_t tile_rows = kBroadcastTileBytes / (block * ia);
+      parallel_for(out.numel() / block, std::max<int64_t>(1, kParallelGrain / block), [&](int64_t begin, int64_t end) {
+        alignas(64) char tile[kBroadcastTileBytes];
+        for (int64_t r = 0; r < std::min(tile_rows, end - begin); ++r)
+          std::memcpy(tile + r * block * ia, repeated, static_cast<size_t>(block * ia));
+        for (int64_t r = begin; r < end; r += tile_rows) {
+          const int64_t n = std::min(tile_rows, end - r) * block;
+          char* o = po + r * block * io;
+          const char* f = full + r * block * ia;
+          if (a_full) row(o, f, tile, 1, 1, 1, n);
+          else row(o, tile, f, 1, 1, 1, n);
+        }
+      });
+      return;
+    }
   }
   Tensor a = a_in.expand(out.shape()), b = b_in.expand(out.shape());
   NdLoop<3> loop(out.shape(), {std::span<const int64_t>(out.strides()), std::span<const int64_t>(a.strides()),
@@ -87,7 +136,6 @@ void for_each_binary_row(const Tensor& a_in, const Tensor& b_in, const Tensor& o
   char* po = static_cast<char*>(out.raw_data());
   const char* pa = static_cast<const char*>(a.raw_data());
   const char* pb = static_cast<const char*>(b.raw_data());
-  const int64_t io = out.itemsize(), ia = a.itemsize();
   parallel_for(out.numel(), kParallelGrain, [&](int64_t begin, int64_t end) {
     loop.run_elements(begin, end, [&](const std::array<int64_t, 3>& off, int64_t n) {
       row(po + off[0] * io, pa + off[1] * ia, pb + off[2] * ia, so, sa, sb, n);
