@@ -1,5 +1,7 @@
 """The nn functional forms that are compositions of registry ops (cross_entropy, nll_loss on N-d inputs,
 mse_loss, l1_loss ...), against NumPy. Single-op functions are covered by their op records."""
+import math
+
 import numpy as np
 import pytest
 
@@ -243,6 +245,34 @@ def test_fused_activation_gradients_at_edge_values():
         for dtype in (ms.float32, ms.float64):
             got = _C.Primitive(op, attrs)(ms.Tensor(np.ones(6), dtype), ms.Tensor(x, dtype)).asnumpy()
             np.testing.assert_allclose(got, expected, err_msg=f"{key} {dtype}")
+
+
+def test_activations_and_their_gradients_do_not_depend_on_position():
+    # Note [Activation loops four vectors wide]: long tensors run four vectors per iteration, tails and
+    # short tensors one at a time; an element must come out the same either way, and match float64.
+    from sprout import _C
+    rng = np.random.default_rng(11)
+    x = rng.uniform(-8, 8, 1003).astype(np.float32)
+    dy = rng.uniform(-2, 2, 1003).astype(np.float32)
+    x64, dy64 = x.astype(np.float64), dy.astype(np.float64)
+    cdf = 0.5 * np.vectorize(math.erfc)(-x64 / math.sqrt(2))  # erfc: no cancellation in the lower tail
+    sig = 1 / (1 + np.exp(-x64))
+
+    def grad_op(name, **attrs):
+        return lambda x, dy: _C.Primitive(name, attrs)(ms.Tensor(dy), ms.Tensor(x))
+
+    cases = [(lambda x, dy: ops.gelu(ms.Tensor(x)), x64 * cdf),
+             (lambda x, dy: ops.sigmoid(ms.Tensor(x)), sig),
+             (lambda x, dy: ops.silu(ms.Tensor(x)), x64 * sig),
+             (lambda x, dy: ops.softplus(ms.Tensor(x)), np.logaddexp(0, x64)),
+             (grad_op("GeLUGrad", approximate="none"), dy64 * (cdf + x64 * np.exp(-x64 ** 2 / 2) / math.sqrt(2 * math.pi))),
+             (grad_op("SiLUGrad"), dy64 * sig * (1 + x64 * (1 - sig)))]
+    for fn, want in cases:
+        whole = fn(x, dy).asnumpy()
+        pieces = np.concatenate([fn(x[i:i + 7], dy[i:i + 7]).asnumpy() for i in range(0, len(x), 7)])
+        # rtol: in the lower tail exp(-x^2 / 2) turns float32 rounding of x^2 into a few 1e-6 relative
+        np.testing.assert_allclose(whole, want, rtol=1e-5, atol=1e-30)
+        np.testing.assert_array_equal(whole, pieces)
 
 
 def test_composite_activations():
