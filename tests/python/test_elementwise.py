@@ -199,6 +199,7 @@ def test_integer_pow_and_bool_arithmetic():
 def test_empty_and_zero_dim():
     e = ms.Tensor(np.zeros((0, 3), np.float32))
     assert (e + 1).shape == (0, 3)
+    assert (e - ms.Tensor(np.ones(3, np.float32))).shape == (0, 3)  # a row broadcast over no rows
     assert ops.exp(ms.Tensor(1.0)).shape == ()
 
 

@@ -79,32 +79,47 @@ HWY_INLINE V apply(D d, V x, V alpha) {
   (void)one;
 }
 
-template <Activation ACT, class T>
-HWY_INLINE void activation_loop(T alpha, const T* x, T* out, int64_t n) {
-  const hn::ScalableTag<T> d;
+// Note [Activation loops four vectors wide]
+// Each activation is one long dependency chain per vector (a polynomial, an exp, a division), about
+// 100 cycles of latency for 40 instructions: one vector at a time, the out-of-order window could not
+// hold enough iterations to hide it. Four independent vectors per iteration, interleaved by GCC's
+// pre-allocation scheduler (-fschedule-insns for this file, CMakeLists.txt; without it the chains stay
+// in source order and nothing changes), keep the FMA units busy. One thread, 4M floats, alternating
+// builds: gelu 3.40 -> 2.83 ms, gelu tanh 2.14 -> 1.87, softplus 3.41 -> 2.84, silu 1.64 -> 1.50,
+// sigmoid 1.36 -> 1.26, mish 1.74 -> 1.62; relu and elu unchanged. Every element still goes through
+// the same vector code, so results do not depend on position.
+//
+// The loops' lambdas are forced inline (SPROUT_INLINE_LAMBDA): a call per vector leaves nothing to
+// interleave, and GCC's inlining limits dropped GeLU's lambda once this file grew (2.84 -> 3.57 ms).
+#ifndef SPROUT_INLINE_LAMBDA
+#define SPROUT_INLINE_LAMBDA __attribute__((always_inline))
+#endif
+
+// Stores at(i), the result vector for elements i .. i + lanes, into out + i for every whole vector, four
+// per iteration; returns where the tail starts.
+template <class D, class At>
+HWY_INLINE int64_t store_vectors(D d, int64_t n, hn::TFromD<D>* out, At at) {
   const int64_t lanes = static_cast<int64_t>(hn::Lanes(d));
-  const auto va = hn::Set(d, alpha);
-  // Every activation maps NaN to NaN; Min/Max may not, so NaN lanes are restored at the end.
-  auto run = [&](auto v) { return hn::IfThenElse(hn::IsNaN(v), v, apply<ACT>(d, v, va)); };
   int64_t i = 0;
-  // Note [Activation loops four vectors wide]
-  // Each activation is one long dependency chain per vector (a polynomial, an exp, a division), about
-  // 100 cycles of latency for 40 instructions: one vector at a time, the out-of-order window could not
-  // hold enough iterations to hide it. Four independent vectors per iteration, interleaved by GCC's
-  // pre-allocation scheduler (-fschedule-insns for this file, CMakeLists.txt; without it the chains stay
-  // in source order and nothing changes), keep the FMA units busy. One thread, 4M floats, alternating
-  // builds: gelu 3.40 -> 2.83 ms, gelu tanh 2.14 -> 1.87, softplus 3.41 -> 2.84, silu 1.64 -> 1.50,
-  // sigmoid 1.36 -> 1.26, mish 1.74 -> 1.62; relu and elu unchanged. Every element still goes through
-  // the same vector code, so results do not depend on position.
   for (; i + 4 * lanes <= n; i += 4 * lanes) {
-    const auto r0 = run(hn::LoadU(d, x + i)), r1 = run(hn::LoadU(d, x + i + lanes));
-    const auto r2 = run(hn::LoadU(d, x + i + 2 * lanes)), r3 = run(hn::LoadU(d, x + i + 3 * lanes));
+    const auto r0 = at(i), r1 = at(i + lanes), r2 = at(i + 2 * lanes), r3 = at(i + 3 * lanes);
     hn::StoreU(r0, d, out + i);
     hn::StoreU(r1, d, out + i + lanes);
     hn::StoreU(r2, d, out + i + 2 * lanes);
     hn::StoreU(r3, d, out + i + 3 * lanes);
   }
-  for (; i + lanes <= n; i += lanes) hn::StoreU(run(hn::LoadU(d, x + i)), d, out + i);
+  for (; i + lanes <= n; i += lanes) hn::StoreU(at(i), d, out + i);
+  return i;
+}
+
+template <Activation ACT, class T>
+HWY_INLINE void activation_loop(T alpha, const T* x, T* out, int64_t n) {
+  const hn::ScalableTag<T> d;
+  const auto va = hn::Set(d, alpha);
+  // Every activation maps NaN to NaN; Min/Max may not, so NaN lanes are restored at the end.
+  auto run = [&](auto v) SPROUT_INLINE_LAMBDA { return hn::IfThenElse(hn::IsNaN(v), v, apply<ACT>(d, v, va)); };
+  auto at = [&](int64_t i) SPROUT_INLINE_LAMBDA { return run(hn::LoadU(d, x + i)); };
+  const int64_t i = store_vectors(d, n, out, at);
   if (i < n) {
     HWY_ALIGN T tx[hn::MaxLanes(d)] = {}, to[hn::MaxLanes(d)];
     std::memcpy(tx, x + i, static_cast<size_t>(n - i) * sizeof(T));
@@ -176,26 +191,15 @@ HWY_INLINE V derivative(D d, V x) {
 template <ActivationGrad ACT, class T>
 HWY_INLINE void activation_grad_loop(const T* dy, const T* x, T* out, int64_t n) {
   const hn::ScalableTag<T> d;
-  const int64_t lanes = static_cast<int64_t>(hn::Lanes(d));
-  auto run = [&](auto vdy, auto vx) {
+  auto run = [&](auto vdy, auto vx) SPROUT_INLINE_LAMBDA {
     if constexpr (ACT == ActivationGrad::ReLU) {
       return hn::IfThenElseZero(hn::Gt(vx, hn::Zero(d)), vdy);  // dy where x > 0, else 0 (NaN x included)
     } else {
       return hn::IfThenElse(hn::IsNaN(vx), vx, hn::Mul(vdy, derivative<ACT>(d, vx)));
     }
   };
-  int64_t i = 0;
-  for (; i + 4 * lanes <= n; i += 4 * lanes) {  // Note [Activation loops four vectors wide]
-    const auto r0 = run(hn::LoadU(d, dy + i), hn::LoadU(d, x + i));
-    const auto r1 = run(hn::LoadU(d, dy + i + lanes), hn::LoadU(d, x + i + lanes));
-    const auto r2 = run(hn::LoadU(d, dy + i + 2 * lanes), hn::LoadU(d, x + i + 2 * lanes));
-    const auto r3 = run(hn::LoadU(d, dy + i + 3 * lanes), hn::LoadU(d, x + i + 3 * lanes));
-    hn::StoreU(r0, d, out + i);
-    hn::StoreU(r1, d, out + i + lanes);
-    hn::StoreU(r2, d, out + i + 2 * lanes);
-    hn::StoreU(r3, d, out + i + 3 * lanes);
-  }
-  for (; i + lanes <= n; i += lanes) hn::StoreU(run(hn::LoadU(d, dy + i), hn::LoadU(d, x + i)), d, out + i);
+  auto at = [&](int64_t i) SPROUT_INLINE_LAMBDA { return run(hn::LoadU(d, dy + i), hn::LoadU(d, x + i)); };
+  const int64_t i = store_vectors(d, n, out, at);
   if (i < n) {
     HWY_ALIGN T tdy[hn::MaxLanes(d)] = {}, tx[hn::MaxLanes(d)] = {}, to[hn::MaxLanes(d)];
     std::memcpy(tdy, dy + i, static_cast<size_t>(n - i) * sizeof(T));
