@@ -5,9 +5,11 @@
 * memory bandwidth: a STREAM-style triad a[i] = b[i] + s*c[i] in float32,
   counted as 3 arrays x 4 bytes per element (STREAM's convention, which does
   NOT count the write-allocate read of a; the figure with it, 4/3 larger,
-  is kept beside it). Measured both far beyond L3 (DRAM) and at the element
-  counts the workloads use, so a workload is compared with the triad of the
-  same footprint;
+  is kept beside it). Run with plain stores and with streaming
+  (non-temporal) stores, alternately; the limit is the better of the two
+  (streaming wins beyond the last-level cache, plain within it). Measured
+  both far beyond L3 (DRAM) and at the element counts the workloads use, so
+  a workload is compared with the triad of the same footprint;
 * the theoretical peak (cores x FMA units x lanes x 2 x clock) from
   /proc/cpuinfo, printed only as context: the FMA-unit count is a
   per-microarchitecture assumption, and the clock there is the nominal one.
@@ -153,6 +155,9 @@ def measure(threads: int, triad_elems=(), flops_seconds: float = 0.3) -> dict:
         "theoretical": {t: theoretical_gflops(info, t) for t in counts},
         "triad_dram_n": dram_n,
         "triad_gbps": {n: {t: r["gbps"] for t, r in by_t.items()} for n, by_t in triad.items()},
+        "triad_gbps_plain": {n: {t: r["gbps_plain"] for t, r in by_t.items()} for n, by_t in triad.items()},
+        "triad_gbps_streaming": {
+            n: {t: r["gbps_streaming"] for t, r in by_t.items()} for n, by_t in triad.items()},
         "triad_gbps_with_write_allocate": {
             n: {t: r["gbps_with_write_allocate"] for t, r in by_t.items()}
             for n, by_t in triad.items()},

@@ -60,7 +60,10 @@ def machine_section(m: dict, threads: int) -> list[str]:
         row(f"triad a=b+s*c, {n // MIB}M floats x 3 arrays ({3 * 4 * n // MIB} MB, {where}), GB/s",
             [fmt(m["triad_gbps"][n][t]) for t in counts])
     n = m["triad_dram_n"]
-    row("triad DRAM counting the write-allocate read too (4 arrays), GB/s",
+    if "triad_gbps_plain" in m:
+        row("triad DRAM, plain stores / streaming stores, GB/s",
+            [f"{fmt(m['triad_gbps_plain'][n][t])} / {fmt(m['triad_gbps_streaming'][n][t])}" for t in counts])
+    row("triad DRAM with plain stores, counting their write-allocate read (4 arrays), GB/s",
         [fmt(m["triad_gbps_with_write_allocate"][n][t]) for t in counts])
     return [
         f"- CPU: {cpu['model']} ({cpu['vendor']} family {cpu['family']} model "
@@ -70,7 +73,8 @@ def machine_section(m: dict, threads: int) -> list[str]:
         f"- Theoretical FMA units: {th[counts[0]]['assumption']} (an assumption by "
         "microarchitecture; the clock is the nominal one, boost can exceed it).",
         "- Triad GB/s follow STREAM: 3 arrays x 4 bytes per element, without the "
-        "write-allocate read; the best of several repetitions.",
+        "write-allocate read; the best of several repetitions, with plain or with "
+        "streaming (non-temporal) stores, whichever is faster at that size.",
         "", *rows]
 
 

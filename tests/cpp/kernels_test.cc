@@ -2,8 +2,11 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstring>
+#include <limits>
 #include <random>
 
+#include "base/cpu_caches.h"
 #include "base/parallel.h"
 #include "kernels/cpu/simd.h"
 #include "runtime/eager.h"
@@ -65,6 +68,68 @@ TEST(Simd, MaxPropagatesNaN) {
   EXPECT_EQ(out[0], 2.0f);
   EXPECT_TRUE(std::isnan(out[1]));
   EXPECT_TRUE(std::isnan(simd_reduce(ReduceOp::Max, a.data(), static_cast<int64_t>(a.size()))));
+}
+
+// Streaming stores write the aligned middle of out around the caches and the unaligned head and the tail
+// through the cached path (Note [Streaming stores]): every element must come out as with cached stores,
+// at every offset from a vector boundary, and nothing past n may be written.
+template <class T>
+void expect_streaming_matches_cached() {
+  const T kGuard = T(-12345);
+  for (int64_t offset : {0, 1, 3, 5, 7, 15}) {
+    for (int64_t n : {0, 1, 5, 16, 17, 40, 257, 1000}) {
+      std::vector<T> a(static_cast<size_t>(n + 32)), b(a.size()), cached(a.size(), kGuard), streamed(a.size(), kGuard);
+      for (size_t i = 0; i < a.size(); ++i) {
+        a[i] = T(0.37) * static_cast<T>(i) - T(9);
+        b[i] = T(1.25) + static_cast<T>(i % 11);
+      }
+      a[static_cast<size_t>(offset) + 2] = std::numeric_limits<T>::quiet_NaN();  // exp's outside-domain fixup
+      a[static_cast<size_t>(offset) + 3] = T(1000);
+      const T *pa = a.data() + offset, *pb = b.data() + offset;
+      T *pc = cached.data() + offset, *ps = streamed.data() + offset;
+      for (BinaryOp op : {BinaryOp::Add, BinaryOp::Sub, BinaryOp::Mul, BinaryOp::Div, BinaryOp::Max, BinaryOp::Min}) {
+        for (int64_t sb : {0, 1}) {
+          simd_binary(op, pa, 1, pb, sb, pc, n, Stores::Cached);
+          simd_binary(op, pa, 1, pb, sb, ps, n, Stores::Streaming);
+          ASSERT_EQ(0, std::memcmp(cached.data(), streamed.data(), cached.size() * sizeof(T)))
+              << "binary op " << int(op) << " offset " << offset << " n " << n << " sb " << sb;
+        }
+      }
+      for (UnaryOp op : {UnaryOp::Neg, UnaryOp::Exp, UnaryOp::Log, UnaryOp::Sqrt}) {
+        simd_unary(op, pa, pc, n, Stores::Cached);
+        simd_unary(op, pa, ps, n, Stores::Streaming);
+        ASSERT_EQ(0, std::memcmp(cached.data(), streamed.data(), cached.size() * sizeof(T)))
+            << "unary op " << int(op) << " offset " << offset << " n " << n;
+      }
+      std::fill(streamed.begin(), streamed.end(), kGuard);
+      simd_stream_copy(pa, ps, n);
+      for (size_t i = 0; i < a.size(); ++i) {
+        const bool inside = i >= static_cast<size_t>(offset) && i < static_cast<size_t>(offset + n);
+        const T expect = inside ? a[i] : kGuard;
+        ASSERT_EQ(0, std::memcmp(&expect, &streamed[i], sizeof(T))) << "stream copy offset " << offset << " n " << n;
+      }
+    }
+  }
+}
+
+TEST(Simd, StreamingStoresMatchCachedStores) {
+  expect_streaming_matches_cached<float>();
+  expect_streaming_matches_cached<double>();
+}
+
+TEST(Simd, StreamingOnlyPastTheLastLevelCache) {
+  EXPECT_EQ(stores_for(1 << 20), Stores::Cached);
+  EXPECT_EQ(stores_for(int64_t{1} << 40), Stores::Streaming);
+}
+
+TEST(CpuCaches, ParsesSysfsSizes) {
+  EXPECT_EQ(parse_cache_size("32768K\n"), int64_t{32} << 20);
+  EXPECT_EQ(parse_cache_size("2M"), int64_t{2} << 20);
+  EXPECT_EQ(parse_cache_size("512"), 512);
+  EXPECT_EQ(parse_cache_size(""), 0);
+  EXPECT_EQ(parse_cache_size("big"), 0);
+  EXPECT_EQ(parse_cache_size("12Q"), 0);
+  EXPECT_GT(last_level_cache_bytes(), 0);
 }
 
 TEST(Kernels, BroadcastAddMatchesScalarLoop) {

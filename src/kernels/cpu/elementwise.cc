@@ -143,18 +143,26 @@ void for_each_binary_row(const Tensor& a_in, const Tensor& b_in, const Tensor& o
   });
 }
 
+// Note [Streaming stores]
+Stores stores_for_op(std::span<const Tensor> in, const Tensor& out) {
+  size_t bytes = out.nbytes();
+  for (const Tensor& t : in) bytes += t.nbytes();
+  return stores_for(static_cast<int64_t>(bytes));
+}
+
 template <Arith OP>
 void arith_kernel(const NoAttrs&, std::span<const Tensor> in, std::span<Tensor> out) {
+  const Stores stores = stores_for_op(in, out[0]);
   visit_dtype(out[0].dtype(), [&](auto zero) {
     using T = decltype(zero);
     using C = std::conditional_t<std::is_same_v<T, bool>, int, compute_t<T>>;
-    for_each_binary_row(in[0], in[1], out[0], [](char* o, const char* a, const char* b, int64_t so, int64_t sa,
+    for_each_binary_row(in[0], in[1], out[0], [stores](char* o, const char* a, const char* b, int64_t so, int64_t sa,
                                                  int64_t sb, int64_t n) {
       T* po = reinterpret_cast<T*>(o);
       const T* pa = reinterpret_cast<const T*>(a);
       const T* pb = reinterpret_cast<const T*>(b);
       if constexpr ((std::is_same_v<T, float> || std::is_same_v<T, double>) && has_simd<OP>()) {
-        if (so == 1 && sa <= 1 && sb <= 1 && sa >= 0 && sb >= 0) return simd_binary(simd_op<OP>(), pa, sa, pb, sb, po, n);
+        if (so == 1 && sa <= 1 && sb <= 1 && sa >= 0 && sb >= 0) return simd_binary(simd_op<OP>(), pa, sa, pb, sb, po, n, stores);
       }
       for (int64_t i = 0; i < n; ++i)
         po[i * so] = static_cast<T>(arith<OP, C>(static_cast<C>(pa[i * sa]), static_cast<C>(pb[i * sb])));
@@ -200,6 +208,7 @@ void unary_kernel(const NoAttrs&, std::span<const Tensor> in, std::span<Tensor> 
   const Tensor &x = in[0], &o = out[0];
   NdLoop<2> loop(o.shape(), {std::span<const int64_t>(o.strides()), std::span<const int64_t>(x.strides())});
   const int64_t so = loop.inner_stride(0), sx = loop.inner_stride(1);
+  const Stores stores = stores_for_op(in, o);
   visit_dtype(o.dtype(), [&](auto zero) {
     using T = decltype(zero);
     if constexpr (std::is_same_v<T, bool>) {
@@ -213,7 +222,7 @@ void unary_kernel(const NoAttrs&, std::span<const Tensor> in, std::span<Tensor> 
       parallel_for(o.numel(), grain, [&](int64_t begin, int64_t end) {
         loop.run_elements(begin, end, [&](const std::array<int64_t, 2>& off, int64_t n) {
           if constexpr (std::is_same_v<T, float> || std::is_same_v<T, double>) {
-            if (so == 1 && sx == 1) return simd_unary(OP, px + off[1], po + off[0], n);
+            if (so == 1 && sx == 1) return simd_unary(OP, px + off[1], po + off[0], n, stores);
           }
           for (int64_t i = 0; i < n; ++i)
             po[off[0] + i * so] = static_cast<T>(unary_scalar<OP, C>(static_cast<C>(px[off[1] + i * sx])));

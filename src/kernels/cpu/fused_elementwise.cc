@@ -128,6 +128,11 @@ void run_typed(const FusedElementwise& f, std::span<const Tensor> inputs, Tensor
   }
   T* result = out.data<T>();
   const int64_t block = std::min(kBlock, n);
+  // Note [Streaming stores]: past the last-level cache the last step writes its scratch row, which is
+  // then streamed to the output.
+  size_t bytes_touched = out.nbytes();
+  for (const Tensor& t : inputs) bytes_touched += t.nbytes();
+  const bool stream = stores_for(static_cast<int64_t>(bytes_touched)) == Stores::Streaming;
   parallel_for(n, kParallelGrain, [&](int64_t begin, int64_t end) {
     // One scratch row per step, reused across calls (grown, never shrunk or cleared).
     thread_local std::vector<T> scratch;
@@ -150,9 +155,10 @@ void run_typed(const FusedElementwise& f, std::span<const Tensor> inputs, Tensor
         const FusedStep& s = f.steps[k];
         const size_t r = static_cast<size_t>(f.n_inputs) + k;
         const bool last = k + 1 == f.steps.size();
+        T* const own_row = scratch.data() + k * block;
         if (s.kind == FusedKind::Binary) {
           scalar[r] = scalar[s.a] && scalar[s.b];
-          T* dst = last ? result + b : scratch.data() + k * block;
+          T* dst = last && !stream ? result + b : own_row;
           const int64_t count = scalar[r] && !last ? 1 : len;
           if (count <= kTiny)
             tiny_binary(static_cast<BinaryOp>(s.code), reg[s.a], scalar[s.a] ? 0 : 1, reg[s.b], scalar[s.b] ? 0 : 1, dst,
@@ -163,7 +169,7 @@ void run_typed(const FusedElementwise& f, std::span<const Tensor> inputs, Tensor
           reg[r] = dst;
         } else {
           scalar[r] = scalar[s.a];
-          T* dst = last ? result + b : scratch.data() + k * block;
+          T* dst = last && !stream ? result + b : own_row;
           if (scalar[r] && last) {  // a single-element program broadcast to the output (n == 1 here)
             one_operand(s, reg[s.a], dst, 1);
             for (int64_t i = 1; i < len; ++i) dst[i] = dst[0];
@@ -173,6 +179,7 @@ void run_typed(const FusedElementwise& f, std::span<const Tensor> inputs, Tensor
           reg[r] = dst;
         }
       }
+      if (stream) simd_stream_copy(reg.back(), result + b, len);
     }
   });
 }

@@ -8,6 +8,7 @@
 #define HWY_TARGET_INCLUDE "kernels/cpu/simd.cc"
 #include <hwy/foreach_target.h>  // must come before highway.h
 #include <hwy/highway.h>
+#include <hwy/cache_control.h>
 #include <hwy/contrib/math/math-inl.h>
 
 #include <algorithm>
@@ -15,6 +16,7 @@
 #include <cstring>
 #include <limits>
 
+#include "base/cpu_caches.h"
 #include "kernels/cpu/simd.h"
 #include "kernels/cpu/simd_exp-inl.h"
 
@@ -74,22 +76,56 @@ HWY_INLINE void binary_loop(const T* a, int64_t sa, const T* b, int64_t sb, T* o
 #endif
 }
 
+// The elements of out before its first vector-aligned address (Stream needs aligned addresses).
+template <class D, class T>
+HWY_INLINE int64_t elements_before_aligned(D d, const T* out, int64_t n) {
+  const size_t bytes = hn::Lanes(d) * sizeof(T);
+  const size_t misalign = reinterpret_cast<uintptr_t>(out) % bytes;
+  return std::min<int64_t>(n, misalign ? static_cast<int64_t>((bytes - misalign) / sizeof(T)) : 0);
+}
+
+// Note [Streaming stores]: the same vectors as binary_loop, the aligned middle of out written around
+// the caches; the unaligned head and the tail go through binary_loop.
+template <BinaryOp OP, class T>
+HWY_INLINE void binary_loop_streaming(const T* a, int64_t sa, const T* b, int64_t sb, T* out, int64_t n) {
+  const hn::ScalableTag<T> d;
+  const int64_t lanes = static_cast<int64_t>(hn::Lanes(d));
+  int64_t i = elements_before_aligned(d, out, n);
+  binary_loop<OP>(a, sa, b, sb, out, i);
+  for (; i + lanes <= n; i += lanes) {
+    const auto va = sa ? hn::LoadU(d, a + i) : hn::Set(d, a[0]);
+    const auto vb = sb ? hn::LoadU(d, b + i) : hn::Set(d, b[0]);
+    hn::Stream(apply_binary<OP>(d, va, vb), d, out + i);
+  }
+  hwy::FlushStream();
+  binary_loop<OP>(a + i * sa, sa, b + i * sb, sb, out + i, n - i);
+}
+
+template <BinaryOp OP, class T>
+HWY_INLINE void binary_dispatch_stores(const T* a, int64_t sa, const T* b, int64_t sb, T* out, int64_t n,
+                                       Stores stores) {
+  if (stores == Stores::Streaming) return binary_loop_streaming<OP>(a, sa, b, sb, out, n);
+  binary_loop<OP>(a, sa, b, sb, out, n);
+}
+
 template <class T>
-void binary_impl(BinaryOp op, const T* a, int64_t sa, const T* b, int64_t sb, T* out, int64_t n) {
+void binary_impl(BinaryOp op, const T* a, int64_t sa, const T* b, int64_t sb, T* out, int64_t n, Stores stores) {
   switch (op) {
-    case BinaryOp::Add: return binary_loop<BinaryOp::Add>(a, sa, b, sb, out, n);
-    case BinaryOp::Sub: return binary_loop<BinaryOp::Sub>(a, sa, b, sb, out, n);
-    case BinaryOp::Mul: return binary_loop<BinaryOp::Mul>(a, sa, b, sb, out, n);
-    case BinaryOp::Div: return binary_loop<BinaryOp::Div>(a, sa, b, sb, out, n);
-    case BinaryOp::Max: return binary_loop<BinaryOp::Max>(a, sa, b, sb, out, n);
-    case BinaryOp::Min: return binary_loop<BinaryOp::Min>(a, sa, b, sb, out, n);
+    case BinaryOp::Add: return binary_dispatch_stores<BinaryOp::Add>(a, sa, b, sb, out, n, stores);
+    case BinaryOp::Sub: return binary_dispatch_stores<BinaryOp::Sub>(a, sa, b, sb, out, n, stores);
+    case BinaryOp::Mul: return binary_dispatch_stores<BinaryOp::Mul>(a, sa, b, sb, out, n, stores);
+    case BinaryOp::Div: return binary_dispatch_stores<BinaryOp::Div>(a, sa, b, sb, out, n, stores);
+    case BinaryOp::Max: return binary_dispatch_stores<BinaryOp::Max>(a, sa, b, sb, out, n, stores);
+    case BinaryOp::Min: return binary_dispatch_stores<BinaryOp::Min>(a, sa, b, sb, out, n, stores);
   }
 }
-void BinaryF32(BinaryOp op, const float* a, int64_t sa, const float* b, int64_t sb, float* out, int64_t n) {
-  binary_impl(op, a, sa, b, sb, out, n);
+void BinaryF32(BinaryOp op, const float* a, int64_t sa, const float* b, int64_t sb, float* out, int64_t n,
+               Stores stores) {
+  binary_impl(op, a, sa, b, sb, out, n, stores);
 }
-void BinaryF64(BinaryOp op, const double* a, int64_t sa, const double* b, int64_t sb, double* out, int64_t n) {
-  binary_impl(op, a, sa, b, sb, out, n);
+void BinaryF64(BinaryOp op, const double* a, int64_t sa, const double* b, int64_t sb, double* out, int64_t n,
+               Stores stores) {
+  binary_impl(op, a, sa, b, sb, out, n, stores);
 }
 
 template <UnaryOp OP, class D, class V>
@@ -136,8 +172,9 @@ HWY_INLINE void fix_outside_domain(const T* x, T* out, int64_t count) {
   }
 }
 
-// `count` elements, a whole number of vectors.
-template <UnaryOp OP, class T>
+// `count` elements, a whole number of vectors; with kStream, out is vector-aligned (Note [Streaming
+// stores]).
+template <UnaryOp OP, bool kStream = false, class T>
 HWY_INLINE void unary_vectors(const T* x, T* out, int64_t count) {
   const hn::ScalableTag<T> d;
   const int64_t lanes = static_cast<int64_t>(hn::Lanes(d));
@@ -149,18 +186,28 @@ HWY_INLINE void unary_vectors(const T* x, T* out, int64_t count) {
     auto inside = hn::Eq(hn::Zero(d), hn::Zero(d));
     for (int64_t i = b; i < end; i += lanes) {
       const auto v = hn::LoadU(d, x + i);
-      hn::StoreU(apply_unary<OP>(d, v), d, out + i);
+      if constexpr (kStream) hn::Stream(apply_unary<OP>(d, v), d, out + i);
+      else hn::StoreU(apply_unary<OP>(d, v), d, out + i);
       if constexpr (kDomain) inside = hn::And(inside, in_domain<OP>(d, v));
     }
     if constexpr (kDomain)
       if (!hn::AllTrue(d, inside)) fix_outside_domain<OP>(x + b, out + b, end - b);
   }
+  if constexpr (kStream) hwy::FlushStream();
 }
 
 template <UnaryOp OP, class T>
-HWY_INLINE void unary_loop(const T* x, T* out, int64_t n) {
+HWY_INLINE void unary_loop(const T* x, T* out, int64_t n, Stores stores) {
   const hn::ScalableTag<T> d;
   const int64_t lanes = static_cast<int64_t>(hn::Lanes(d));
+  if (stores == Stores::Streaming) {  // the unaligned head cached, then the aligned vectors streamed
+    const int64_t head = elements_before_aligned(d, out, n);
+    unary_loop<OP>(x, out, head, Stores::Cached);
+    x += head, out += head, n -= head;
+    const int64_t whole = n - n % lanes;
+    unary_vectors<OP, true>(x, out, whole);
+    x += whole, out += whole, n -= whole;
+  }
   const int64_t whole = n - n % lanes;
   unary_vectors<OP>(x, out, whole);
   if (whole < n) {  // the tail through a padded buffer, so it gets the same vector code
@@ -173,16 +220,30 @@ HWY_INLINE void unary_loop(const T* x, T* out, int64_t n) {
 }
 
 template <class T>
-void unary_impl(UnaryOp op, const T* x, T* out, int64_t n) {
+void unary_impl(UnaryOp op, const T* x, T* out, int64_t n, Stores stores) {
   switch (op) {
-    case UnaryOp::Neg: return unary_loop<UnaryOp::Neg>(x, out, n);
-    case UnaryOp::Exp: return unary_loop<UnaryOp::Exp>(x, out, n);
-    case UnaryOp::Log: return unary_loop<UnaryOp::Log>(x, out, n);
-    case UnaryOp::Sqrt: return unary_loop<UnaryOp::Sqrt>(x, out, n);
+    case UnaryOp::Neg: return unary_loop<UnaryOp::Neg>(x, out, n, stores);
+    case UnaryOp::Exp: return unary_loop<UnaryOp::Exp>(x, out, n, stores);
+    case UnaryOp::Log: return unary_loop<UnaryOp::Log>(x, out, n, stores);
+    case UnaryOp::Sqrt: return unary_loop<UnaryOp::Sqrt>(x, out, n, stores);
   }
 }
-void UnaryF32(UnaryOp op, const float* x, float* out, int64_t n) { unary_impl(op, x, out, n); }
-void UnaryF64(UnaryOp op, const double* x, double* out, int64_t n) { unary_impl(op, x, out, n); }
+void UnaryF32(UnaryOp op, const float* x, float* out, int64_t n, Stores stores) { unary_impl(op, x, out, n, stores); }
+void UnaryF64(UnaryOp op, const double* x, double* out, int64_t n, Stores stores) { unary_impl(op, x, out, n, stores); }
+
+// Whole vectors streamed, the unaligned head and the tail copied with memcpy.
+template <class T>
+void stream_copy_impl(const T* x, T* out, int64_t n) {
+  const hn::ScalableTag<T> d;
+  const int64_t lanes = static_cast<int64_t>(hn::Lanes(d));
+  int64_t i = elements_before_aligned(d, out, n);
+  std::memcpy(out, x, static_cast<size_t>(i) * sizeof(T));
+  for (; i + lanes <= n; i += lanes) hn::Stream(hn::LoadU(d, x + i), d, out + i);
+  hwy::FlushStream();
+  std::memcpy(out + i, x + i, static_cast<size_t>(n - i) * sizeof(T));
+}
+void StreamCopyF32(const float* x, float* out, int64_t n) { stream_copy_impl(x, out, n); }
+void StreamCopyF64(const double* x, double* out, int64_t n) { stream_copy_impl(x, out, n); }
 
 template <ReduceOp OP, class T>
 HWY_INLINE T combine_scalar(T a, T b) {
@@ -296,19 +357,33 @@ HWY_EXPORT(BinaryF32);
 HWY_EXPORT(BinaryF64);
 HWY_EXPORT(UnaryF32);
 HWY_EXPORT(UnaryF64);
+HWY_EXPORT(StreamCopyF32);
+HWY_EXPORT(StreamCopyF64);
 HWY_EXPORT(ReduceF32);
 HWY_EXPORT(ReduceF64);
 HWY_EXPORT(ColumnsF32);
 HWY_EXPORT(ColumnsF64);
 
-void simd_binary(BinaryOp op, const float* a, int64_t sa, const float* b, int64_t sb, float* out, int64_t n) {
-  HWY_DYNAMIC_DISPATCH(BinaryF32)(op, a, sa, b, sb, out, n);
+void simd_binary(BinaryOp op, const float* a, int64_t sa, const float* b, int64_t sb, float* out, int64_t n,
+                 Stores stores) {
+  HWY_DYNAMIC_DISPATCH(BinaryF32)(op, a, sa, b, sb, out, n, stores);
 }
-void simd_binary(BinaryOp op, const double* a, int64_t sa, const double* b, int64_t sb, double* out, int64_t n) {
-  HWY_DYNAMIC_DISPATCH(BinaryF64)(op, a, sa, b, sb, out, n);
+void simd_binary(BinaryOp op, const double* a, int64_t sa, const double* b, int64_t sb, double* out, int64_t n,
+                 Stores stores) {
+  HWY_DYNAMIC_DISPATCH(BinaryF64)(op, a, sa, b, sb, out, n, stores);
 }
-void simd_unary(UnaryOp op, const float* x, float* out, int64_t n) { HWY_DYNAMIC_DISPATCH(UnaryF32)(op, x, out, n); }
-void simd_unary(UnaryOp op, const double* x, double* out, int64_t n) { HWY_DYNAMIC_DISPATCH(UnaryF64)(op, x, out, n); }
+void simd_unary(UnaryOp op, const float* x, float* out, int64_t n, Stores stores) {
+  HWY_DYNAMIC_DISPATCH(UnaryF32)(op, x, out, n, stores);
+}
+void simd_unary(UnaryOp op, const double* x, double* out, int64_t n, Stores stores) {
+  HWY_DYNAMIC_DISPATCH(UnaryF64)(op, x, out, n, stores);
+}
+void simd_stream_copy(const float* x, float* out, int64_t n) { HWY_DYNAMIC_DISPATCH(StreamCopyF32)(x, out, n); }
+void simd_stream_copy(const double* x, double* out, int64_t n) { HWY_DYNAMIC_DISPATCH(StreamCopyF64)(x, out, n); }
+
+Stores stores_for(int64_t bytes_touched) {
+  return bytes_touched > last_level_cache_bytes() ? Stores::Streaming : Stores::Cached;
+}
 float simd_reduce(ReduceOp op, const float* x, int64_t n) { return HWY_DYNAMIC_DISPATCH(ReduceF32)(op, x, n); }
 double simd_reduce(ReduceOp op, const double* x, int64_t n) { return HWY_DYNAMIC_DISPATCH(ReduceF64)(op, x, n); }
 void simd_reduce_columns(ReduceOp op, const float* x, int64_t rows, int64_t stride, float* out, int64_t n) {
