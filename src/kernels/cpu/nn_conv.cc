@@ -8,13 +8,17 @@
 namespace sprout {
 namespace {
 
-// oneDNN's backward-data kernels block the input channels by 16; with very few of them (image inputs,
-// C = 1 or 3) most of that work is padding and im2col + sgemm wins. Measured single-threaded
-// (2026-11-22), Conv2DBackpropInput, oneDNN vs im2col + sgemm:
-//   N=64, 1x32x32 <- 6, k5:      9.8 vs 2.8 ms
-//   N=32, 3x224x224 <- 64, k7:  3337 vs 717 ms
-//   N=32, 3x32x32 <- 16, k3:     2.9 vs 5.0 ms (the one loss, small in absolute terms)
+// oneDNN blocks channels by 16, so with very few input channels (image inputs, C = 1 or 3) most of its
+// work is padding. There the direct loops of Note [Direct convolution] run the forward and backward
+// data passes when they produce at most kMaxDirectOutputs channels, and the backward filter pass when
+// C <= 2; otherwise backward data takes im2col + sgemm. Measured on two threads (2026-11-25), N=64
+// 1x32x32 -> 6 k5 (LeNet's first layer), oneDNN or im2col vs direct: forward 345 vs 106 us, backward
+// data 2030 vs 218 us, backward filter 270 vs 226 us; N=32 3x32x32 -> 8 k5 pad 2: forward 432 vs 203,
+// backward data 3763 vs 327, backward filter 417 vs 530 (hence C <= 2 there); N=16 2x64x64 -> 4 k3
+// pad 1: 351 vs 72, 1800 vs 111, 432 vs 68. With C = 6 (LeNet's second layer) oneDNN is as fast or
+// faster on every pass.
 constexpr int64_t kFewInputChannels = 4;
+constexpr int64_t kDirectFilterGradChannels = 2;
 
 // Runs `f32` or `f64` on dense buffers of a, b and the output.
 template <class F32, class F64>
@@ -33,18 +37,25 @@ template <class A, int RANK>
 void forward_kernel(const A& a, std::span<const Tensor> in, std::span<Tensor> out) {
   ConvGeometry g = conv_geometry(RANK == 2 ? "Conv2D" : "Conv3D", RANK, a, in[0].shape(), in[1].shape());
   if (g.c == 0) return out[0].copy_from(Tensor::zeros(Shape{}, out[0].dtype()));  // a sum over no channels
-  dispatch(in[0], in[1], out[0], [&](auto... p) { onednn_conv_forward(g, p...); },
-           [&](auto... p) { gemm_conv_forward(g, p...); });
+  auto gemm = [&](auto... p) { gemm_conv_forward(g, p...); };
+  if (g.c < kFewInputChannels && direct_conv_applies(g, g.o))
+    return dispatch(in[0], in[1], out[0], [&](auto... p) { direct_conv_forward(g, p...); }, gemm);
+  dispatch(in[0], in[1], out[0], [&](auto... p) { onednn_conv_forward(g, p...); }, gemm);
 }
 
 // (dout, weight) -> dx.
 void backprop_input(const ConvGeometry& g, const Tensor& dout, const Tensor& w, const Tensor& out) {
   auto gemm = [&](auto... p) { gemm_conv_backward_data(g, p...); };
+  if (g.c < kFewInputChannels && direct_conv_applies(g, g.c))
+    return dispatch(dout, w, out, [&](auto... p) { direct_conv_backward_data(g, p...); }, gemm);
   if (g.c / g.group < kFewInputChannels) return dispatch(dout, w, out, gemm, gemm);
   dispatch(dout, w, out, [&](auto... p) { onednn_conv_backward_data(g, p...); }, gemm);
 }
 
 void backprop_filter(const ConvGeometry& g, const Tensor& dout, const Tensor& x, const Tensor& out) {
+  if (g.c <= kDirectFilterGradChannels && direct_conv_applies(g, 1))
+    return dispatch(dout, x, out, [&](auto... p) { direct_conv_backward_weights(g, p...); },
+                    [&](auto... p) { gemm_conv_backward_weights(g, p...); });
   dispatch(dout, x, out, [&](auto... p) { onednn_conv_backward_weights(g, p...); },
            [&](auto... p) { gemm_conv_backward_weights(g, p...); });
 }

@@ -11,6 +11,16 @@ void onednn_conv_forward(const ConvGeometry& g, const float* x, const float* w, 
 void onednn_conv_backward_data(const ConvGeometry& g, const float* dy, const float* w, float* dx);
 void onednn_conv_backward_weights(const ConvGeometry& g, const float* dy, const float* x, float* dw);
 
+// Float32 direct loops for convolutions with few channels (Note [Direct convolution]): 2-d, stride
+// and dilation 1, one group, filters at most kMaxDirectWidth wide, padding under the filter's size, and
+// at most kMaxDirectOutputs channels to produce (`outputs`: o for forward, c for backward data).
+inline constexpr int64_t kMaxDirectOutputs = 8;
+inline constexpr int64_t kMaxDirectWidth = 5;
+bool direct_conv_applies(const ConvGeometry& g, int64_t outputs);
+void direct_conv_forward(const ConvGeometry& g, const float* x, const float* w, float* y);
+void direct_conv_backward_data(const ConvGeometry& g, const float* dy, const float* w, float* dx);
+void direct_conv_backward_weights(const ConvGeometry& g, const float* dy, const float* x, float* dw);
+
 // im2col + BLAS gemm: float64 (oneDNN has no float64 convolution), and float32 backward data where
 // oneDNN is slow (nn_conv.cc).
 template <class T> void gemm_conv_forward(const ConvGeometry& g, const T* x, const T* w, T* y);

@@ -1,0 +1,295 @@
+// Direct float32 convolution for convolutions with few channels (Note [Direct convolution]).
+// Highway, compiled once per instruction set and dispatched at run time (Note [Highway dynamic dispatch]).
+#undef HWY_TARGET_INCLUDE
+#define HWY_TARGET_INCLUDE "kernels/cpu/nn_conv_direct.cc"
+#include <hwy/foreach_target.h>  // must come before highway.h
+#include <hwy/highway.h>
+
+#include <algorithm>
+#include <cstring>
+#include <vector>
+
+#include "base/parallel.h"
+#include "kernels/cpu/nn_conv_kernels.h"
+
+// Pieces shared by every instruction set, compiled once.
+#ifndef SPROUT_NN_CONV_DIRECT_SHARED
+#define SPROUT_NN_CONV_DIRECT_SHARED
+namespace sprout {
+namespace {
+
+// The largest vector (AVX-512: 16 floats); scratch planes are sized for it whatever the target.
+constexpr int64_t kMaxLanes = 16;
+// Forward: output columns per tile, in vectors (two vectors cover LeNet's 28-wide rows).
+constexpr int64_t kTileVectors = 2;
+
+int64_t round_up(int64_t v, int64_t m) { return (v + m - 1) / m * m; }
+
+// One image's input planes copied into a zero-filled scratch of `height` x `width` per channel with the
+// source's top-left element at (top, left): the zeros are the convolution's padding, and they let the
+// vector loops read whole tiles past the plane's right and bottom edges.
+struct PaddedPlanes {
+  int64_t channels, height, width, top, left;
+
+  int64_t plane_size() const { return height * width; }
+
+  void fill(const float* src, int64_t src_h, int64_t src_w, std::vector<float>& scratch) const {
+    scratch.assign(static_cast<size_t>(channels * plane_size()), 0.0f);
+    for (int64_t c = 0; c < channels; ++c)
+      for (int64_t y = 0; y < src_h; ++y)
+        std::memcpy(scratch.data() + c * plane_size() + (top + y) * width + left, src + (c * src_h + y) * src_w,
+                    static_cast<size_t>(src_w) * sizeof(float));
+  }
+};
+
+// A valid correlation of padded planes with a filter bank: out[o][y][x] = sum over c, ky, kx of
+// plane[c][y + ky][x + kx] * filter(o, c, ky, kx); the filters packed as [c][ky][kx][o].
+struct Correlation {
+  int64_t channels, outputs, kh, kw, out_h, out_w;
+};
+
+}  // namespace
+}  // namespace sprout
+#endif
+
+HWY_BEFORE_NAMESPACE();
+namespace sprout {
+namespace HWY_NAMESPACE {
+namespace hn = hwy::HWY_NAMESPACE;
+
+// A tile of R output rows by V vectors of columns, for all OB output channels at once: OB * R * V
+// accumulators (<= 24 of AVX-512's 32 registers). Each input vector loaded is multiplied into every
+// output channel and every tile row its filter row reaches, so one load feeds up to OB * R FMAs.
+template <int OB, int V>
+HWY_INLINE void correlate_image(const Correlation& p, const PaddedPlanes& planes, const float* plane,
+                                const float* filters, float* out) {
+  constexpr int R = std::max(1, 24 / (OB * V));
+  const hn::ScalableTag<float> d;
+  const int64_t lanes = static_cast<int64_t>(hn::Lanes(d));
+  using Vec = hn::Vec<decltype(d)>;
+  for (int64_t x0 = 0; x0 < p.out_w; x0 += V * lanes) {
+    for (int64_t y0 = 0; y0 < p.out_h; y0 += R) {
+      Vec acc[OB][R][V];
+      for (int ob = 0; ob < OB; ++ob)
+        for (int r = 0; r < R; ++r)
+          for (int v = 0; v < V; ++v) acc[ob][r][v] = hn::Zero(d);
+      for (int64_t c = 0; c < p.channels; ++c) {
+        const float* base = plane + c * planes.plane_size() + y0 * planes.width + x0;
+        for (int64_t ky = 0; ky < p.kh; ++ky) {
+          for (int64_t kx = 0; kx < p.kw; ++kx) {
+            const float* f = filters + ((c * p.kh + ky) * p.kw + kx) * OB;
+            Vec w[OB];
+            for (int ob = 0; ob < OB; ++ob) w[ob] = hn::Set(d, f[ob]);
+            for (int r = 0; r < R; ++r) {
+              const float* row = base + (r + ky) * planes.width + kx;
+              for (int v = 0; v < V; ++v) {
+                const Vec in = hn::LoadU(d, row + v * lanes);
+                for (int ob = 0; ob < OB; ++ob) acc[ob][r][v] = hn::MulAdd(w[ob], in, acc[ob][r][v]);
+              }
+            }
+          }
+        }
+      }
+      for (int r = 0; r < R && y0 + r < p.out_h; ++r)
+        for (int ob = 0; ob < OB; ++ob)
+          for (int v = 0; v < V; ++v) {
+            const int64_t x = x0 + v * lanes, count = std::min(lanes, p.out_w - x);
+            float* dst = out + (ob * p.out_h + y0 + r) * p.out_w + x;
+            if (count >= lanes) {
+              hn::StoreU(acc[ob][r][v], d, dst);
+            } else if (count > 0) {
+#if !HWY_MEM_OPS_MIGHT_FAULT  // a true masked store (AVX-512)
+              hn::BlendedStore(acc[ob][r][v], hn::FirstN(d, static_cast<size_t>(count)), d, dst);
+#else  // through a buffer: an emulated masked store rewrites the lanes past the row, racing other threads
+              HWY_ALIGN float part[hn::MaxLanes(d)];
+              hn::Store(acc[ob][r][v], d, part);
+              std::memcpy(dst, part, static_cast<size_t>(count) * sizeof(float));
+#endif
+            }
+          }
+    }
+  }
+}
+
+template <int OB>
+HWY_INLINE void correlate_image_width(const Correlation& p, const PaddedPlanes& planes, const float* plane,
+                                      const float* filters, float* out) {
+  const int64_t lanes = static_cast<int64_t>(hn::Lanes(hn::ScalableTag<float>()));
+  if (p.out_w <= lanes) return correlate_image<OB, 1>(p, planes, plane, filters, out);
+  correlate_image<OB, kTileVectors>(p, planes, plane, filters, out);
+}
+
+void CorrelateImage(const Correlation& p, const PaddedPlanes& planes, const float* plane, const float* filters,
+                    float* out) {
+  switch (p.outputs) {
+    case 1: return correlate_image_width<1>(p, planes, plane, filters, out);
+    case 2: return correlate_image_width<2>(p, planes, plane, filters, out);
+    case 3: return correlate_image_width<3>(p, planes, plane, filters, out);
+    case 4: return correlate_image_width<4>(p, planes, plane, filters, out);
+    case 5: return correlate_image_width<5>(p, planes, plane, filters, out);
+    case 6: return correlate_image_width<6>(p, planes, plane, filters, out);
+    case 7: return correlate_image_width<7>(p, planes, plane, filters, out);
+    case 8: return correlate_image_width<8>(p, planes, plane, filters, out);
+  }
+}
+
+// Filter gradients of one image: sums[((o * channels + c) * kh + ky) * kw + kx] += sum over y, x of
+// dy[o][y][x] * plane[c][y + ky][x + kx]. For each (c, ky) and block of OB output channels, OB x kw
+// vector accumulators run over the image; lanes past the row's end load as 0.
+template <int OB, int KW>
+HWY_INLINE void filter_sums_block(const Correlation& p, const PaddedPlanes& planes, const float* plane,
+                                  const float* dy, int64_t o0, double* sums) {
+  const hn::ScalableTag<float> d;
+  const int64_t lanes = static_cast<int64_t>(hn::Lanes(d));
+  using Vec = hn::Vec<decltype(d)>;
+  for (int64_t c = 0; c < p.channels; ++c) {
+    for (int64_t ky = 0; ky < p.kh; ++ky) {
+      Vec acc[OB][KW];
+      for (int ob = 0; ob < OB; ++ob)
+        for (int kx = 0; kx < KW; ++kx) acc[ob][kx] = hn::Zero(d);
+      for (int64_t y = 0; y < p.out_h; ++y) {
+        const float* row = plane + c * planes.plane_size() + (y + ky) * planes.width;
+        for (int64_t x = 0; x < p.out_w; x += lanes) {
+          const auto valid = hn::FirstN(d, static_cast<size_t>(std::min(lanes, p.out_w - x)));
+          Vec g[OB];
+          for (int ob = 0; ob < OB; ++ob) g[ob] = hn::MaskedLoad(valid, d, dy + ((o0 + ob) * p.out_h + y) * p.out_w + x);
+          for (int kx = 0; kx < KW; ++kx) {
+            // Masked too: past the row's end, an inf in the input times dy's 0 would add a NaN.
+            const Vec in = hn::MaskedLoad(valid, d, row + x + kx);
+            for (int ob = 0; ob < OB; ++ob) acc[ob][kx] = hn::MulAdd(g[ob], in, acc[ob][kx]);
+          }
+        }
+      }
+      for (int ob = 0; ob < OB; ++ob)
+        for (int kx = 0; kx < KW; ++kx)
+          sums[(((o0 + ob) * p.channels + c) * p.kh + ky) * KW + kx] += hn::GetLane(hn::SumOfLanes(d, acc[ob][kx]));
+    }
+  }
+}
+
+// Blocks of 4 output channels (4 x kw <= 20 accumulators, 4 dy vectors and one input vector), then the
+// remaining 1-3.
+template <int KW>
+HWY_INLINE void filter_sums_image(const Correlation& p, const PaddedPlanes& planes, const float* plane, const float* dy,
+                                  double* sums) {
+  constexpr int64_t kBlock = 4;
+  int64_t o0 = 0;
+  for (; o0 + kBlock <= p.outputs; o0 += kBlock) filter_sums_block<kBlock, KW>(p, planes, plane, dy, o0, sums);
+  switch (p.outputs - o0) {
+    case 1: return filter_sums_block<1, KW>(p, planes, plane, dy, o0, sums);
+    case 2: return filter_sums_block<2, KW>(p, planes, plane, dy, o0, sums);
+    case 3: return filter_sums_block<3, KW>(p, planes, plane, dy, o0, sums);
+  }
+}
+
+void FilterSumsImage(const Correlation& p, const PaddedPlanes& planes, const float* plane, const float* dy,
+                     double* sums) {
+  switch (p.kw) {
+    case 1: return filter_sums_image<1>(p, planes, plane, dy, sums);
+    case 2: return filter_sums_image<2>(p, planes, plane, dy, sums);
+    case 3: return filter_sums_image<3>(p, planes, plane, dy, sums);
+    case 4: return filter_sums_image<4>(p, planes, plane, dy, sums);
+    case 5: return filter_sums_image<5>(p, planes, plane, dy, sums);
+  }
+}
+
+}  // namespace HWY_NAMESPACE
+}  // namespace sprout
+HWY_AFTER_NAMESPACE();
+
+#if HWY_ONCE
+namespace sprout {
+HWY_EXPORT(CorrelateImage);
+HWY_EXPORT(FilterSumsImage);
+
+namespace {
+
+// Note [Direct convolution]
+// oneDNN blocks channels by 16 (nChw16c), so a convolution with one input channel (an image's first
+// layer) or one whose backward data has few channels to produce spends most of its work on padding:
+// LeNet's first layer, N=64 1x32x32 -> 6 k5, ran at 46 GFLOP/s forward and 55 backward-filter (20-23% of
+// this machine's peak), and backward data through im2col + sgemm at 7. Here the convolution runs as
+// loops over the output rows instead, vectorized along the row (x) with all output channels of a tile
+// in registers (correlate_image). Backward data is the same correlation of dy, padded by k - 1 - pad,
+// with the filters flipped and their channel axes swapped; backward filter accumulates dy times
+// shifted input rows (filter_sums_block). Each image's input is first copied into zero-padded planes.
+// Images are split across threads; filter gradients are summed per image in double, then in image
+// order, so results do not depend on the thread count.
+
+// Runs fn(n, planes scratch) for every image, images split across threads.
+template <class Fn>
+void for_each_image(int64_t images, Fn&& fn) {
+  parallel_for(images, 1, [&](int64_t begin, int64_t end) {
+    thread_local std::vector<float> scratch;
+    for (int64_t n = begin; n < end; ++n) fn(n, scratch);
+  });
+}
+
+int64_t plane_width(int64_t out_w, int64_t kw) { return round_up(out_w, kTileVectors * kMaxLanes) + kw - 1; }
+// Rows: a forward tile (up to 24 rows) may start at the last output row, and reads kh - 1 more.
+int64_t plane_height(int64_t out_h, int64_t kh) { return out_h + 24 + kh - 1; }
+
+void correlate(const Correlation& p, const PaddedPlanes& planes, int64_t images, const float* src, int64_t src_h,
+               int64_t src_w, const float* filters, float* out) {
+  for_each_image(images, [&](int64_t n, std::vector<float>& scratch) {
+    planes.fill(src + n * p.channels * src_h * src_w, src_h, src_w, scratch);
+    HWY_DYNAMIC_DISPATCH(CorrelateImage)(p, planes, scratch.data(), filters, out + n * p.outputs * p.out_h * p.out_w);
+  });
+}
+
+}  // namespace
+
+bool direct_conv_applies(const ConvGeometry& g, int64_t outputs) {
+  if (g.rank != 2 || g.group != 1 || outputs > kMaxDirectOutputs || g.k[2] > kMaxDirectWidth) return false;
+  for (int axis = 1; axis < 3; ++axis)
+    if (g.stride[axis] != 1 || g.dilation[axis] != 1 || g.pad_before[axis] >= g.k[axis] ||
+        g.pad_after[axis] >= g.k[axis])
+      return false;
+  return true;
+}
+
+void direct_conv_forward(const ConvGeometry& g, const float* x, const float* w, float* y) {
+  const Correlation p{g.c, g.o, g.k[1], g.k[2], g.out[1], g.out[2]};
+  std::vector<float> filters(static_cast<size_t>(g.o * g.c * p.kh * p.kw));  // [c][ky][kx][o]
+  for (int64_t o = 0; o < g.o; ++o)
+    for (int64_t i = 0; i < g.c * p.kh * p.kw; ++i) filters[static_cast<size_t>(i * g.o + o)] = w[o * g.c * p.kh * p.kw + i];
+  const PaddedPlanes planes{g.c, plane_height(p.out_h, p.kh), plane_width(p.out_w, p.kw), g.pad_before[1], g.pad_before[2]};
+  correlate(p, planes, g.n, x, g.in[1], g.in[2], filters.data(), y);
+}
+
+void direct_conv_backward_data(const ConvGeometry& g, const float* dy, const float* w, float* dx) {
+  // dx[c][y][x] = sum over o, ky, kx of dy[o][y - ky + pad][x - kx + pad] * w[o][c][ky][kx]: a correlation of
+  // dy padded by k - 1 - pad with w flipped, dy's channels as its inputs and dx's as its outputs.
+  const int64_t kh = g.k[1], kw = g.k[2];
+  const Correlation p{g.o, g.c, kh, kw, g.in[1], g.in[2]};
+  std::vector<float> filters(static_cast<size_t>(g.o * g.c * kh * kw));  // [o][ky][kx][c], flipped
+  for (int64_t o = 0; o < g.o; ++o)
+    for (int64_t c = 0; c < g.c; ++c)
+      for (int64_t ky = 0; ky < kh; ++ky)
+        for (int64_t kx = 0; kx < kw; ++kx)
+          filters[static_cast<size_t>(((o * kh + ky) * kw + kx) * g.c + c)] =
+              w[((o * g.c + c) * kh + (kh - 1 - ky)) * kw + (kw - 1 - kx)];
+  const PaddedPlanes planes{g.o, plane_height(p.out_h, kh), plane_width(p.out_w, kw), kh - 1 - g.pad_before[1],
+                            kw - 1 - g.pad_before[2]};
+  correlate(p, planes, g.n, dy, g.out[1], g.out[2], filters.data(), dx);
+}
+
+void direct_conv_backward_weights(const ConvGeometry& g, const float* dy, const float* x, float* dw) {
+  const Correlation p{g.c, g.o, g.k[1], g.k[2], g.out[1], g.out[2]};
+  const int64_t filter_size = g.o * g.c * p.kh * p.kw;
+  const PaddedPlanes planes{g.c, plane_height(p.out_h, p.kh), plane_width(p.out_w, p.kw), g.pad_before[1], g.pad_before[2]};
+  std::vector<double> per_image(static_cast<size_t>(g.n * filter_size), 0.0);
+  for_each_image(g.n, [&](int64_t n, std::vector<float>& scratch) {
+    planes.fill(x + n * g.c * g.in[1] * g.in[2], g.in[1], g.in[2], scratch);
+    HWY_DYNAMIC_DISPATCH(FilterSumsImage)(p, planes, scratch.data(), dy + n * g.o * p.out_h * p.out_w,
+                                          per_image.data() + n * filter_size);
+  });
+  for (int64_t i = 0; i < filter_size; ++i) {
+    double sum = 0.0;
+    for (int64_t n = 0; n < g.n; ++n) sum += per_image[static_cast<size_t>(n * filter_size + i)];
+    dw[i] = static_cast<float>(sum);
+  }
+}
+
+}  // namespace sprout
+#endif
