@@ -9,16 +9,15 @@ namespace sprout {
 namespace {
 
 // oneDNN blocks channels by 16, so with very few input channels (image inputs, C = 1 or 3) most of its
-// work is padding. There the direct loops of Note [Direct convolution] run the forward and backward
-// data passes when they produce at most kMaxDirectOutputs channels, and the backward filter pass when
-// C <= 2; otherwise backward data takes im2col + sgemm. Measured on two threads (2026-11-25), N=64
-// 1x32x32 -> 6 k5 (LeNet's first layer), oneDNN or im2col vs direct: forward 345 vs 106 us, backward
-// data 2030 vs 218 us, backward filter 270 vs 226 us; N=32 3x32x32 -> 8 k5 pad 2: forward 432 vs 203,
-// backward data 3763 vs 327, backward filter 417 vs 530 (hence C <= 2 there); N=16 2x64x64 -> 4 k3
-// pad 1: 351 vs 72, 1800 vs 111, 432 vs 68. With C = 6 (LeNet's second layer) oneDNN is as fast or
-// faster on every pass.
+// work is padding. There the direct loops of Note [Direct convolution] run all three passes (forward
+// and backward data when they produce at most kMaxDirectOutputs channels); otherwise backward data
+// takes im2col + sgemm. Measured on two threads (2026-11-25), oneDNN or im2col vs direct:
+//   N=64 1x32x32 -> 6 k5 (LeNet's first layer): forward 345 vs 90 us, backward data 2030 vs 157,
+//     backward filter 270 vs 115
+//   N=32 3x32x32 -> 8 k5 pad 2: forward 432 vs 192, backward data 3763 vs 322, backward filter 435 vs 249
+//   N=16 2x64x64 -> 4 k3 pad 1: forward 351 vs 61, backward data 1800 vs 71, backward filter 432 vs 64
+// With C = 6 (LeNet's second layer, 6x14x14 -> 16) oneDNN wins: backward filter 306 vs 599 us.
 constexpr int64_t kFewInputChannels = 4;
-constexpr int64_t kDirectFilterGradChannels = 2;
 
 // Runs `f32` or `f64` on dense buffers of a, b and the output.
 template <class F32, class F64>
@@ -53,7 +52,7 @@ void backprop_input(const ConvGeometry& g, const Tensor& dout, const Tensor& w, 
 }
 
 void backprop_filter(const ConvGeometry& g, const Tensor& dout, const Tensor& x, const Tensor& out) {
-  if (g.c <= kDirectFilterGradChannels && direct_conv_applies(g, 1))
+  if (g.c < kFewInputChannels && direct_conv_applies(g, 1))
     return dispatch(dout, x, out, [&](auto... p) { direct_conv_backward_weights(g, p...); },
                     [&](auto... p) { gemm_conv_backward_weights(g, p...); });
   dispatch(dout, x, out, [&](auto... p) { onednn_conv_backward_weights(g, p...); },

@@ -25,20 +25,34 @@ constexpr int64_t kTileVectors = 2;
 
 int64_t round_up(int64_t v, int64_t m) { return (v + m - 1) / m * m; }
 
-// One image's input planes copied into a zero-filled scratch of `height` x `width` per channel with the
-// source's top-left element at (top, left): the zeros are the convolution's padding, and they let the
-// vector loops read whole tiles past the plane's right and bottom edges.
+// One image's input planes copied into a scratch of `height` x `width` per channel with the source's
+// top-left element at (top, left), zeros around it where the convolution's padding is. Output (y, x)
+// reads rows y .. y + kh - 1 and columns x .. x + kw - 1: the zeros go only where valid outputs read
+// (`used_h` x `used_w`); the rest of the scratch, read by tiles running past the last row or column,
+// feeds only outputs that are never stored (or lanes masked off) and keeps whatever it held.
 struct PaddedPlanes {
-  int64_t channels, height, width, top, left;
+  int64_t channels, height, width, top, left, used_h, used_w;
 
   int64_t plane_size() const { return height * width; }
 
   void fill(const float* src, int64_t src_h, int64_t src_w, std::vector<float>& scratch) const {
-    scratch.assign(static_cast<size_t>(channels * plane_size()), 0.0f);
-    for (int64_t c = 0; c < channels; ++c)
-      for (int64_t y = 0; y < src_h; ++y)
-        std::memcpy(scratch.data() + c * plane_size() + (top + y) * width + left, src + (c * src_h + y) * src_w,
-                    static_cast<size_t>(src_w) * sizeof(float));
+    if (scratch.size() < static_cast<size_t>(channels * plane_size()))
+      scratch.resize(static_cast<size_t>(channels * plane_size()));
+    const size_t row_bytes = static_cast<size_t>(used_w) * sizeof(float);
+    for (int64_t c = 0; c < channels; ++c) {
+      float* plane = scratch.data() + c * plane_size();
+      for (int64_t y = 0; y < used_h; ++y) {
+        float* row = plane + y * width;
+        const int64_t sy = y - top;
+        if (sy < 0 || sy >= src_h) {
+          std::memset(row, 0, row_bytes);
+          continue;
+        }
+        std::fill(row, row + left, 0.0f);
+        std::memcpy(row + left, src + (c * src_h + sy) * src_w, static_cast<size_t>(src_w) * sizeof(float));
+        std::fill(row + left + src_w, row + used_w, 0.0f);
+      }
+    }
   }
 };
 
@@ -60,6 +74,23 @@ namespace hn = hwy::HWY_NAMESPACE;
 // A tile of R output rows by V vectors of columns, for all OB output channels at once: OB * R * V
 // accumulators (<= 24 of AVX-512's 32 registers). Each input vector loaded is multiplied into every
 // output channel and every tile row its filter row reaches, so one load feeds up to OB * R FMAs.
+// Stores the first `count` lanes of v at dst (count <= the vector's lanes).
+template <class D, class V>
+HWY_INLINE void store_first(D d, V v, int64_t count, float* dst) {
+  if (count >= static_cast<int64_t>(hn::Lanes(d))) return hn::StoreU(v, d, dst);
+#if !HWY_MEM_OPS_MIGHT_FAULT  // a true masked store (AVX-512)
+  hn::BlendedStore(v, hn::FirstN(d, static_cast<size_t>(count)), d, dst);
+#else  // through a buffer: an emulated masked store rewrites the lanes past the row, racing other threads
+  HWY_ALIGN float part[hn::MaxLanes(d)];
+  hn::Store(v, d, part);
+  std::memcpy(dst, part, static_cast<size_t>(count) * sizeof(float));
+#endif
+}
+
+// A tile of R output rows by V vectors of columns, for all OB output channels at once: OB * R * V
+// accumulators (<= 24 of AVX-512's 32 registers), each filter tap broadcast once per tile and
+// multiplied into all of them. Every loop over OB, R or V is unrolled completely: an accumulator
+// array indexed by a variable anywhere makes GCC keep it on the stack, storing it every iteration.
 template <int OB, int V>
 HWY_INLINE void correlate_image(const Correlation& p, const PaddedPlanes& planes, const float* plane,
                                 const float* filters, float* out) {
@@ -67,56 +98,116 @@ HWY_INLINE void correlate_image(const Correlation& p, const PaddedPlanes& planes
   const hn::ScalableTag<float> d;
   const int64_t lanes = static_cast<int64_t>(hn::Lanes(d));
   using Vec = hn::Vec<decltype(d)>;
-  for (int64_t x0 = 0; x0 < p.out_w; x0 += V * lanes) {
-    for (int64_t y0 = 0; y0 < p.out_h; y0 += R) {
+  const int64_t out_h = p.out_h, out_w = p.out_w, kh = p.kh, kw = p.kw, width = planes.width;
+  for (int64_t x0 = 0; x0 < out_w; x0 += V * lanes) {
+    for (int64_t y0 = 0; y0 < out_h; y0 += R) {
       Vec acc[OB][R][V];
-      for (int ob = 0; ob < OB; ++ob)
-        for (int r = 0; r < R; ++r)
-          for (int v = 0; v < V; ++v) acc[ob][r][v] = hn::Zero(d);
+      HWY_UNROLL(32)
+      for (int i = 0; i < OB * R * V; ++i) acc[i / (R * V)][i / V % R][i % V] = hn::Zero(d);
       for (int64_t c = 0; c < p.channels; ++c) {
-        const float* base = plane + c * planes.plane_size() + y0 * planes.width + x0;
-        for (int64_t ky = 0; ky < p.kh; ++ky) {
-          for (int64_t kx = 0; kx < p.kw; ++kx) {
-            const float* f = filters + ((c * p.kh + ky) * p.kw + kx) * OB;
+        const float* base = plane + c * planes.plane_size() + y0 * width + x0;
+        for (int64_t ky = 0; ky < kh; ++ky) {
+          for (int64_t kx = 0; kx < kw; ++kx) {
+            const float* f = filters + ((c * kh + ky) * kw + kx) * OB;
             Vec w[OB];
+            HWY_UNROLL(32)
             for (int ob = 0; ob < OB; ++ob) w[ob] = hn::Set(d, f[ob]);
+            HWY_UNROLL(32)
+            for (int i = 0; i < R * V; ++i) {
+              const int r = i / V, v = i % V;
+              const Vec in = hn::LoadU(d, base + (r + ky) * width + kx + v * lanes);
+              HWY_UNROLL(32)
+              for (int ob = 0; ob < OB; ++ob) acc[ob][r][v] = hn::MulAdd(w[ob], in, acc[ob][r][v]);
+            }
+          }
+        }
+      }
+      HWY_UNROLL(32)
+      for (int i = 0; i < OB * R * V; ++i) {
+        const int ob = i / (R * V), r = i / V % R, v = i % V;
+        const int64_t x = x0 + v * lanes;
+        if (y0 + r < out_h && x < out_w)
+          store_first(d, acc[ob][r][v], out_w - x, out + (ob * out_h + y0 + r) * out_w + x);
+      }
+    }
+  }
+}
+
+// The same tile, looping over input rows instead of filter taps: each input vector loaded feeds every
+// tile row its filter rows reach, KH a compile-time constant so that which rows those are is known to
+// the compiler (no branch survives the unrolling).
+template <int OB, int V, int KH>
+HWY_INLINE void correlate_image_reusing_rows(const Correlation& p, const PaddedPlanes& planes, const float* plane,
+                                             const float* filters, float* out) {
+  constexpr int R = std::max(1, 24 / (OB * V));
+  const hn::ScalableTag<float> d;
+  const int64_t lanes = static_cast<int64_t>(hn::Lanes(d));
+  using Vec = hn::Vec<decltype(d)>;
+  const int64_t out_h = p.out_h, out_w = p.out_w, kw = p.kw, width = planes.width;
+  for (int64_t x0 = 0; x0 < out_w; x0 += V * lanes) {
+    for (int64_t y0 = 0; y0 < out_h; y0 += R) {
+      Vec acc[OB][R][V];
+      HWY_UNROLL(32)
+      for (int i = 0; i < OB * R * V; ++i) acc[i / (R * V)][i / V % R][i % V] = hn::Zero(d);
+      for (int64_t c = 0; c < p.channels; ++c) {
+        const float* base = plane + c * planes.plane_size() + y0 * width + x0;
+        const float* fc = filters + c * KH * kw * OB;
+        HWY_UNROLL(64)
+        for (int i = 0; i < R + KH - 1; ++i) {
+          const float* row = base + i * width;  // one pointer per row: many live ones would spill
+          for (int64_t kx = 0; kx < kw; ++kx) {
+            Vec in[V];
+            HWY_UNROLL(32)
+            for (int v = 0; v < V; ++v) in[v] = hn::LoadU(d, row + kx + v * lanes);
+            HWY_UNROLL(64)
             for (int r = 0; r < R; ++r) {
-              const float* row = base + (r + ky) * planes.width + kx;
-              for (int v = 0; v < V; ++v) {
-                const Vec in = hn::LoadU(d, row + v * lanes);
-                for (int ob = 0; ob < OB; ++ob) acc[ob][r][v] = hn::MulAdd(w[ob], in, acc[ob][r][v]);
+              const int ky = i - r;
+              if (ky < 0 || ky >= KH) continue;
+              const float* f = fc + (ky * kw + kx) * OB;
+              HWY_UNROLL(32)
+              for (int ob = 0; ob < OB; ++ob) {
+                const Vec w = hn::Set(d, f[ob]);
+                HWY_UNROLL(32)
+                for (int v = 0; v < V; ++v) acc[ob][r][v] = hn::MulAdd(w, in[v], acc[ob][r][v]);
               }
             }
           }
         }
       }
-      for (int r = 0; r < R && y0 + r < p.out_h; ++r)
-        for (int ob = 0; ob < OB; ++ob)
-          for (int v = 0; v < V; ++v) {
-            const int64_t x = x0 + v * lanes, count = std::min(lanes, p.out_w - x);
-            float* dst = out + (ob * p.out_h + y0 + r) * p.out_w + x;
-            if (count >= lanes) {
-              hn::StoreU(acc[ob][r][v], d, dst);
-            } else if (count > 0) {
-#if !HWY_MEM_OPS_MIGHT_FAULT  // a true masked store (AVX-512)
-              hn::BlendedStore(acc[ob][r][v], hn::FirstN(d, static_cast<size_t>(count)), d, dst);
-#else  // through a buffer: an emulated masked store rewrites the lanes past the row, racing other threads
-              HWY_ALIGN float part[hn::MaxLanes(d)];
-              hn::Store(acc[ob][r][v], d, part);
-              std::memcpy(dst, part, static_cast<size_t>(count) * sizeof(float));
-#endif
-            }
-          }
+      HWY_UNROLL(32)
+      for (int i = 0; i < OB * R * V; ++i) {
+        const int ob = i / (R * V), r = i / V % R, v = i % V;
+        const int64_t x = x0 + v * lanes;
+        if (y0 + r < out_h && x < out_w)
+          store_first(d, acc[ob][r][v], out_w - x, out + (ob * out_h + y0 + r) * out_w + x);
+      }
     }
   }
+}
+
+// With one or two output channels a tap's broadcast feeds only OB * V FMAs per row loaded, and the
+// loads (most of them split across two cache lines) bound the loop: there the rows are reused instead.
+template <int OB, int V>
+HWY_INLINE void correlate_tiles(const Correlation& p, const PaddedPlanes& planes, const float* plane,
+                                const float* filters, float* out) {
+  if constexpr (OB <= 2) {
+    switch (p.kh) {
+      case 1: return correlate_image_reusing_rows<OB, V, 1>(p, planes, plane, filters, out);
+      case 2: return correlate_image_reusing_rows<OB, V, 2>(p, planes, plane, filters, out);
+      case 3: return correlate_image_reusing_rows<OB, V, 3>(p, planes, plane, filters, out);
+      case 4: return correlate_image_reusing_rows<OB, V, 4>(p, planes, plane, filters, out);
+      case 5: return correlate_image_reusing_rows<OB, V, 5>(p, planes, plane, filters, out);
+    }
+  }
+  correlate_image<OB, V>(p, planes, plane, filters, out);
 }
 
 template <int OB>
 HWY_INLINE void correlate_image_width(const Correlation& p, const PaddedPlanes& planes, const float* plane,
                                       const float* filters, float* out) {
   const int64_t lanes = static_cast<int64_t>(hn::Lanes(hn::ScalableTag<float>()));
-  if (p.out_w <= lanes) return correlate_image<OB, 1>(p, planes, plane, filters, out);
-  correlate_image<OB, kTileVectors>(p, planes, plane, filters, out);
+  if (p.out_w <= lanes) return correlate_tiles<OB, 1>(p, planes, plane, filters, out);
+  correlate_tiles<OB, kTileVectors>(p, planes, plane, filters, out);
 }
 
 void CorrelateImage(const Correlation& p, const PaddedPlanes& planes, const float* plane, const float* filters,
@@ -142,27 +233,35 @@ HWY_INLINE void filter_sums_block(const Correlation& p, const PaddedPlanes& plan
   const hn::ScalableTag<float> d;
   const int64_t lanes = static_cast<int64_t>(hn::Lanes(d));
   using Vec = hn::Vec<decltype(d)>;
+  // Locals, so the loops need not reload them after every store (the compiler cannot rule out aliasing).
+  const int64_t out_h = p.out_h, out_w = p.out_w, dy_plane = p.out_h * p.out_w, width = planes.width;
   for (int64_t c = 0; c < p.channels; ++c) {
     for (int64_t ky = 0; ky < p.kh; ++ky) {
       Vec acc[OB][KW];
-      for (int ob = 0; ob < OB; ++ob)
-        for (int kx = 0; kx < KW; ++kx) acc[ob][kx] = hn::Zero(d);
-      for (int64_t y = 0; y < p.out_h; ++y) {
-        const float* row = plane + c * planes.plane_size() + (y + ky) * planes.width;
-        for (int64_t x = 0; x < p.out_w; x += lanes) {
-          const auto valid = hn::FirstN(d, static_cast<size_t>(std::min(lanes, p.out_w - x)));
+      HWY_UNROLL(32)
+      for (int i = 0; i < OB * KW; ++i) acc[i / KW][i % KW] = hn::Zero(d);
+      for (int64_t y = 0; y < out_h; ++y) {
+        const float* row = plane + c * planes.plane_size() + (y + ky) * width;
+        const float* grad = dy + o0 * dy_plane + y * out_w;
+        for (int64_t x = 0; x < out_w; x += lanes) {
+          const auto valid = hn::FirstN(d, static_cast<size_t>(std::min(lanes, out_w - x)));
           Vec g[OB];
-          for (int ob = 0; ob < OB; ++ob) g[ob] = hn::MaskedLoad(valid, d, dy + ((o0 + ob) * p.out_h + y) * p.out_w + x);
+          HWY_UNROLL(32)
+          for (int ob = 0; ob < OB; ++ob) g[ob] = hn::MaskedLoad(valid, d, grad + ob * dy_plane + x);
+          HWY_UNROLL(32)
           for (int kx = 0; kx < KW; ++kx) {
             // Masked too: past the row's end, an inf in the input times dy's 0 would add a NaN.
             const Vec in = hn::MaskedLoad(valid, d, row + x + kx);
+            HWY_UNROLL(32)
             for (int ob = 0; ob < OB; ++ob) acc[ob][kx] = hn::MulAdd(g[ob], in, acc[ob][kx]);
           }
         }
       }
-      for (int ob = 0; ob < OB; ++ob)
-        for (int kx = 0; kx < KW; ++kx)
-          sums[(((o0 + ob) * p.channels + c) * p.kh + ky) * KW + kx] += hn::GetLane(hn::SumOfLanes(d, acc[ob][kx]));
+      HWY_UNROLL(32)  // every index constant, so acc stays in registers (else GCC keeps it on the stack)
+      for (int i = 0; i < OB * KW; ++i) {
+        const int ob = i / KW, kx = i % KW;
+        sums[(((o0 + ob) * p.channels + c) * p.kh + ky) * KW + kx] += hn::GetLane(hn::SumOfLanes(d, acc[ob][kx]));
+      }
     }
   }
 }
@@ -210,11 +309,14 @@ namespace {
 // LeNet's first layer, N=64 1x32x32 -> 6 k5, ran at 46 GFLOP/s forward and 55 backward-filter (20-23% of
 // this machine's peak), and backward data through im2col + sgemm at 7. Here the convolution runs as
 // loops over the output rows instead, vectorized along the row (x) with all output channels of a tile
-// in registers (correlate_image). Backward data is the same correlation of dy, padded by k - 1 - pad,
-// with the filters flipped and their channel axes swapped; backward filter accumulates dy times
-// shifted input rows (filter_sums_block). Each image's input is first copied into zero-padded planes.
-// Images are split across threads; filter gradients are summed per image in double, then in image
-// order, so results do not depend on the thread count.
+// in registers (correlate_image; correlate_image_reusing_rows where one or two channels leave the loads
+// as the limit). Backward data is the same correlation of dy, padded by k - 1 - pad, with the filters
+// flipped and their channel axes swapped; backward filter accumulates dy times shifted input rows
+// (filter_sums_block). Each image's input is first copied into zero-padded planes. Images are split
+// across threads; filter gradients are summed per image in double, then in image order, so results
+// do not depend on the thread count. Now 167, 96 and 131 GFLOP/s on two threads (71%, 41%, 56% of
+// peak; nn_conv.cc has the comparison and which convolutions come here). Left alone: a batch of one
+// image runs on one thread.
 
 // Runs fn(n, planes scratch) for every image, images split across threads.
 template <class Fn>
@@ -225,9 +327,12 @@ void for_each_image(int64_t images, Fn&& fn) {
   });
 }
 
-int64_t plane_width(int64_t out_w, int64_t kw) { return round_up(out_w, kTileVectors * kMaxLanes) + kw - 1; }
-// Rows: a forward tile (up to 24 rows) may start at the last output row, and reads kh - 1 more.
-int64_t plane_height(int64_t out_h, int64_t kh) { return out_h + 24 + kh - 1; }
+// Tiles run up to 24 rows and kTileVectors vectors past the last output; each reads the filter's
+// reach beyond.
+PaddedPlanes padded_planes(const Correlation& p, int64_t top, int64_t left) {
+  return {p.channels, p.out_h + 24 + p.kh - 1, round_up(p.out_w, kTileVectors * kMaxLanes) + p.kw - 1, top, left,
+          p.out_h + p.kh - 1, p.out_w + p.kw - 1};
+}
 
 void correlate(const Correlation& p, const PaddedPlanes& planes, int64_t images, const float* src, int64_t src_h,
                int64_t src_w, const float* filters, float* out) {
@@ -253,7 +358,7 @@ void direct_conv_forward(const ConvGeometry& g, const float* x, const float* w, 
   std::vector<float> filters(static_cast<size_t>(g.o * g.c * p.kh * p.kw));  // [c][ky][kx][o]
   for (int64_t o = 0; o < g.o; ++o)
     for (int64_t i = 0; i < g.c * p.kh * p.kw; ++i) filters[static_cast<size_t>(i * g.o + o)] = w[o * g.c * p.kh * p.kw + i];
-  const PaddedPlanes planes{g.c, plane_height(p.out_h, p.kh), plane_width(p.out_w, p.kw), g.pad_before[1], g.pad_before[2]};
+  const PaddedPlanes planes = padded_planes(p, g.pad_before[1], g.pad_before[2]);
   correlate(p, planes, g.n, x, g.in[1], g.in[2], filters.data(), y);
 }
 
@@ -269,15 +374,14 @@ void direct_conv_backward_data(const ConvGeometry& g, const float* dy, const flo
         for (int64_t kx = 0; kx < kw; ++kx)
           filters[static_cast<size_t>(((o * kh + ky) * kw + kx) * g.c + c)] =
               w[((o * g.c + c) * kh + (kh - 1 - ky)) * kw + (kw - 1 - kx)];
-  const PaddedPlanes planes{g.o, plane_height(p.out_h, kh), plane_width(p.out_w, kw), kh - 1 - g.pad_before[1],
-                            kw - 1 - g.pad_before[2]};
+  const PaddedPlanes planes = padded_planes(p, kh - 1 - g.pad_before[1], kw - 1 - g.pad_before[2]);
   correlate(p, planes, g.n, dy, g.out[1], g.out[2], filters.data(), dx);
 }
 
 void direct_conv_backward_weights(const ConvGeometry& g, const float* dy, const float* x, float* dw) {
   const Correlation p{g.c, g.o, g.k[1], g.k[2], g.out[1], g.out[2]};
   const int64_t filter_size = g.o * g.c * p.kh * p.kw;
-  const PaddedPlanes planes{g.c, plane_height(p.out_h, p.kh), plane_width(p.out_w, p.kw), g.pad_before[1], g.pad_before[2]};
+  const PaddedPlanes planes = padded_planes(p, g.pad_before[1], g.pad_before[2]);
   std::vector<double> per_image(static_cast<size_t>(g.n * filter_size), 0.0);
   for_each_image(g.n, [&](int64_t n, std::vector<float>& scratch) {
     planes.fill(x + n * g.c * g.in[1] * g.in[2], g.in[1], g.in[2], scratch);
