@@ -152,23 +152,24 @@ HWY_INLINE void correlate_image_reusing_rows(const Correlation& p, const PaddedP
       for (int64_t c = 0; c < p.channels; ++c) {
         const float* base = plane + c * planes.plane_size() + y0 * width + x0;
         const float* fc = filters + c * KH * kw * OB;
-        HWY_UNROLL(64)
-        for (int i = 0; i < R + KH - 1; ++i) {
-          const float* row = base + i * width;  // one pointer per row: many live ones would spill
-          for (int64_t kx = 0; kx < kw; ++kx) {
+        for (int64_t kx = 0; kx < kw; ++kx) {
+          Vec w[KH][OB];  // this column of taps, broadcast once
+          HWY_UNROLL(32)
+          for (int i = 0; i < KH * OB; ++i) w[i / OB][i % OB] = hn::Set(d, fc[((i / OB) * kw + kx) * OB + i % OB]);
+          const float* row = base + kx;
+          HWY_UNROLL(64)
+          for (int i = 0; i < R + KH - 1; ++i, row += width) {
             Vec in[V];
             HWY_UNROLL(32)
-            for (int v = 0; v < V; ++v) in[v] = hn::LoadU(d, row + kx + v * lanes);
+            for (int v = 0; v < V; ++v) in[v] = hn::LoadU(d, row + v * lanes);
             HWY_UNROLL(64)
             for (int r = 0; r < R; ++r) {
               const int ky = i - r;
               if (ky < 0 || ky >= KH) continue;
-              const float* f = fc + (ky * kw + kx) * OB;
               HWY_UNROLL(32)
               for (int ob = 0; ob < OB; ++ob) {
-                const Vec w = hn::Set(d, f[ob]);
                 HWY_UNROLL(32)
-                for (int v = 0; v < V; ++v) acc[ob][r][v] = hn::MulAdd(w, in[v], acc[ob][r][v]);
+                for (int v = 0; v < V; ++v) acc[ob][r][v] = hn::MulAdd(w[ky][ob], in[v], acc[ob][r][v]);
               }
             }
           }
