@@ -35,12 +35,13 @@ struct PaddedPlanes {
 
   int64_t plane_size() const { return height * width; }
 
-  void fill(const float* src, int64_t src_h, int64_t src_w, std::vector<float>& scratch) const {
-    if (scratch.size() < static_cast<size_t>(channels * plane_size()))
-      scratch.resize(static_cast<size_t>(channels * plane_size()));
+  int64_t image_size() const { return channels * plane_size(); }
+
+  // One image's planes into planes[0 .. image_size()).
+  void fill(const float* src, int64_t src_h, int64_t src_w, float* planes) const {
     const size_t row_bytes = static_cast<size_t>(used_w) * sizeof(float);
     for (int64_t c = 0; c < channels; ++c) {
-      float* plane = scratch.data() + c * plane_size();
+      float* plane = planes + c * plane_size();
       for (int64_t y = 0; y < used_h; ++y) {
         float* row = plane + y * width;
         const int64_t sy = y - top;
@@ -225,11 +226,11 @@ void CorrelateImage(const Correlation& p, const PaddedPlanes& planes, const floa
   }
 }
 
-// Filter gradients of one image: sums[((o * channels + c) * kh + ky) * kw + kx] += sum over y, x of
-// dy[o][y][x] * plane[c][y + ky][x + kx]. For each (c, ky) and block of OB output channels, OB x kw
-// vector accumulators run over the image; lanes past the row's end load as 0.
+// Filter gradients of a few images: sums[((o * channels + c) * kh + ky) * kw + kx] += sum over images,
+// y, x of dy[o][y][x] * plane[c][y + ky][x + kx]. For each (c, ky) and block of OB output channels,
+// OB x kw vector accumulators run over the images' rows; lanes past a row's end load as 0.
 template <int OB, int KW>
-HWY_INLINE void filter_sums_block(const Correlation& p, const PaddedPlanes& planes, const float* plane,
+HWY_INLINE void filter_sums_block(const Correlation& p, const PaddedPlanes& planes, int64_t images, const float* plane,
                                   const float* dy, int64_t o0, double* sums) {
   const hn::ScalableTag<float> d;
   const int64_t lanes = static_cast<int64_t>(hn::Lanes(d));
@@ -241,9 +242,10 @@ HWY_INLINE void filter_sums_block(const Correlation& p, const PaddedPlanes& plan
       Vec acc[OB][KW];
       HWY_UNROLL(32)
       for (int i = 0; i < OB * KW; ++i) acc[i / KW][i % KW] = hn::Zero(d);
+      for (int64_t m = 0; m < images; ++m)
       for (int64_t y = 0; y < out_h; ++y) {
-        const float* row = plane + c * planes.plane_size() + (y + ky) * width;
-        const float* grad = dy + o0 * dy_plane + y * out_w;
+        const float* row = plane + (m * p.channels + c) * planes.plane_size() + (y + ky) * width;
+        const float* grad = dy + (m * p.outputs + o0) * dy_plane + y * out_w;
         for (int64_t x = 0; x < out_w; x += lanes) {
           const auto valid = hn::FirstN(d, static_cast<size_t>(std::min(lanes, out_w - x)));
           Vec g[OB];
@@ -270,26 +272,26 @@ HWY_INLINE void filter_sums_block(const Correlation& p, const PaddedPlanes& plan
 // Blocks of 4 output channels (4 x kw <= 20 accumulators, 4 dy vectors and one input vector), then the
 // remaining 1-3.
 template <int KW>
-HWY_INLINE void filter_sums_image(const Correlation& p, const PaddedPlanes& planes, const float* plane, const float* dy,
-                                  double* sums) {
+HWY_INLINE void filter_sums_images(const Correlation& p, const PaddedPlanes& planes, int64_t images, const float* plane,
+                                   const float* dy, double* sums) {
   constexpr int64_t kBlock = 4;
   int64_t o0 = 0;
-  for (; o0 + kBlock <= p.outputs; o0 += kBlock) filter_sums_block<kBlock, KW>(p, planes, plane, dy, o0, sums);
+  for (; o0 + kBlock <= p.outputs; o0 += kBlock) filter_sums_block<kBlock, KW>(p, planes, images, plane, dy, o0, sums);
   switch (p.outputs - o0) {
-    case 1: return filter_sums_block<1, KW>(p, planes, plane, dy, o0, sums);
-    case 2: return filter_sums_block<2, KW>(p, planes, plane, dy, o0, sums);
-    case 3: return filter_sums_block<3, KW>(p, planes, plane, dy, o0, sums);
+    case 1: return filter_sums_block<1, KW>(p, planes, images, plane, dy, o0, sums);
+    case 2: return filter_sums_block<2, KW>(p, planes, images, plane, dy, o0, sums);
+    case 3: return filter_sums_block<3, KW>(p, planes, images, plane, dy, o0, sums);
   }
 }
 
-void FilterSumsImage(const Correlation& p, const PaddedPlanes& planes, const float* plane, const float* dy,
-                     double* sums) {
+void FilterSumsImages(const Correlation& p, const PaddedPlanes& planes, int64_t images, const float* plane,
+                      const float* dy, double* sums) {
   switch (p.kw) {
-    case 1: return filter_sums_image<1>(p, planes, plane, dy, sums);
-    case 2: return filter_sums_image<2>(p, planes, plane, dy, sums);
-    case 3: return filter_sums_image<3>(p, planes, plane, dy, sums);
-    case 4: return filter_sums_image<4>(p, planes, plane, dy, sums);
-    case 5: return filter_sums_image<5>(p, planes, plane, dy, sums);
+    case 1: return filter_sums_images<1>(p, planes, images, plane, dy, sums);
+    case 2: return filter_sums_images<2>(p, planes, images, plane, dy, sums);
+    case 3: return filter_sums_images<3>(p, planes, images, plane, dy, sums);
+    case 4: return filter_sums_images<4>(p, planes, images, plane, dy, sums);
+    case 5: return filter_sums_images<5>(p, planes, images, plane, dy, sums);
   }
 }
 
@@ -300,7 +302,7 @@ HWY_AFTER_NAMESPACE();
 #if HWY_ONCE
 namespace sprout {
 HWY_EXPORT(CorrelateImage);
-HWY_EXPORT(FilterSumsImage);
+HWY_EXPORT(FilterSumsImages);
 
 namespace {
 
@@ -338,7 +340,8 @@ PaddedPlanes padded_planes(const Correlation& p, int64_t top, int64_t left) {
 void correlate(const Correlation& p, const PaddedPlanes& planes, int64_t images, const float* src, int64_t src_h,
                int64_t src_w, const float* filters, float* out) {
   for_each_image(images, [&](int64_t n, std::vector<float>& scratch) {
-    planes.fill(src + n * p.channels * src_h * src_w, src_h, src_w, scratch);
+    if (scratch.size() < static_cast<size_t>(planes.image_size())) scratch.resize(static_cast<size_t>(planes.image_size()));
+    planes.fill(src + n * p.channels * src_h * src_w, src_h, src_w, scratch.data());
     HWY_DYNAMIC_DISPATCH(CorrelateImage)(p, planes, scratch.data(), filters, out + n * p.outputs * p.out_h * p.out_w);
   });
 }
@@ -380,18 +383,25 @@ void direct_conv_backward_data(const ConvGeometry& g, const float* dy, const flo
 }
 
 void direct_conv_backward_weights(const ConvGeometry& g, const float* dy, const float* x, float* dw) {
+  // Sums over kImagesPerSum images at a time, so fewer horizontal reductions (LeNet's first layer, one
+  // thread: 218 -> 211 us). The groups do not depend on the thread count, and neither do the results.
+  constexpr int64_t kImagesPerSum = 4;
   const Correlation p{g.c, g.o, g.k[1], g.k[2], g.out[1], g.out[2]};
-  const int64_t filter_size = g.o * g.c * p.kh * p.kw;
+  const int64_t filter_size = g.o * g.c * p.kh * p.kw, groups = (g.n + kImagesPerSum - 1) / kImagesPerSum;
   const PaddedPlanes planes = padded_planes(p, g.pad_before[1], g.pad_before[2]);
-  std::vector<double> per_image(static_cast<size_t>(g.n * filter_size), 0.0);
-  for_each_image(g.n, [&](int64_t n, std::vector<float>& scratch) {
-    planes.fill(x + n * g.c * g.in[1] * g.in[2], g.in[1], g.in[2], scratch);
-    HWY_DYNAMIC_DISPATCH(FilterSumsImage)(p, planes, scratch.data(), dy + n * g.o * p.out_h * p.out_w,
-                                          per_image.data() + n * filter_size);
+  std::vector<double> per_group(static_cast<size_t>(groups * filter_size), 0.0);
+  for_each_image(groups, [&](int64_t group, std::vector<float>& scratch) {
+    const int64_t first = group * kImagesPerSum, count = std::min(kImagesPerSum, g.n - first);
+    if (scratch.size() < static_cast<size_t>(count * planes.image_size()))
+      scratch.resize(static_cast<size_t>(count * planes.image_size()));
+    for (int64_t m = 0; m < count; ++m)
+      planes.fill(x + (first + m) * g.c * g.in[1] * g.in[2], g.in[1], g.in[2], scratch.data() + m * planes.image_size());
+    HWY_DYNAMIC_DISPATCH(FilterSumsImages)(p, planes, count, scratch.data(), dy + first * g.o * p.out_h * p.out_w,
+                                           per_group.data() + group * filter_size);
   });
   for (int64_t i = 0; i < filter_size; ++i) {
     double sum = 0.0;
-    for (int64_t n = 0; n < g.n; ++n) sum += per_image[static_cast<size_t>(n * filter_size + i)];
+    for (int64_t group = 0; group < groups; ++group) sum += per_group[static_cast<size_t>(group * filter_size + i)];
     dw[i] = static_cast<float>(sum);
   }
 }
