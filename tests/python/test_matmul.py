@@ -54,6 +54,23 @@ def test_other_dtypes(dtype):
     np.testing.assert_array_equal(out.asnumpy().astype(np.int64), a @ b)
 
 
+@pytest.mark.parametrize("ta", [False, True])
+@pytest.mark.parametrize("tb", [False, True])
+def test_small_products_split_across_threads(ta, tb):
+    # From 64^3 to 96^3 the rows go to the threads in blocks (gemm.cc): odd row counts and transposed
+    # operands (a block of A^T starts at a column).
+    m, k, n = 65, 70, 71
+    a = rng.standard_normal((k, m) if ta else (m, k)).astype(np.float32)
+    b = rng.standard_normal((n, k) if tb else (k, n)).astype(np.float32)
+    expect = (a.T if ta else a) @ (b.T if tb else b)
+    ms.set_context(runtime_num_threads=2)
+    try:
+        out = ops.MatMul(transpose_a=ta, transpose_b=tb)(ms.Tensor(a), ms.Tensor(b))
+        np.testing.assert_allclose(out.asnumpy(), expect, rtol=1e-5, atol=1e-4)
+    finally:
+        ms.set_context(runtime_num_threads=1)
+
+
 def test_large_matmul_agrees_with_numpy():
     a = rng.standard_normal((256, 300)).astype(np.float32)
     b = rng.standard_normal((300, 200)).astype(np.float32)

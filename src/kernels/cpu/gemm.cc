@@ -11,6 +11,7 @@
 #include <type_traits>
 #include <unordered_map>
 
+#include "base/parallel.h"
 #include "kernels/cpu/mkl_blas.h"
 #include "kernels/cpu/onednn.h"
 
@@ -118,6 +119,15 @@ bool fits_int32(std::initializer_list<int64_t> sizes) {
   return true;
 }
 
+// OpenBLAS runs products below kSmallWork on one thread. From 64^3 up the rows are split across the
+// threads instead, a product of the block each (B read by both): Zen 4, two threads, alternating builds,
+// 64^3 5.4 -> 4.1 us, LeNet's 64x120x84 12.4 -> 7.7, with B^T 16.0 -> 14.0, with A^T 15.1 -> 10.3,
+// 95^3 16.3 -> 9.7; at 48^3 no difference (2.8 us).
+bool split_rows_across_threads(int64_t m, int64_t n, int64_t k) {
+  const int64_t work = m * n * k;
+  return work >= 64 * 64 * 64 && work < kSmallWork && m >= 32 && num_threads() > 1 && !omp_in_parallel();
+}
+
 }  // namespace
 
 bool as_blas_operand(const Tensor& t, const void* data, bool user_trans, BlasOperand& op) {
@@ -150,6 +160,14 @@ void gemm(const BlasOperand& a, const BlasOperand& b, T* c, int64_t m, int64_t n
         break;  // beyond MKL's LP64 interface: OpenBLAS
       default:
         break;
+    }
+    if (split_rows_across_threads(m, n, k)) {
+      parallel_for(m, 1, [&](int64_t begin, int64_t end) {
+        const float* a_rows = static_cast<const float*>(a.data) + (a.trans ? begin : begin * a.ld);
+        cblas_sgemm(CblasRowMajor, ta, tb, end - begin, n, k, 1.0f, a_rows, a.ld, static_cast<const float*>(b.data),
+                    b.ld, beta, c + begin * n, n);
+      });
+      return;
     }
     cblas_sgemm(CblasRowMajor, ta, tb, m, n, k, 1.0f, static_cast<const float*>(a.data), a.ld,
                 static_cast<const float*>(b.data), b.ld, beta, c, n);
