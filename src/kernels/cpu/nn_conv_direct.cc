@@ -37,12 +37,12 @@ struct PaddedPlanes {
 
   int64_t image_size() const { return channels * plane_size(); }
 
-  // One image's planes into planes[0 .. image_size()).
-  void fill(const float* src, int64_t src_h, int64_t src_w, float* planes) const {
+  // One image's planes into planes[0 .. image_size()): rows [row_begin, row_end) of each.
+  void fill(const float* src, int64_t src_h, int64_t src_w, float* planes, int64_t row_begin, int64_t row_end) const {
     const size_t row_bytes = static_cast<size_t>(used_w) * sizeof(float);
     for (int64_t c = 0; c < channels; ++c) {
       float* plane = planes + c * plane_size();
-      for (int64_t y = 0; y < used_h; ++y) {
+      for (int64_t y = row_begin; y < row_end; ++y) {
         float* row = plane + y * width;
         const int64_t sy = y - top;
         if (sy < 0 || sy >= src_h) {
@@ -58,9 +58,11 @@ struct PaddedPlanes {
 };
 
 // A valid correlation of padded planes with a filter bank: out[o][y][x] = sum over c, ky, kx of
-// plane[c][y + ky][x + kx] * filter(o, c, ky, kx); the filters packed as [c][ky][kx][o].
+// plane[c][y + ky][x + kx] * filter(o, c, ky, kx); the filters packed as [c][ky][kx][o]. The forward
+// loops compute output rows [row_begin, row_end) (a band of the image: all of it unless split).
 struct Correlation {
   int64_t channels, outputs, kh, kw, out_h, out_w;
+  int64_t row_begin = 0, row_end = out_h;
 };
 
 }  // namespace
@@ -101,7 +103,7 @@ HWY_INLINE void correlate_image(const Correlation& p, const PaddedPlanes& planes
   using Vec = hn::Vec<decltype(d)>;
   const int64_t out_h = p.out_h, out_w = p.out_w, kh = p.kh, kw = p.kw, width = planes.width;
   for (int64_t x0 = 0; x0 < out_w; x0 += V * lanes) {
-    for (int64_t y0 = 0; y0 < out_h; y0 += R) {
+    for (int64_t y0 = p.row_begin; y0 < p.row_end; y0 += R) {
       Vec acc[OB][R][V];
       HWY_UNROLL(32)
       for (int i = 0; i < OB * R * V; ++i) acc[i / (R * V)][i / V % R][i % V] = hn::Zero(d);
@@ -127,7 +129,7 @@ HWY_INLINE void correlate_image(const Correlation& p, const PaddedPlanes& planes
       for (int i = 0; i < OB * R * V; ++i) {
         const int ob = i / (R * V), r = i / V % R, v = i % V;
         const int64_t x = x0 + v * lanes;
-        if (y0 + r < out_h && x < out_w)
+        if (y0 + r < p.row_end && x < out_w)
           store_first(d, acc[ob][r][v], out_w - x, out + (ob * out_h + y0 + r) * out_w + x);
       }
     }
@@ -146,7 +148,7 @@ HWY_INLINE void correlate_image_reusing_rows(const Correlation& p, const PaddedP
   using Vec = hn::Vec<decltype(d)>;
   const int64_t out_h = p.out_h, out_w = p.out_w, kw = p.kw, width = planes.width;
   for (int64_t x0 = 0; x0 < out_w; x0 += V * lanes) {
-    for (int64_t y0 = 0; y0 < out_h; y0 += R) {
+    for (int64_t y0 = p.row_begin; y0 < p.row_end; y0 += R) {
       Vec acc[OB][R][V];
       HWY_UNROLL(32)
       for (int i = 0; i < OB * R * V; ++i) acc[i / (R * V)][i / V % R][i % V] = hn::Zero(d);
@@ -180,7 +182,7 @@ HWY_INLINE void correlate_image_reusing_rows(const Correlation& p, const PaddedP
       for (int i = 0; i < OB * R * V; ++i) {
         const int ob = i / (R * V), r = i / V % R, v = i % V;
         const int64_t x = x0 + v * lanes;
-        if (y0 + r < out_h && x < out_w)
+        if (y0 + r < p.row_end && x < out_w)
           store_first(d, acc[ob][r][v], out_w - x, out + (ob * out_h + y0 + r) * out_w + x);
       }
     }
@@ -316,17 +318,18 @@ namespace {
 // as the limit). Backward data is the same correlation of dy, padded by k - 1 - pad, with the filters
 // flipped and their channel axes swapped; backward filter accumulates dy times shifted input rows
 // (filter_sums_block). Each image's input is first copied into zero-padded planes. Images are split
-// across threads; filter gradients are summed per image in double, then in image order, so results
-// do not depend on the thread count. Now 167, 96 and 131 GFLOP/s on two threads (71%, 41%, 56% of
-// peak; nn_conv.cc has the comparison and which convolutions come here). Left alone: a batch of one
-// image runs on one thread.
+// across threads; filter gradients are summed per group of up to four images in double, then in
+// order, so results do not depend on the thread count. Fewer images than threads split each image's
+// rows into bands (forward and backward data; backward filter has one task per group). Now 167, 96 and 131
+// GFLOP/s on two threads (71%, 41%, 56% of peak; nn_conv.cc has the comparison and which
+// convolutions come here).
 
-// Runs fn(n, planes scratch) for every image, images split across threads.
+// Runs fn(i, scratch) for i in [0, tasks), split across threads, each thread with its own scratch.
 template <class Fn>
-void for_each_image(int64_t images, Fn&& fn) {
-  parallel_for(images, 1, [&](int64_t begin, int64_t end) {
+void for_each_task(int64_t tasks, Fn&& fn) {
+  parallel_for(tasks, 1, [&](int64_t begin, int64_t end) {
     thread_local std::vector<float> scratch;
-    for (int64_t n = begin; n < end; ++n) fn(n, scratch);
+    for (int64_t i = begin; i < end; ++i) fn(i, scratch);
   });
 }
 
@@ -339,10 +342,17 @@ PaddedPlanes padded_planes(const Correlation& p, int64_t top, int64_t left) {
 
 void correlate(const Correlation& p, const PaddedPlanes& planes, int64_t images, const float* src, int64_t src_h,
                int64_t src_w, const float* filters, float* out) {
-  for_each_image(images, [&](int64_t n, std::vector<float>& scratch) {
+  // Fewer images than threads: each image's rows in bands, one task per band (a band needs its rows
+  // of the planes and kh - 1 more). Each output is the same sum whichever task computes it.
+  const int64_t bands = images >= num_threads() ? 1 : std::min<int64_t>(p.out_h, (num_threads() + images - 1) / images);
+  for_each_task(images * bands, [&](int64_t task, std::vector<float>& scratch) {
+    const int64_t n = task / bands, band = task % bands;
+    Correlation rows = p;
+    rows.row_begin = p.out_h * band / bands;
+    rows.row_end = p.out_h * (band + 1) / bands;
     if (scratch.size() < static_cast<size_t>(planes.image_size())) scratch.resize(static_cast<size_t>(planes.image_size()));
-    planes.fill(src + n * p.channels * src_h * src_w, src_h, src_w, scratch.data());
-    HWY_DYNAMIC_DISPATCH(CorrelateImage)(p, planes, scratch.data(), filters, out + n * p.outputs * p.out_h * p.out_w);
+    planes.fill(src + n * p.channels * src_h * src_w, src_h, src_w, scratch.data(), rows.row_begin, rows.row_end + p.kh - 1);
+    HWY_DYNAMIC_DISPATCH(CorrelateImage)(rows, planes, scratch.data(), filters, out + n * p.outputs * p.out_h * p.out_w);
   });
 }
 
@@ -383,19 +393,21 @@ void direct_conv_backward_data(const ConvGeometry& g, const float* dy, const flo
 }
 
 void direct_conv_backward_weights(const ConvGeometry& g, const float* dy, const float* x, float* dw) {
-  // Sums over kImagesPerSum images at a time, so fewer horizontal reductions (LeNet's first layer, one
-  // thread: 218 -> 211 us). The groups do not depend on the thread count, and neither do the results.
-  constexpr int64_t kImagesPerSum = 4;
+  // Sums over up to four images at a time, so fewer horizontal reductions (LeNet's first layer, one
+  // thread: 218 -> 211 us), but one image per task in batches under 16, so that they still have a task
+  // for every thread. The groups depend on the batch only, not on the thread count: neither do the results.
+  const int64_t images_per_sum = std::clamp<int64_t>(g.n / 8, 1, 4);
   const Correlation p{g.c, g.o, g.k[1], g.k[2], g.out[1], g.out[2]};
-  const int64_t filter_size = g.o * g.c * p.kh * p.kw, groups = (g.n + kImagesPerSum - 1) / kImagesPerSum;
+  const int64_t filter_size = g.o * g.c * p.kh * p.kw, groups = (g.n + images_per_sum - 1) / images_per_sum;
   const PaddedPlanes planes = padded_planes(p, g.pad_before[1], g.pad_before[2]);
   std::vector<double> per_group(static_cast<size_t>(groups * filter_size), 0.0);
-  for_each_image(groups, [&](int64_t group, std::vector<float>& scratch) {
-    const int64_t first = group * kImagesPerSum, count = std::min(kImagesPerSum, g.n - first);
+  for_each_task(groups, [&](int64_t group, std::vector<float>& scratch) {
+    const int64_t first = group * images_per_sum, count = std::min(images_per_sum, g.n - first);
     if (scratch.size() < static_cast<size_t>(count * planes.image_size()))
       scratch.resize(static_cast<size_t>(count * planes.image_size()));
     for (int64_t m = 0; m < count; ++m)
-      planes.fill(x + (first + m) * g.c * g.in[1] * g.in[2], g.in[1], g.in[2], scratch.data() + m * planes.image_size());
+      planes.fill(x + (first + m) * g.c * g.in[1] * g.in[2], g.in[1], g.in[2], scratch.data() + m * planes.image_size(), 0,
+                  planes.used_h);
     HWY_DYNAMIC_DISPATCH(FilterSumsImages)(p, planes, count, scratch.data(), dy + first * g.o * p.out_h * p.out_w,
                                            per_group.data() + group * filter_size);
   });
