@@ -74,9 +74,6 @@ namespace sprout {
 namespace HWY_NAMESPACE {
 namespace hn = hwy::HWY_NAMESPACE;
 
-// A tile of R output rows by V vectors of columns, for all OB output channels at once: OB * R * V
-// accumulators (<= 24 of AVX-512's 32 registers). Each input vector loaded is multiplied into every
-// output channel and every tile row its filter row reaches, so one load feeds up to OB * R FMAs.
 // Stores the first `count` lanes of v at dst (count <= the vector's lanes).
 template <class D, class V>
 HWY_INLINE void store_first(D d, V v, int64_t count, float* dst) {
@@ -90,41 +87,28 @@ HWY_INLINE void store_first(D d, V v, int64_t count, float* dst) {
 #endif
 }
 
-// A tile of R output rows by V vectors of columns, for all OB output channels at once: OB * R * V
-// accumulators (<= 24 of AVX-512's 32 registers), each filter tap broadcast once per tile and
-// multiplied into all of them. Every loop over OB, R or V is unrolled completely: an accumulator
-// array indexed by a variable anywhere makes GCC keep it on the stack, storing it every iteration.
-template <int OB, int V>
-HWY_INLINE void correlate_image(const Correlation& p, const PaddedPlanes& planes, const float* plane,
-                                const float* filters, float* out) {
-  constexpr int R = std::max(1, 24 / (OB * V));
+// Rows of a tile: OB * R * V accumulators, at most 24 of AVX-512's 32 registers.
+constexpr int tile_rows(int outputs, int vectors) { return std::max(1, 24 / (outputs * vectors)); }
+
+// The band's output in tiles of R rows by V vectors of columns, all OB output channels at once:
+// accumulate(acc, plane at the tile's top-left, row stride) fills a tile's accumulators, which are
+// then stored. Every loop over OB, R or V is unrolled completely (and the lambda forced inline): an
+// accumulator array indexed by a variable anywhere makes GCC keep it on the stack, storing it every
+// iteration.
+#define SPROUT_INLINE_LAMBDA __attribute__((always_inline))
+template <int OB, int V, class Accumulate>
+HWY_INLINE void for_each_tile(const Correlation& p, const PaddedPlanes& planes, const float* plane, float* out,
+                              Accumulate&& accumulate) {
+  constexpr int R = tile_rows(OB, V);
   const hn::ScalableTag<float> d;
   const int64_t lanes = static_cast<int64_t>(hn::Lanes(d));
-  using Vec = hn::Vec<decltype(d)>;
-  const int64_t out_h = p.out_h, out_w = p.out_w, kh = p.kh, kw = p.kw, width = planes.width;
+  const int64_t out_h = p.out_h, out_w = p.out_w;
   for (int64_t x0 = 0; x0 < out_w; x0 += V * lanes) {
     for (int64_t y0 = p.row_begin; y0 < p.row_end; y0 += R) {
-      Vec acc[OB][R][V];
+      hn::Vec<decltype(d)> acc[OB][R][V];
       HWY_UNROLL(32)
       for (int i = 0; i < OB * R * V; ++i) acc[i / (R * V)][i / V % R][i % V] = hn::Zero(d);
-      for (int64_t c = 0; c < p.channels; ++c) {
-        const float* base = plane + c * planes.plane_size() + y0 * width + x0;
-        for (int64_t ky = 0; ky < kh; ++ky) {
-          for (int64_t kx = 0; kx < kw; ++kx) {
-            const float* f = filters + ((c * kh + ky) * kw + kx) * OB;
-            Vec w[OB];
-            HWY_UNROLL(32)
-            for (int ob = 0; ob < OB; ++ob) w[ob] = hn::Set(d, f[ob]);
-            HWY_UNROLL(32)
-            for (int i = 0; i < R * V; ++i) {
-              const int r = i / V, v = i % V;
-              const Vec in = hn::LoadU(d, base + (r + ky) * width + kx + v * lanes);
-              HWY_UNROLL(32)
-              for (int ob = 0; ob < OB; ++ob) acc[ob][r][v] = hn::MulAdd(w[ob], in, acc[ob][r][v]);
-            }
-          }
-        }
-      }
+      accumulate(acc, plane + y0 * planes.width + x0);
       HWY_UNROLL(32)
       for (int i = 0; i < OB * R * V; ++i) {
         const int ob = i / (R * V), r = i / V % R, v = i % V;
@@ -136,57 +120,74 @@ HWY_INLINE void correlate_image(const Correlation& p, const PaddedPlanes& planes
   }
 }
 
-// The same tile, looping over input rows instead of filter taps: each input vector loaded feeds every
+// Each filter tap broadcast once per tile and multiplied into the tile's rows and output channels.
+template <int OB, int V>
+HWY_INLINE void correlate_image(const Correlation& p, const PaddedPlanes& planes, const float* plane,
+                                const float* filters, float* out) {
+  constexpr int R = tile_rows(OB, V);
+  const hn::ScalableTag<float> d;
+  using Vec = hn::Vec<decltype(d)>;
+  const int64_t lanes = static_cast<int64_t>(hn::Lanes(d)), kh = p.kh, kw = p.kw, width = planes.width;
+  for_each_tile<OB, V>(p, planes, plane, out, [&](Vec (&acc)[OB][R][V], const float* tile) SPROUT_INLINE_LAMBDA {
+    for (int64_t c = 0; c < p.channels; ++c) {
+      const float* base = tile + c * planes.plane_size();
+      for (int64_t ky = 0; ky < kh; ++ky) {
+        for (int64_t kx = 0; kx < kw; ++kx) {
+          const float* f = filters + ((c * kh + ky) * kw + kx) * OB;
+          Vec w[OB];
+          HWY_UNROLL(32)
+          for (int ob = 0; ob < OB; ++ob) w[ob] = hn::Set(d, f[ob]);
+          HWY_UNROLL(32)
+          for (int i = 0; i < R * V; ++i) {
+            const int r = i / V, v = i % V;
+            const Vec in = hn::LoadU(d, base + (r + ky) * width + kx + v * lanes);
+            HWY_UNROLL(32)
+            for (int ob = 0; ob < OB; ++ob) acc[ob][r][v] = hn::MulAdd(w[ob], in, acc[ob][r][v]);
+          }
+        }
+      }
+    }
+  });
+}
+
+// The same tiles, looping over input rows instead of filter taps: each input vector loaded feeds every
 // tile row its filter rows reach, KH a compile-time constant so that which rows those are is known to
 // the compiler (no branch survives the unrolling).
 template <int OB, int V, int KH>
 HWY_INLINE void correlate_image_reusing_rows(const Correlation& p, const PaddedPlanes& planes, const float* plane,
                                              const float* filters, float* out) {
-  constexpr int R = std::max(1, 24 / (OB * V));
+  constexpr int R = tile_rows(OB, V);
   const hn::ScalableTag<float> d;
-  const int64_t lanes = static_cast<int64_t>(hn::Lanes(d));
   using Vec = hn::Vec<decltype(d)>;
-  const int64_t out_h = p.out_h, out_w = p.out_w, kw = p.kw, width = planes.width;
-  for (int64_t x0 = 0; x0 < out_w; x0 += V * lanes) {
-    for (int64_t y0 = p.row_begin; y0 < p.row_end; y0 += R) {
-      Vec acc[OB][R][V];
-      HWY_UNROLL(32)
-      for (int i = 0; i < OB * R * V; ++i) acc[i / (R * V)][i / V % R][i % V] = hn::Zero(d);
-      for (int64_t c = 0; c < p.channels; ++c) {
-        const float* base = plane + c * planes.plane_size() + y0 * width + x0;
-        const float* fc = filters + c * KH * kw * OB;
-        for (int64_t kx = 0; kx < kw; ++kx) {
-          Vec w[KH][OB];  // this column of taps, broadcast once
+  const int64_t lanes = static_cast<int64_t>(hn::Lanes(d)), kw = p.kw, width = planes.width;
+  for_each_tile<OB, V>(p, planes, plane, out, [&](Vec (&acc)[OB][R][V], const float* tile) SPROUT_INLINE_LAMBDA {
+    for (int64_t c = 0; c < p.channels; ++c) {
+      const float* base = tile + c * planes.plane_size();
+      const float* fc = filters + c * KH * kw * OB;
+      for (int64_t kx = 0; kx < kw; ++kx) {
+        Vec w[KH][OB];  // this column of taps, broadcast once
+        HWY_UNROLL(32)
+        for (int i = 0; i < KH * OB; ++i) w[i / OB][i % OB] = hn::Set(d, fc[((i / OB) * kw + kx) * OB + i % OB]);
+        const float* row = base + kx;
+        HWY_UNROLL(64)
+        for (int i = 0; i < R + KH - 1; ++i, row += width) {
+          Vec in[V];
           HWY_UNROLL(32)
-          for (int i = 0; i < KH * OB; ++i) w[i / OB][i % OB] = hn::Set(d, fc[((i / OB) * kw + kx) * OB + i % OB]);
-          const float* row = base + kx;
+          for (int v = 0; v < V; ++v) in[v] = hn::LoadU(d, row + v * lanes);
           HWY_UNROLL(64)
-          for (int i = 0; i < R + KH - 1; ++i, row += width) {
-            Vec in[V];
+          for (int r = 0; r < R; ++r) {
+            const int ky = i - r;
+            if (ky < 0 || ky >= KH) continue;
             HWY_UNROLL(32)
-            for (int v = 0; v < V; ++v) in[v] = hn::LoadU(d, row + v * lanes);
-            HWY_UNROLL(64)
-            for (int r = 0; r < R; ++r) {
-              const int ky = i - r;
-              if (ky < 0 || ky >= KH) continue;
+            for (int ob = 0; ob < OB; ++ob) {
               HWY_UNROLL(32)
-              for (int ob = 0; ob < OB; ++ob) {
-                HWY_UNROLL(32)
-                for (int v = 0; v < V; ++v) acc[ob][r][v] = hn::MulAdd(w[ky][ob], in[v], acc[ob][r][v]);
-              }
+              for (int v = 0; v < V; ++v) acc[ob][r][v] = hn::MulAdd(w[ky][ob], in[v], acc[ob][r][v]);
             }
           }
         }
       }
-      HWY_UNROLL(32)
-      for (int i = 0; i < OB * R * V; ++i) {
-        const int ob = i / (R * V), r = i / V % R, v = i % V;
-        const int64_t x = x0 + v * lanes;
-        if (y0 + r < p.row_end && x < out_w)
-          store_first(d, acc[ob][r][v], out_w - x, out + (ob * out_h + y0 + r) * out_w + x);
-      }
     }
-  }
+  });
 }
 
 // With one or two output channels a tap's broadcast feeds only OB * V FMAs per row loaded, and the
