@@ -2,7 +2,6 @@
 
 #include <cstdio>
 #include <cstdlib>
-#include <cstring>
 #include <string>
 
 namespace sprout {
@@ -43,8 +42,9 @@ int64_t read_last_level_cache() {
     const std::string level = read_line(dir + "level");
     if (level.empty()) break;
     if (read_line(dir + "type").rfind("Instruction", 0) == 0) continue;
+    const int level_number = std::atoi(level.c_str());
     const int64_t bytes = parse_cache_size(read_line(dir + "size").c_str());
-    if (std::atoi(level.c_str()) > best_level && bytes > 0) best_level = std::atoi(level.c_str()), best_bytes = bytes;
+    if (level_number > best_level && bytes > 0) best_level = level_number, best_bytes = bytes;
   }
   return best_bytes > 0 ? best_bytes : int64_t{32} << 20;
 }

@@ -143,16 +143,9 @@ void for_each_binary_row(const Tensor& a_in, const Tensor& b_in, const Tensor& o
   });
 }
 
-// Note [Streaming stores]
-Stores stores_for_op(std::span<const Tensor> in, const Tensor& out) {
-  size_t bytes = out.nbytes();
-  for (const Tensor& t : in) bytes += t.nbytes();
-  return stores_for(static_cast<int64_t>(bytes));
-}
-
 template <Arith OP>
 void arith_kernel(const NoAttrs&, std::span<const Tensor> in, std::span<Tensor> out) {
-  const Stores stores = stores_for_op(in, out[0]);
+  const Stores stores = stores_for(in, out[0]);  // Note [Streaming stores]
   visit_dtype(out[0].dtype(), [&](auto zero) {
     using T = decltype(zero);
     using C = std::conditional_t<std::is_same_v<T, bool>, int, compute_t<T>>;
@@ -208,7 +201,7 @@ void unary_kernel(const NoAttrs&, std::span<const Tensor> in, std::span<Tensor> 
   const Tensor &x = in[0], &o = out[0];
   NdLoop<2> loop(o.shape(), {std::span<const int64_t>(o.strides()), std::span<const int64_t>(x.strides())});
   const int64_t so = loop.inner_stride(0), sx = loop.inner_stride(1);
-  const Stores stores = stores_for_op(in, o);
+  const Stores stores = stores_for(in, o);
   visit_dtype(o.dtype(), [&](auto zero) {
     using T = decltype(zero);
     if constexpr (std::is_same_v<T, bool>) {

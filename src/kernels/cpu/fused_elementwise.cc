@@ -130,9 +130,7 @@ void run_typed(const FusedElementwise& f, std::span<const Tensor> inputs, Tensor
   const int64_t block = std::min(kBlock, n);
   // Note [Streaming stores]: past the last-level cache the last step writes its scratch row, which is
   // then streamed to the output.
-  size_t bytes_touched = out.nbytes();
-  for (const Tensor& t : inputs) bytes_touched += t.nbytes();
-  const bool stream = stores_for(static_cast<int64_t>(bytes_touched)) == Stores::Streaming;
+  const bool stream = stores_for(inputs, out) == Stores::Streaming;
   parallel_for(n, kParallelGrain, [&](int64_t begin, int64_t end) {
     // One scratch row per step, reused across calls (grown, never shrunk or cleared).
     thread_local std::vector<T> scratch;

@@ -19,6 +19,10 @@ namespace {
 // With C = 6 (LeNet's second layer, 6x14x14 -> 16) oneDNN wins: backward filter 306 vs 599 us.
 constexpr int64_t kFewInputChannels = 4;
 
+static_assert(kFewInputChannels <= kMaxDirectOutputs, "backward data through the direct loops produces g.c channels");
+
+bool direct(const ConvGeometry& g) { return g.c < kFewInputChannels && direct_conv_applies(g); }
+
 // Runs `f32` or `f64` on dense buffers of a, b and the output.
 template <class F32, class F64>
 void dispatch(const Tensor& a_in, const Tensor& b_in, const Tensor& out, F32&& f32, F64&& f64) {
@@ -37,7 +41,7 @@ void forward_kernel(const A& a, std::span<const Tensor> in, std::span<Tensor> ou
   ConvGeometry g = conv_geometry(RANK == 2 ? "Conv2D" : "Conv3D", RANK, a, in[0].shape(), in[1].shape());
   if (g.c == 0) return out[0].copy_from(Tensor::zeros(Shape{}, out[0].dtype()));  // a sum over no channels
   auto gemm = [&](auto... p) { gemm_conv_forward(g, p...); };
-  if (g.c < kFewInputChannels && direct_conv_applies(g, g.o))
+  if (direct(g) && g.o <= kMaxDirectOutputs)
     return dispatch(in[0], in[1], out[0], [&](auto... p) { direct_conv_forward(g, p...); }, gemm);
   dispatch(in[0], in[1], out[0], [&](auto... p) { onednn_conv_forward(g, p...); }, gemm);
 }
@@ -45,18 +49,16 @@ void forward_kernel(const A& a, std::span<const Tensor> in, std::span<Tensor> ou
 // (dout, weight) -> dx.
 void backprop_input(const ConvGeometry& g, const Tensor& dout, const Tensor& w, const Tensor& out) {
   auto gemm = [&](auto... p) { gemm_conv_backward_data(g, p...); };
-  if (g.c < kFewInputChannels && direct_conv_applies(g, g.c))
+  if (direct(g))
     return dispatch(dout, w, out, [&](auto... p) { direct_conv_backward_data(g, p...); }, gemm);
   if (g.c / g.group < kFewInputChannels) return dispatch(dout, w, out, gemm, gemm);
   dispatch(dout, w, out, [&](auto... p) { onednn_conv_backward_data(g, p...); }, gemm);
 }
 
 void backprop_filter(const ConvGeometry& g, const Tensor& dout, const Tensor& x, const Tensor& out) {
-  if (g.c < kFewInputChannels && direct_conv_applies(g, 1))
-    return dispatch(dout, x, out, [&](auto... p) { direct_conv_backward_weights(g, p...); },
-                    [&](auto... p) { gemm_conv_backward_weights(g, p...); });
-  dispatch(dout, x, out, [&](auto... p) { onednn_conv_backward_weights(g, p...); },
-           [&](auto... p) { gemm_conv_backward_weights(g, p...); });
+  auto gemm = [&](auto... p) { gemm_conv_backward_weights(g, p...); };
+  if (direct(g)) return dispatch(dout, x, out, [&](auto... p) { direct_conv_backward_weights(g, p...); }, gemm);
+  dispatch(dout, x, out, [&](auto... p) { onednn_conv_backward_weights(g, p...); }, gemm);
 }
 
 void backprop_input_2d(const Conv2DBackpropInputAttrs& a, std::span<const Tensor> in, std::span<Tensor> out) {

@@ -9,6 +9,7 @@
 #include <cstring>
 #include <vector>
 
+#include "base/error.h"
 #include "base/parallel.h"
 #include "kernels/cpu/nn_conv_kernels.h"
 
@@ -343,6 +344,8 @@ PaddedPlanes padded_planes(const Correlation& p, int64_t top, int64_t left) {
 
 void correlate(const Correlation& p, const PaddedPlanes& planes, int64_t images, const float* src, int64_t src_h,
                int64_t src_w, const float* filters, float* out) {
+  SPROUT_ASSERT(p.outputs >= 1 && p.outputs <= kMaxDirectOutputs, "direct convolution producing ", p.outputs,
+                " channels");
   // Fewer images than threads: each image's rows in bands, one task per band (a band needs its rows
   // of the planes and kh - 1 more). Each output is the same sum whichever task computes it.
   const int64_t bands = images >= num_threads() ? 1 : std::min<int64_t>(p.out_h, (num_threads() + images - 1) / images);
@@ -359,8 +362,8 @@ void correlate(const Correlation& p, const PaddedPlanes& planes, int64_t images,
 
 }  // namespace
 
-bool direct_conv_applies(const ConvGeometry& g, int64_t outputs) {
-  if (g.rank != 2 || g.group != 1 || outputs > kMaxDirectOutputs || g.k[2] > kMaxDirectWidth) return false;
+bool direct_conv_applies(const ConvGeometry& g) {
+  if (g.rank != 2 || g.group != 1 || g.k[2] > kMaxDirectWidth) return false;
   for (int axis = 1; axis < 3; ++axis)
     if (g.stride[axis] != 1 || g.dilation[axis] != 1 || g.pad_before[axis] >= g.k[axis] ||
         g.pad_after[axis] >= g.k[axis])

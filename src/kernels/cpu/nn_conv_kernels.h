@@ -11,12 +11,13 @@ void onednn_conv_forward(const ConvGeometry& g, const float* x, const float* w, 
 void onednn_conv_backward_data(const ConvGeometry& g, const float* dy, const float* w, float* dx);
 void onednn_conv_backward_weights(const ConvGeometry& g, const float* dy, const float* x, float* dw);
 
-// Float32 direct loops for convolutions with few channels (Note [Direct convolution]): 2-d, stride
-// and dilation 1, one group, filters at most kMaxDirectWidth wide, padding under the filter's size, and
-// at most kMaxDirectOutputs channels to produce (`outputs`: o for forward, c for backward data).
+// Float32 direct loops for convolutions with few channels (Note [Direct convolution]). They take 2-d
+// convolutions with stride and dilation 1, one group, filters at most kMaxDirectWidth wide and padding
+// under the filter's size (direct_conv_applies); the forward and backward data passes produce at most
+// kMaxDirectOutputs channels (o for forward, c for backward data), which the caller checks.
 inline constexpr int64_t kMaxDirectOutputs = 8;
 inline constexpr int64_t kMaxDirectWidth = 5;
-bool direct_conv_applies(const ConvGeometry& g, int64_t outputs);
+bool direct_conv_applies(const ConvGeometry& g);
 void direct_conv_forward(const ConvGeometry& g, const float* x, const float* w, float* y);
 void direct_conv_backward_data(const ConvGeometry& g, const float* dy, const float* w, float* dx);
 void direct_conv_backward_weights(const ConvGeometry& g, const float* dy, const float* x, float* dw);

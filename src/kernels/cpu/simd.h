@@ -4,6 +4,9 @@
 #pragma once
 
 #include <cstdint>
+#include <span>
+
+#include "tensor/tensor.h"
 
 namespace sprout {
 
@@ -23,6 +26,12 @@ enum class Stores : uint8_t { Cached, Streaming };
 
 // Streaming when an op reads and writes `bytes_touched` bytes in all, more than the last-level cache.
 Stores stores_for(int64_t bytes_touched);
+// The same for an op reading `inputs` and writing `out` (inline: every elementwise op asks, tiny ones too).
+inline Stores stores_for(std::span<const Tensor> inputs, const Tensor& out) {
+  size_t bytes = out.nbytes();
+  for (const Tensor& t : inputs) bytes += t.nbytes();
+  return stores_for(static_cast<int64_t>(bytes));
+}
 
 // out[i] = a[i * sa] op b[i * sb], with sa, sb each 0 or 1. Max/Min propagate NaN.
 void simd_binary(BinaryOp op, const float* a, int64_t sa, const float* b, int64_t sb, float* out, int64_t n,
