@@ -20,10 +20,13 @@ import json
 import os
 import shlex
 import sys
+import tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.dirname(HERE)
 sys.path.insert(0, HERE)
+# The parent writes the data pipelines' files with this checkout's Sprout (its JPEG encoder).
+sys.path.insert(0, os.path.join(REPO, "python"))
 
 import machine  # noqa: E402
 from harness import frameworks, report, runner  # noqa: E402
@@ -142,13 +145,14 @@ def smoke(args) -> int:
         return 1
     failures = 0
     try:
-        for w in workloads:
-            res = runner.run_workload(w, workers, runner.Options(smoke=True))["sprout"]
-            if res.error:
-                failures += 1
-                print(f"FAIL {w.name}: {res.error}", file=sys.stderr)
-            else:
-                print(f"ok   {w.name}: {report.fmt(res.summary.median)} {w.unit}")
+        with tempfile.TemporaryDirectory(prefix="sprout-bench-files-") as files_root:
+            for w in workloads:
+                res = runner.run_workload(w, workers, runner.Options(smoke=True, files_root=files_root))["sprout"]
+                if res.error:
+                    failures += 1
+                    print(f"FAIL {w.name}: {res.error}", file=sys.stderr)
+                else:
+                    print(f"ok   {w.name}: {report.fmt(res.summary.median)} {w.unit}")
     finally:
         for wk in workers.values():
             wk.close()
@@ -186,7 +190,8 @@ def full(args) -> int:
     workers = start_workers(info, threads)
     if "sprout" not in workers:
         print(f"WARNING: Sprout not measured: {info['sprout']['status']}", file=sys.stderr)
-    opt = runner.Options(rounds=args.rounds, budget_s=args.budget)
+    files_root = tempfile.TemporaryDirectory(prefix="sprout-bench-files-")
+    opt = runner.Options(rounds=args.rounds, budget_s=args.budget, files_root=files_root.name)
     measured = []
     try:
         for w in workloads:
@@ -205,6 +210,7 @@ def full(args) -> int:
     finally:
         for wk in workers.values():
             wk.close()
+        files_root.cleanup()
 
     run = {
         "command": "python benchmarks/run.py " + shlex.join(sys.argv[1:]),
@@ -213,13 +219,24 @@ def full(args) -> int:
         "frameworks": info, "machine": limits, "machine_error": limits_error,
         "workloads": measured,
     }
-    text = report.render(run)
-    with open(args.out, "w") as f:
-        f.write(text + "\n")
+    write_atomically(args.out, report.render(run) + "\n")
     print("\n".join(report.summary_section(measured, limits, threads)))
     log(f"wrote {args.out}")
     sprout_ok = all(r["sprout"].summary is not None for _, r, _ in measured)
     return 0 if sprout_ok else 1
+
+
+def write_atomically(path: str, text: str) -> None:
+    """A temporary file beside `path`, renamed over it: an interrupted run leaves the old report whole."""
+    fd, tmp = tempfile.mkstemp(prefix=os.path.basename(path) + ".", dir=os.path.dirname(os.path.abspath(path)))
+    try:
+        with os.fdopen(fd, "w") as f:
+            os.fchmod(f.fileno(), 0o644)  # mkstemp's 0600 would hide the report from other users
+            f.write(text)
+        os.replace(tmp, path)
+    except BaseException:
+        os.unlink(tmp)
+        raise
 
 
 def main(argv=None) -> int:

@@ -4,8 +4,9 @@ This machine may be shared (e.g. a compiler running beside the benchmark),
 and a framework whose thread pool has to wait for a busy core can look many
 times slower than it is. So each measurement records the machine's busy time
 (/proc/stat, including time stolen by the hypervisor) minus our own CPU time
-(the harness and its workers, /proc/PID/stat, and waited-for children such
-as the machine probe), as a fraction of the machine's capacity. The report
+(the harness, its workers and their descendants such as a DataLoader's worker
+processes, /proc/PID/stat, and waited-for children such as the machine
+probe), as a fraction of the machine's capacity. The report
 flags results taken under such load instead of passing them off as clean.
 """
 from __future__ import annotations
@@ -24,24 +25,45 @@ def _machine_busy_s() -> float:
     return (user + nice + system + irq + softirq + steal) / HZ
 
 
+def _stat_fields(pid) -> list[str] | None:
+    """/proc/PID/stat after the command name (fields[1] is the parent's pid), or None if it is gone."""
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            return f.read().rsplit(")", 1)[1].split()
+    except OSError:
+        return None
+
+
+def with_descendants(pids) -> set[int]:
+    """`pids` and every live process below them."""
+    children = {}
+    for entry in filter(str.isdigit, os.listdir("/proc")):
+        fields = _stat_fields(entry)
+        if fields:
+            children.setdefault(int(fields[1]), []).append(int(entry))
+    tree, todo = set(), list(pids)
+    while todo:
+        pid = todo.pop()
+        if pid not in tree:
+            tree.add(pid)
+            todo += children.get(pid, [])
+    return tree
+
+
 def _own_s(pids) -> float:
     total = 0.0
-    for pid in pids:
-        try:
-            with open(f"/proc/{pid}/stat") as f:
-                fields = f.read().rsplit(")", 1)[1].split()
-        except OSError:
-            continue  # a worker that has exited
-        total += (int(fields[11]) + int(fields[12])) / HZ  # utime, stime
-    t = os.times()
-    return total + t.children_user + t.children_system
+    for pid in with_descendants(pids):
+        fields = _stat_fields(pid)
+        if fields:  # utime, stime, and cutime, cstime: where an exited, reaped child's time went
+            total += sum(int(fields[i]) for i in (11, 12, 13, 14)) / HZ
+    return total
 
 
 class ForeignLoad:
     """with ForeignLoad(pids) as load: ...; then load.fraction."""
 
     def __init__(self, pids=()):
-        self.pids = {os.getpid(), *pids}
+        self.pids = {os.getpid(), *pids}  # with their descendants, found at each reading
         self.fraction = None
 
     def __enter__(self):
@@ -123,18 +145,20 @@ def measure_quietly(fn, what: str, pids=(), wait_s: float = 0, retries: int = 0,
 
 
 def _cpu_ns(pid: int) -> int:
-    """CPU time of all threads of process `pid` so far, in ns (/proc/PID/task/*/schedstat)."""
+    """CPU time of all threads of process `pid` and of the processes below it so far, in ns
+    (/proc/PID/task/*/schedstat)."""
     total = 0
-    try:
-        tasks = os.listdir(f"/proc/{pid}/task")
-    except OSError:
-        return 0
-    for tid in tasks:
+    for p in with_descendants([pid]):
         try:
-            with open(f"/proc/{pid}/task/{tid}/schedstat") as f:
-                total += int(f.read().split()[0])
-        except (OSError, ValueError, IndexError):
+            tasks = os.listdir(f"/proc/{p}/task")
+        except OSError:
             continue
+        for tid in tasks:
+            try:
+                with open(f"/proc/{p}/task/{tid}/schedstat") as f:
+                    total += int(f.read().split()[0])
+            except (OSError, ValueError, IndexError):
+                continue
     return total
 
 

@@ -22,6 +22,12 @@ Kinds of metric:
   bandwidth  GB/s of useful bytes  (amount = bytes per step; higher is better)
   flops      GFLOP/s               (amount = FLOPs per step; higher is better)
   step       milliseconds per step (amount = steps per step call, usually 1)
+  throughput rows per second       (amount = rows per step; higher is better)
+
+A workload reading files (the data pipelines) names a `files(folder, smoke)`
+function: the parent calls it once per run to write them into an empty
+folder, and every worker's inputs get that folder as d["folder"], so all
+frameworks read the same bytes.
 """
 from __future__ import annotations
 
@@ -33,6 +39,7 @@ KINDS = {
     "bandwidth": ("GB/s", "higher"),
     "flops": ("GFLOP/s", "higher"),
     "step": ("ms/step", "lower"),
+    "throughput": ("rows/s", "higher"),
 }
 
 
@@ -56,6 +63,7 @@ class Workload:
     triad_elems: Optional[int] = None  # bandwidth: compare with triad of this size
     goal: Optional[Goal] = None
     peak_memory: bool = False  # also report each framework's peak memory (fresh worker, see worker.py)
+    files: Optional[Callable] = None  # (folder, smoke) -> None: writes the files the workload reads
     rtol: float = 1e-5
     atol: float = 1e-6
     impls: dict = field(default_factory=dict)
@@ -74,6 +82,8 @@ class Workload:
             return seconds_per_step / amount * 1e6
         if self.kind == "step":
             return seconds_per_step / amount * 1e3
+        if self.kind == "throughput":
+            return amount / seconds_per_step
         return amount / seconds_per_step / 1e9
 
     def impl(self, *frameworks: str):

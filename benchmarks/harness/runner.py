@@ -6,6 +6,7 @@ rotates, so none always runs right after another.
 """
 from __future__ import annotations
 
+import os
 import time
 from dataclasses import dataclass, field
 from typing import Optional
@@ -26,6 +27,7 @@ class Options:
     target_s: float = 0.05    # one sample lasts about this long (and
                               # amortizes an async framework's one wait)
     warmup_s: float = 0.2
+    files_root: Optional[str] = None  # where workloads' files are written (a folder per workload)
     gap_s: float = 0.005      # pause between turns; then the previous framework's
                               # worker is waited for until its spinning thread pools
                               # (OpenMP, OpenBLAS) go idle (load.wait_for_worker_idle)
@@ -42,11 +44,27 @@ class Result:
     peak_error: Optional[str] = None
 
 
-def _measure_peak_memory(w: Workload, worker: Worker, res: Result, opt: Options) -> None:
+def workload_files(w: Workload, opt: Options) -> Optional[str]:
+    """The folder of the files `w` reads, written on first use (None if it reads none)."""
+    if not w.files:
+        return None
+    if opt.files_root is None:
+        raise ValueError(f"{w.name} reads files, but no Options.files_root was given")
+    folder = os.path.join(opt.files_root, w.name + ("-smoke" if opt.smoke else ""))
+    if not os.path.isdir(folder):
+        partial = folder + ".partial"
+        os.makedirs(partial)
+        w.files(partial, opt.smoke)
+        os.rename(partial, folder)  # a folder that exists is complete
+    return folder
+
+
+def _measure_peak_memory(w: Workload, worker: Worker, res: Result, opt: Options, files) -> None:
     try:
         fresh = worker.fresh_copy()
         try:
-            res.peak_bytes = fresh.request(op="peak_memory", workload=w.name, smoke=opt.smoke)["peak_bytes"]
+            res.peak_bytes = fresh.request(op="peak_memory", workload=w.name, smoke=opt.smoke,
+                                           files=files)["peak_bytes"]
         finally:
             fresh.close()
     except WorkerError as e:
@@ -58,12 +76,13 @@ def run_workload(w: Workload, workers: dict[str, Worker], opt: Options) -> dict[
     workers = {n: wk for n, wk in workers.items() if n in w.impls or n not in VARIANT_OF}
     results = {name: Result(name) for name in workers}
     live, sample_s = [], {}
+    files = workload_files(w, opt)
     for name, wk in workers.items():
         if name not in w.impls:
             results[name].error = "no implementation of this workload"
             continue
         try:
-            rep = wk.request(op="setup", workload=w.name, smoke=opt.smoke,
+            rep = wk.request(op="setup", workload=w.name, smoke=opt.smoke, files=files,
                              target_s=opt.target_s, warmup_s=0.0 if opt.smoke else opt.warmup_s)
         except WorkerError as e:
             results[name].error = str(e)
@@ -74,7 +93,7 @@ def run_workload(w: Workload, workers: dict[str, Worker], opt: Options) -> dict[
 
     if w.peak_memory:
         for name in live:
-            _measure_peak_memory(w, workers[name], results[name], opt)
+            _measure_peak_memory(w, workers[name], results[name], opt, files)
 
     if opt.smoke:
         rounds = 1

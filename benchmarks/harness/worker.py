@@ -6,11 +6,12 @@ with the PYTHON of that framework's environment (Sprout's .venv, or the
 bench venv for peers). Requests and replies, one JSON object per line:
 
   -> (on start)                                 <- {"ok", "framework", "version"}
-  -> {"op": "setup", "workload", "smoke", "target_s", "warmup_s"}
+  -> {"op": "setup", "workload", "smoke", "target_s", "warmup_s", "files"}
                                                 <- {"ok", "repeats", "step_s"}
   -> {"op": "run", "workload", "samples"}       <- {"ok", "times": [s per step]}
   -> {"op": "drop", "workload"}                 <- {"ok"}
-  -> {"op": "peak_memory", "workload", "smoke"} <- {"ok", "peak_bytes"}  (in a fresh worker)
+  -> {"op": "peak_memory", "workload", "smoke", "files"}
+                                                <- {"ok", "peak_bytes"}  (in a fresh worker)
   -> {"op": "quit"}
 Any failure replies {"ok": false, "error": "..."} and the worker carries on.
 
@@ -68,6 +69,14 @@ def _status_bytes(field: str) -> int:
     raise RuntimeError(f"/proc/self/status has no {field}")
 
 
+def _inputs(np, w, req) -> dict:
+    """A workload's inputs; with the folder of files the parent wrote for it, if it reads any."""
+    data = w.inputs(np, req["smoke"])
+    if w.files:
+        data["folder"] = req["files"]
+    return data
+
+
 class Session:
     def __init__(self, handle):
         self.fw = handle
@@ -79,7 +88,7 @@ class Session:
         w = self.workloads[req["workload"]]
         if self.fw.name not in w.impls:
             raise NotImplementedError(f"{w.name} has no {self.fw.name} implementation")
-        data = w.inputs(np, req["smoke"])
+        data = _inputs(np, w, req)
         step = w.impls[self.fw.name](self.fw.mod, data)
         # Correctness first: a fast wrong answer is not a result.
         if w.check:
@@ -138,7 +147,7 @@ class Session:
         base = _status_bytes("VmRSS")
         with open("/proc/self/clear_refs", "w") as f:
             f.write("5")  # Linux: resets the peak (VmHWM) to the current resident size
-        step = w.impls[self.fw.name](self.fw.mod, w.inputs(np, req["smoke"]))
+        step = w.impls[self.fw.name](self.fw.mod, _inputs(np, w, req))
         for _ in range(3):
             self.fw.sync(step())
         return {"peak_bytes": _status_bytes("VmHWM") - base}
