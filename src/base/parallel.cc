@@ -20,13 +20,19 @@ int g_threads = [] {
   omp_set_num_threads(n);  // oneDNN and OpenBLAS read the same setting
   return n;
 }();
+thread_local bool t_serial = false;
 }  // namespace
 
-int num_threads() { return g_threads; }
+int num_threads() { return t_serial ? 1 : g_threads; }
+
+void run_kernels_serially() {
+  t_serial = true;
+  omp_set_num_threads(1);  // this thread's own OpenMP setting, read by oneDNN and OpenBLAS
+}
 
 void set_num_threads(int n) {
   g_threads = std::max(1, n);
-  omp_set_num_threads(g_threads);
+  if (!t_serial) omp_set_num_threads(g_threads);
 }
 
 }  // namespace sprout

@@ -11,8 +11,15 @@
 
 namespace sprout {
 
+// The threads a kernel called on this thread may use: 1 on a thread marked by run_kernels_serially().
 int num_threads();
 void set_num_threads(int n);
+
+// Marks the calling thread as one of several workers that already keep the cores busy between them
+// (the data pipeline's): kernels it calls run serially, OpenMP regions (oneDNN, OpenBLAS) included.
+// Each such thread would otherwise start an OpenMP team of its own, and the teams' threads, spinning
+// after every region, would take the cores from the workers.
+void run_kernels_serially();
 
 // Below this many elements of elementwise work a parallel region costs more than it saves.
 inline constexpr int64_t kParallelGrain = 32768;

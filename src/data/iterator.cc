@@ -1,6 +1,7 @@
 #include "data/iterator.h"
 
 #include "base/error.h"
+#include "base/parallel.h"
 #include "data/errors.h"
 
 namespace sprout::data {
@@ -10,7 +11,10 @@ thread_local bool t_engine_thread = false;
 }
 
 bool on_engine_thread() { return t_engine_thread; }
-void mark_engine_thread() { t_engine_thread = true; }
+void mark_engine_thread() {
+  t_engine_thread = true;
+  run_kernels_serially();  // the engine's threads are the parallelism: one row or batch each
+}
 
 PipelineIterator::PipelineIterator(NodePtr root, int64_t num_epochs, size_t prefetch)
     : root_(std::move(root)), num_epochs_(num_epochs), queue_(prefetch) {

@@ -7,6 +7,7 @@
 #include <thread>
 
 #include "base/error.h"
+#include "base/parallel.h"
 #include "data/batch_node.h"
 #include "data/iterator.h"
 #include "data/map_node.h"
@@ -85,6 +86,22 @@ TEST(DataEngine, DistributedShardsCoverEveryRowOnce) {
   }
   EXPECT_EQ(all.size(), 12u);
   for (int64_t i = 0; i < 12; ++i) EXPECT_EQ(all.count(i), 1u);
+}
+
+TEST(DataEngine, WorkersRunKernelsSerially) {
+  // Each worker is a share of the cores already: its kernels must not start OpenMP teams of their own.
+  const int saved = num_threads();
+  set_num_threads(2);
+  std::atomic<int> most_threads{0};
+  RowFunction ask = [&](Row row, const RowContext&) {
+    most_threads = std::max(most_threads.load(), num_threads());
+    return row;
+  };
+  MapNode map(range_source(8), ask, {"x"}, {}, 2, 4, 0);
+  EXPECT_EQ(drain(map).size(), 8u);
+  EXPECT_EQ(most_threads.load(), 1);
+  EXPECT_EQ(num_threads(), 2);  // this thread is no worker
+  set_num_threads(saved);
 }
 
 TEST(DataEngine, BatchRepeatTakeSkipSizes) {
