@@ -5,6 +5,7 @@
 #include <opencv2/imgproc.hpp>
 
 #include "base/error.h"
+#include "data/image_simd.h"
 
 namespace sprout::data {
 
@@ -158,6 +159,7 @@ Tensor hwc_to_chw(const Tensor& image) {
   Tensor out = Tensor::empty(Shape{C, H, W}, image.dtype());
   // A direct de-interleave: the generic strided copy is several times slower on this layout.
   auto run = [&](const auto* in, auto* dst) {
+    if (C == 3) return simd_deinterleave_rgb(in, dst, plane);
     for (int64_t p = 0; p < plane; ++p)
       for (int64_t c = 0; c < C; ++c) dst[c * plane + p] = in[p * C + c];
   };

@@ -6,6 +6,7 @@
 
 #include "base/error.h"
 #include "data/image_codec.h"
+#include "data/image_simd.h"
 #include "data/random_util.h"
 
 namespace sprout::data {
@@ -274,7 +275,9 @@ TensorOpPtr normalize_op(std::vector<double> mean, std::vector<double> std, bool
     const int64_t n = image.numel();
     const int64_t plane = is_hwc ? 1 : n / C;  // CHW: a channel is a contiguous plane
     auto run = [&](auto* src) {
-      if (is_hwc) {
+      if (is_hwc && C == 3) {
+        simd_normalize_rgb(src, dst, n / 3, m.data(), inv.data());
+      } else if (is_hwc) {
         for (int64_t i = 0; i < n; i += C)
           for (int64_t c = 0; c < C; ++c) dst[i + c] = (static_cast<float>(src[i + c]) - m[c]) * inv[c];
       } else {

@@ -152,6 +152,17 @@ def test_rescale_normalize_layout(image):
         V.Normalize([0.0], [0.0])
 
 
+@pytest.mark.parametrize("hw", [(7, 9), (224, 224), (1, 1)])  # vector loops with and without a scalar tail
+@pytest.mark.parametrize("dtype", [np.uint8, np.float32])
+def test_rgb_normalize_and_hwc2chw_match_numpy_exactly(hw, dtype):
+    image = np.random.default_rng(3).integers(0, 256, (*hw, 3)).astype(dtype)
+    mean, std = [123.7, 116.3, 103.5], [58.4, 57.1, 57.4]
+    inv = (1.0 / np.array(std)).astype(np.float32)  # Normalize multiplies by the float32 reciprocal
+    want = (image.astype(np.float32) - np.array(mean, np.float32)) * inv
+    np.testing.assert_array_equal(V.Normalize(mean, std)(image), want)
+    np.testing.assert_array_equal(V.HWC2CHW()(image), image.transpose(2, 0, 1))
+
+
 def test_random_erasing_erases_one_box(image):
     chw = V.ToTensor()(image)
     out = V.RandomErasing(prob=1.0, value=0)(chw)
