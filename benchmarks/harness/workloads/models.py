@@ -6,8 +6,9 @@
   mask (4 heads, feed-forward 1024, relu, no dropout), sequence 128, batch 8; next-token cross entropy;
   Adam 1e-3.
 
-Sprout and MindSpore share the Cell code; PyTorch builds the same networks. JAX has no implementation
-here (its column says so).
+Sprout and MindSpore share the Cell code; PyTorch builds the same networks; JAX writes them as functions
+of a parameter tree (no Flax in the bench venv) and jits the whole step (forward, gradients, update), its
+buffers donated so that the update reuses them, as a JAX training loop does.
 """
 from ..registry import workload
 from .training import check_loss_falls
@@ -212,4 +213,167 @@ def _(torch, d):
         loss.backward()
         opt.step()
         return loss.detach()
+    return step
+
+
+# ---- JAX: the same networks as functions of a parameter tree; the whole step jitted ----
+
+def _uniform(np, rng, shape, fan_in):
+    lim = 1 / np.sqrt(fan_in)
+    return rng.uniform(-lim, lim, shape).astype(np.float32)
+
+
+def _jax_step(jax, loss_fn, params, update, state0):
+    """A jitted step: loss and gradients of loss_fn(params, batch) -> (loss, aux), then
+    update(params, grads, state) -> (params, state); aux holds new non-trained buffers (BatchNorm's
+    running statistics) that replace params["buffers"]."""
+    def train(params, state, x, y):
+        (loss, buffers), grads = jax.value_and_grad(loss_fn, has_aux=True)(params, x, y)
+        params, state = update(params, grads, state)
+        if buffers is not None:
+            params = {**params, "buffers": buffers}
+        return params, state, loss
+
+    train = jax.jit(train, donate_argnums=(0, 1))
+    holder = {"p": params, "s": state0}
+    return holder, train
+
+
+def _jax_resnet18(jax, np):
+    jnp, lax = jax.numpy, jax.lax
+    rng = np.random.default_rng(1)
+    params = {"convs": [], "bns": [], "buffers": []}
+
+    def conv(cin, cout, k):
+        params["convs"].append(_uniform(np, rng, (cout, cin, k, k), cin * k * k))
+        params["bns"].append((np.ones(cout, np.float32), np.zeros(cout, np.float32)))
+        params["buffers"].append((np.zeros(cout, np.float32), np.ones(cout, np.float32)))
+        return len(params["convs"]) - 1
+
+    stem = conv(3, 64, 3)
+    blocks, cin = [], 64
+    for cout, stride in ((64, 1), (128, 2), (256, 2), (512, 2)):
+        for s in (stride, 1):
+            down = conv(cin, cout, 1) if s != 1 or cin != cout else None
+            blocks.append((conv(cin, cout, 3), conv(cout, cout, 3), down, s))
+            cin = cout
+    params["fc"] = (_uniform(np, rng, (512, 10), 512), _uniform(np, rng, (10,), 512))
+
+    def forward(p, x):
+        stats = []
+
+        def conv_bn(i, x, stride, relu):
+            k = p["convs"][i].shape[2]
+            y = lax.conv_general_dilated(x, p["convs"][i], (stride, stride), [(k // 2, k // 2)] * 2,
+                                         dimension_numbers=("NCHW", "OIHW", "NCHW"))
+            mean, var = y.mean((0, 2, 3)), y.var((0, 2, 3))  # training: batch statistics
+            running_mean, running_var = p["buffers"][i]
+            n = y.shape[0] * y.shape[2] * y.shape[3]
+            stats.append((0.9 * running_mean + 0.1 * mean, 0.9 * running_var + 0.1 * var * n / (n - 1)))
+            gamma, beta = p["bns"][i]
+            y = (y - mean[:, None, None]) * lax.rsqrt(var + 1e-5)[:, None, None] * gamma[:, None, None] \
+                + beta[:, None, None]
+            return jax.nn.relu(y) if relu else y
+
+        x = conv_bn(stem, x, 1, True)
+        for c1, c2, down, s in blocks:
+            out = conv_bn(c2, conv_bn(c1, x, s, True), 1, False)
+            x = jax.nn.relu(out + (x if down is None else conv_bn(down, x, s, False)))
+        return x.mean((2, 3)) @ p["fc"][0] + p["fc"][1], stats
+
+    return params, forward
+
+
+@RESNET_STEP.impl("jax")
+def _(jax, d):
+    import numpy as np
+    jnp = jax.numpy
+    params, forward = _jax_resnet18(jax, np)
+
+    def loss_fn(p, x, y):
+        logits, stats = forward(p, x)
+        logp = jax.nn.log_softmax(logits)
+        return -jnp.take_along_axis(logp, y[:, None], axis=1).mean(), jax.lax.stop_gradient(stats)
+
+    def momentum(p, g, vel):  # MindSpore's Momentum: v = m v + g; p -= lr v (running statistics untouched)
+        trained = {k: v for k, v in p.items() if k != "buffers"}
+        vel = jax.tree_util.tree_map(lambda v, g: RESNET["momentum"] * v + g, vel, {k: g[k] for k in trained})
+        trained = jax.tree_util.tree_map(lambda w, v: w - RESNET["lr"] * v, trained, vel)
+        return {**trained, "buffers": p["buffers"]}, vel
+
+    params = jax.tree_util.tree_map(jnp.asarray, params)
+    vel = jax.tree_util.tree_map(jnp.zeros_like, {k: v for k, v in params.items() if k != "buffers"})
+    holder, train = _jax_step(jax, loss_fn, params, momentum, vel)
+    x, y = jnp.asarray(d["x"]), jnp.asarray(d["y"])
+
+    def step():
+        holder["p"], holder["s"], loss = train(holder["p"], holder["s"], x, y)
+        return loss
+    return step
+
+
+def _jax_gpt(jax, np, seq):
+    jnp = jax.numpy
+    rng = np.random.default_rng(1)
+    w, f, v = GPT["width"], GPT["ff"], GPT["vocab"]
+    dense = lambda cin, cout: (_uniform(np, rng, (cin, cout), cin), _uniform(np, rng, (cout,), cin))  # noqa: E731
+    norm = lambda: (np.ones(w, np.float32), np.zeros(w, np.float32))  # noqa: E731
+    params = {"tok": rng.standard_normal((v, w)).astype(np.float32),
+              "pos": rng.standard_normal((seq, w)).astype(np.float32),
+              "layers": [{"qkv": dense(w, 3 * w), "out": dense(w, w), "ln1": norm(), "ff1": dense(w, f),
+                          "ff2": dense(f, w), "ln2": norm()} for _ in range(GPT["layers"])],
+              "head": dense(w, v)}
+    mask = jnp.asarray(np.triu(np.full((seq, seq), -1e9, np.float32), 1))
+    heads, hd = GPT["heads"], w // GPT["heads"]
+
+    def layer_norm(x, gb):
+        mean = x.mean(-1, keepdims=True)
+        var = ((x - mean) ** 2).mean(-1, keepdims=True)
+        return (x - mean) * jax.lax.rsqrt(var + 1e-5) * gb[0] + gb[1]
+
+    def attention(x, p):
+        b, t, _ = x.shape
+        q, k, v = jnp.split(x @ p["qkv"][0] + p["qkv"][1], 3, axis=-1)
+        q, k, v = (z.reshape(b, t, heads, hd).transpose(0, 2, 1, 3) for z in (q, k, v))
+        a = jax.nn.softmax(q @ k.transpose(0, 1, 3, 2) / np.sqrt(hd) + mask, axis=-1)
+        return (a @ v).transpose(0, 2, 1, 3).reshape(b, t, w) @ p["out"][0] + p["out"][1]
+
+    def forward(p, tokens):
+        x = p["tok"][tokens] + p["pos"][jnp.arange(tokens.shape[1])]
+        for lp in p["layers"]:  # post-norm, as nn.TransformerEncoderLayer's default
+            x = layer_norm(x + attention(x, lp), lp["ln1"])
+            ff = jax.nn.relu(x @ lp["ff1"][0] + lp["ff1"][1]) @ lp["ff2"][0] + lp["ff2"][1]
+            x = layer_norm(x + ff, lp["ln2"])
+        return x @ p["head"][0] + p["head"][1]
+
+    return params, forward
+
+
+@GPT_STEP.impl("jax")
+def _(jax, d):
+    import numpy as np
+    jnp = jax.numpy
+    params, forward = _jax_gpt(jax, np, d["x"].shape[1])
+
+    def loss_fn(p, x, y):
+        logp = jax.nn.log_softmax(forward(p, x).reshape(-1, GPT["vocab"]))
+        return -jnp.take_along_axis(logp, y.reshape(-1, 1), axis=1).mean(), None
+
+    def adam(p, g, state):  # beta 0.9, 0.999, eps 1e-8: MindSpore's and PyTorch's defaults
+        t, m, v = state
+        t = t + 1
+        m = jax.tree_util.tree_map(lambda m, g: 0.9 * m + 0.1 * g, m, g)
+        v = jax.tree_util.tree_map(lambda v, g: 0.999 * v + 0.001 * g * g, v, g)
+        lr = GPT["lr"] * jnp.sqrt(1 - 0.999 ** t) / (1 - 0.9 ** t)
+        p = jax.tree_util.tree_map(lambda p, m, v: p - lr * m / (jnp.sqrt(v) + 1e-8), p, m, v)
+        return p, (t, m, v)
+
+    params = jax.tree_util.tree_map(jnp.asarray, params)
+    zeros = lambda: jax.tree_util.tree_map(jnp.zeros_like, params)  # noqa: E731  (m and v: two buffers, both donated)
+    holder, train = _jax_step(jax, loss_fn, params, adam, (jnp.zeros((), jnp.float32), zeros(), zeros()))
+    x, y = jnp.asarray(d["x"]), jnp.asarray(d["y"])
+
+    def step():
+        holder["p"], holder["s"], loss = train(holder["p"], holder["s"], x, y)
+        return loss
     return step

@@ -7,10 +7,12 @@
 - gru_layer: the same with nn.GRU(128, 256).
 
 Sprout runs ops.lstm_cell (MatMul + the fused LSTMCellPointwise op and its fused gradient) and nn.LSTM /
-nn.GRU (the LSTMRecurrence / GRURecurrence ops) in PYNATIVE and in GRAPH_MODE; PyTorch runs nn.LSTMCell /
-nn.LSTM / nn.GRU eagerly (on CPU its cell is the composite of linear, chunk and activations; its
-layers run oneDNN's RNN primitives). Initial weights
-differ between frameworks, so the check is only that the gradients are finite.
+nn.GRU (the LSTMRecurrence / GRURecurrence ops) in PYNATIVE and in GRAPH_MODE; MindSpore runs the same
+layer code in both modes; PyTorch runs nn.LSTMCell / nn.LSTM / nn.GRU eagerly (on CPU its cell is the
+composite of linear, chunk and activations; its layers run oneDNN's RNN primitives); JAX jits
+jax.grad of the layers written with lax.scan (PyTorch's gate equations; the input projection of all
+steps one product before the scan). Initial weights differ between frameworks, so the check is only
+that the gradients are finite.
 """
 from ..registry import workload
 
@@ -90,19 +92,22 @@ def _(ms, d):
 def _sprout_layer(ms, d, cls):
     ms.set_seed(0)
     net = cls(*_layer_sizes(d))
-    grads = ms.grad(lambda x: net(x)[0].sum(), None, net.trainable_params())
+    def loss(x):  # a def, not a lambda: MindSpore's GRAPH_MODE parses only lambdas on lines of their own
+        return net(x)[0].sum()
+
+    grads = ms.grad(loss, None, net.trainable_params())
     if ms.get_context("mode") == ms.GRAPH_MODE:
         grads = ms.jit(_call_with(grads, 1))
     x = ms.Tensor(d["x"])
     return lambda: grads(x)[0]
 
 
-@LSTM_LAYER.impl("sprout", "sprout_graph")
+@LSTM_LAYER.impl("sprout", "sprout_graph", "mindspore", "mindspore_graph")
 def _(ms, d):
     return _sprout_layer(ms, d, ms.nn.LSTM)
 
 
-@GRU_LAYER.impl("sprout", "sprout_graph")
+@GRU_LAYER.impl("sprout", "sprout_graph", "mindspore", "mindspore_graph")
 def _(ms, d):
     return _sprout_layer(ms, d, ms.nn.GRU)
 
@@ -145,3 +150,54 @@ def _(torch, d):
 @GRU_LAYER.impl("torch")
 def _(torch, d):
     return _torch_layer(torch, d, torch.nn.GRU)
+
+
+# ---- JAX: the layers as lax.scan over PyTorch's gate equations ----
+
+def _jax_layer(jax, d, gates, step_fn):
+    """jax.grad of sum(outputs) w.r.t. (w_ih, w_hh, b_ih, b_hh), jitted; `gates` rows per hidden unit."""
+    import numpy as np
+    jnp = jax.numpy
+    n_in, n_h = _layer_sizes(d)
+    rng = np.random.default_rng(1)
+    lim = 1 / np.sqrt(n_h)
+    params = tuple(jnp.asarray(rng.uniform(-lim, lim, s).astype(np.float32))
+                   for s in ((gates * n_h, n_in), (gates * n_h, n_h), (gates * n_h,), (gates * n_h,)))
+
+    def loss(p, x):
+        w_ih, w_hh, b_ih, b_hh = p
+        projected = x @ w_ih.T + b_ih  # every step's input projection in one product
+        h0 = jnp.zeros((x.shape[1], n_h), x.dtype)
+        _, outputs = jax.lax.scan(lambda state, xp: step_fn(state, xp, w_hh, b_hh), (h0, h0), projected)
+        return outputs.sum()
+
+    grad = jax.jit(jax.grad(loss))
+    x = jnp.asarray(d["x"])
+    return lambda: grad(params, x)[0]
+
+
+@LSTM_LAYER.impl("jax")
+def _(jax, d):
+    jnn, jnp = jax.nn, jax.numpy
+
+    def lstm_step(state, xp, w_hh, b_hh):
+        h, c = state
+        i, f, g, o = jnp.split(xp + h @ w_hh.T + b_hh, 4, axis=-1)
+        c = jnn.sigmoid(f) * c + jnn.sigmoid(i) * jnp.tanh(g)
+        h = jnn.sigmoid(o) * jnp.tanh(c)
+        return (h, c), h
+    return _jax_layer(jax, d, 4, lstm_step)
+
+
+@GRU_LAYER.impl("jax")
+def _(jax, d):
+    jnn, jnp = jax.nn, jax.numpy
+
+    def gru_step(state, xp, w_hh, b_hh):
+        h, _ = state
+        xr, xz, xn = jnp.split(xp, 3, axis=-1)
+        hr, hz, hn = jnp.split(h @ w_hh.T + b_hh, 3, axis=-1)
+        r, z = jnn.sigmoid(xr + hr), jnn.sigmoid(xz + hz)
+        h = (1 - z) * jnp.tanh(xn + r * hn) + z * h
+        return (h, h), h
+    return _jax_layer(jax, d, 3, gru_step)

@@ -243,7 +243,7 @@ MLP_BACKWARD = workload(
     inputs=_batch(MLP["shape"]), check=lambda np, next_grads: next_grads(), amount=lambda smoke: 1)
 
 
-@MLP_BACKWARD.impl("sprout", "sprout_graph")
+@MLP_BACKWARD.impl("sprout", "sprout_graph", "mindspore", "mindspore_graph")
 def _(ms, d):
     nn = ms.nn
     net = nn.WithLossCell(_mlp_cell(nn), nn.CrossEntropyLoss())
