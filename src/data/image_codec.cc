@@ -9,8 +9,11 @@
 
 namespace sprout::data {
 
-Tensor decode_image(const Tensor& bytes, const std::string& what) {
-  SPROUT_CHECK(bytes.dtype() == DType::UInt8 && bytes.ndim() == 1, TypeError, "Decode: ", what,
+namespace {
+
+// decode_image, or its window when `choose` is given (see decode_image_window); errors name `api`.
+Tensor decode(const char* api, const Tensor& bytes, const std::string& what, const WindowChooser* choose) {
+  SPROUT_CHECK(bytes.dtype() == DType::UInt8 && bytes.ndim() == 1, TypeError, api, ": ", what,
                " must be encoded image bytes (a 1-D UInt8 array), but got ", name(bytes.dtype()), " of shape ",
                shape_str(bytes.shape()));
   Tensor contiguous = bytes.contiguous();
@@ -21,28 +24,42 @@ Tensor decode_image(const Tensor& bytes, const std::string& what) {
     // back (together 15% of a JPEG -> RandomResizedCrop -> Normalize pipeline's time).
     Tensor out;
     std::string error;
-    switch (decode_jpeg_rgb(data, size, out, error)) {
+    switch (decode_jpeg_rgb(data, size, out, error, choose)) {
       case JpegDecode::Decoded: return out;
       case JpegDecode::Failed:
-        throw RuntimeError(str("Decode: ", what, " (", size, " bytes) is a corrupt JPEG: ", error));
+        throw RuntimeError(str(api, ": ", what, " (", size, " bytes) is a corrupt JPEG: ", error));
       case JpegDecode::NeedsOpenCv: break;
     }
   }
-  const cv::Mat encoded(1, static_cast<int>(contiguous.numel()), CV_8UC1, contiguous.raw_data());
+  const cv::Mat encoded(1, static_cast<int>(size), CV_8UC1, contiguous.raw_data());
   cv::Mat bgr;
-  if (contiguous.numel() > 0) {
+  if (size > 0) {
     try {
       bgr = cv::imdecode(encoded, cv::IMREAD_COLOR);
     } catch (const cv::Exception&) {
       bgr = cv::Mat();
     }
   }
-  SPROUT_CHECK(!bgr.empty(), RuntimeError, "Decode: ", what, " (", contiguous.numel(),
+  SPROUT_CHECK(!bgr.empty(), RuntimeError, api, ": ", what, " (", size,
                " bytes) is not an image OpenCV can decode: corrupt, truncated, or not JPEG/PNG/BMP/TIFF/WebP");
+  if (choose) {
+    const ImageWindow w = (*choose)(bgr.rows, bgr.cols);
+    bgr = bgr(cv::Rect(static_cast<int>(w.left), static_cast<int>(w.top), static_cast<int>(w.width),
+                       static_cast<int>(w.height)));
+  }
   Tensor out = Tensor::empty(Shape{bgr.rows, bgr.cols, 3}, DType::UInt8);
   cv::Mat rgb(bgr.rows, bgr.cols, CV_8UC3, out.raw_data());
   cv::cvtColor(bgr, rgb, cv::COLOR_BGR2RGB);
   return out;
+}
+
+}  // namespace
+
+Tensor decode_image(const Tensor& bytes, const std::string& what) { return decode("Decode", bytes, what, nullptr); }
+
+Tensor decode_image_window(const char* api, const Tensor& bytes, const std::string& what,
+                           const WindowChooser& choose) {
+  return decode(api, bytes, what, &choose);
 }
 
 Tensor encode_image(const Tensor& image, const std::string& extension) {

@@ -12,11 +12,21 @@ namespace sprout::data {
 namespace {
 
 // A cv::Mat header over the tensor's memory (made contiguous first). `keep` owns that memory.
+int mat_type(const Tensor& image) {
+  const int channels = static_cast<int>(image_channels(image));
+  return image.dtype() == DType::UInt8 ? CV_8UC(channels) : CV_32FC(channels);
+}
+
+// OpenCV takes rows `step` bytes apart, so a window of a larger image (a crop) is viewed as it is; only an
+// image whose pixels are not contiguous within a row is copied first.
 cv::Mat as_mat(const Tensor& image, Tensor& keep) {
-  keep = image.contiguous();
-  const int type = image.dtype() == DType::UInt8 ? CV_8UC(static_cast<int>(image_channels(image)))
-                                                 : CV_32FC(static_cast<int>(image_channels(image)));
-  return cv::Mat(static_cast<int>(image_height(image)), static_cast<int>(image_width(image)), type, keep.raw_data());
+  const Strides& st = image.strides();
+  const int64_t C = image_channels(image);
+  const bool pixels_contiguous = image.ndim() == 2 ? st[1] == 1 : st[2] == 1 && st[1] == C;
+  keep = pixels_contiguous && st[0] >= image_width(image) * C ? image : image.contiguous();
+  const auto step = static_cast<size_t>(keep.strides()[0]) * keep.itemsize();
+  return cv::Mat(static_cast<int>(image_height(image)), static_cast<int>(image_width(image)), mat_type(image),
+                 keep.raw_data(), step);
 }
 
 // A new tensor holding `mat`, shaped like `like` ((H, W) stays 2-D, (H, W, C) 3-D).
@@ -70,10 +80,13 @@ int64_t image_channels(const Tensor& image) { return image.ndim() == 3 ? image.d
 
 Tensor resize(const Tensor& image, int64_t height, int64_t width, Interpolation interpolation) {
   Tensor keep;
-  cv::Mat src = as_mat(image, keep), dst;
-  cv::resize(src, dst, cv::Size(static_cast<int>(width), static_cast<int>(height)), 0, 0,
-             cv_interpolation(interpolation));
-  return from_mat(dst, image);
+  cv::Mat src = as_mat(image, keep);
+  Shape shape{height, width};
+  if (image.ndim() == 3) shape.push_back(image.dim(2));
+  Tensor out = Tensor::empty(shape, image.dtype());
+  cv::Mat dst(static_cast<int>(height), static_cast<int>(width), src.type(), out.raw_data());
+  cv::resize(src, dst, dst.size(), 0, 0, cv_interpolation(interpolation));  // into `out`: dst has its size and type
+  return out;
 }
 
 Tensor crop(const Tensor& image, int64_t top, int64_t left, int64_t height, int64_t width) {

@@ -11,8 +11,9 @@ namespace sprout::data {
 namespace {
 
 // Note [libjpeg errors]: libjpeg reports a fatal error by calling error_exit, which must not return.
-// It longjmps back into decode_jpeg_rgb's frame (C frames only in between, so no destructor is skipped);
-// throwing through libjpeg's C frames instead would rely on how the system library was compiled.
+// It longjmps back into decode_jpeg_rgb's frame, so nothing with a destructor may be alive in that frame
+// or in a frame between when libjpeg is called; throwing through libjpeg's C frames instead would rely on
+// how the system library was compiled.
 struct ErrorManager {
   jpeg_error_mgr pub;  // first: libjpeg's pointer to it is a pointer to the whole
   std::jmp_buf jump;
@@ -65,7 +66,8 @@ bool looks_like_jpeg(const uint8_t* bytes, size_t size) {
   return size >= 3 && bytes[0] == 0xFF && bytes[1] == 0xD8 && bytes[2] == 0xFF;
 }
 
-JpegDecode decode_jpeg_rgb(const uint8_t* bytes, size_t size, Tensor& out, std::string& error) {
+JpegDecode decode_jpeg_rgb(const uint8_t* bytes, size_t size, Tensor& out, std::string& error,
+                           const WindowChooser* choose) {
   jpeg_decompress_struct cinfo;
   ErrorManager err;
   cinfo.err = jpeg_std_error(&err.pub);
@@ -87,23 +89,39 @@ JpegDecode decode_jpeg_rgb(const uint8_t* bytes, size_t size, Tensor& out, std::
     return JpegDecode::NeedsOpenCv;
   }
   cinfo.out_color_space = JCS_RGB;
-  jpeg_start_decompress(&cinfo);
-  const int64_t height = cinfo.output_height, width = cinfo.output_width;
-  try {
-    out = Tensor::empty(Shape{height, width, 3}, DType::UInt8);
-  } catch (...) {  // out of memory: nothing of libjpeg's may stay behind
+  ImageWindow window{0, 0, cinfo.image_height, cinfo.image_width};
+  try {  // C++ from here on may throw (the chooser, the allocations): nothing of libjpeg's may stay behind
+    if (choose) window = (*choose)(window.height, window.width);
+    jpeg_start_decompress(&cinfo);
+    // crop_scanline widens the columns to whole iMCUs: xoff moves left to a boundary, width grows. A column
+    // of margin on each side keeps the window's own columns inside the decoded ones: chroma upsampling
+    // repeats a decoded region's edge column where the whole image has a neighbour (off by up to 3 levels).
+    const int64_t margin_left = std::max<int64_t>(0, window.left - 1);
+    const int64_t margin_right = std::min<int64_t>(cinfo.image_width, window.left + window.width + 1);
+    auto xoff = static_cast<JDIMENSION>(margin_left);
+    auto decoded_width = static_cast<JDIMENSION>(margin_right - margin_left);
+    if (decoded_width < cinfo.output_width) jpeg_crop_scanline(&cinfo, &xoff, &decoded_width);
+    const int64_t skip = window.left - static_cast<int64_t>(xoff), row_bytes = window.width * 3;
+    out = Tensor::empty(Shape{window.height, window.width, 3}, DType::UInt8);
+    auto* base = static_cast<JSAMPLE*>(out.raw_data());
+    // Rows wider than the window land in a row from libjpeg's own pool (freed with cinfo): a C++ buffer
+    // here would leak when an error longjmps past it (Note [libjpeg errors]).
+    const bool wider = skip != 0 || decoded_width != window.width;
+    JSAMPROW wide_row = wider ? (*cinfo.mem->alloc_sarray)(reinterpret_cast<j_common_ptr>(&cinfo), JPOOL_IMAGE,
+                                                           decoded_width * 3, 1)[0]
+                              : nullptr;
+    if (window.top > 0) jpeg_skip_scanlines(&cinfo, static_cast<JDIMENSION>(window.top));
+    for (int64_t r = 0; r < window.height; ++r) {
+      JSAMPROW row = wider ? wide_row : base + r * row_bytes;
+      jpeg_read_scanlines(&cinfo, &row, 1);
+      if (wider) std::copy_n(wide_row + skip * 3, row_bytes, base + r * row_bytes);
+    }
+  } catch (...) {
     jpeg_destroy_decompress(&cinfo);
     throw;
   }
-  auto* base = static_cast<JSAMPLE*>(out.raw_data());
-  JSAMPROW rows[16];
-  while (cinfo.output_scanline < cinfo.output_height) {
-    const int64_t first = cinfo.output_scanline;
-    const int64_t count = std::min<int64_t>(16, height - first);
-    for (int64_t r = 0; r < count; ++r) rows[r] = base + (first + r) * width * 3;
-    jpeg_read_scanlines(&cinfo, rows, static_cast<JDIMENSION>(count));
-  }
-  jpeg_finish_decompress(&cinfo);
+  // Rows below the window stay unread: abort, as finish_decompress would insist on reading them.
+  jpeg_abort_decompress(&cinfo);
   jpeg_destroy_decompress(&cinfo);
   return JpegDecode::Decoded;
 }

@@ -53,6 +53,31 @@ Tensor center_crop(const Tensor& image, Size2 size) {
   return crop(image, (H - h) / 2, (W - w) / 2, h, w);
 }
 
+// RandomResizedCrop's window of an H x W image: up to max_attempts draws of an area share from `scale` and
+// a log-uniform aspect ratio from `ratio`, placed uniformly; else the largest central window within `ratio`.
+ImageWindow random_resized_crop_window(int64_t H, int64_t W, Range scale, Range ratio, int max_attempts, Rng& rng) {
+  const double area = static_cast<double>(H * W);
+  const Range log_ratio{std::log(ratio.first), std::log(ratio.second)};
+  for (int attempt = 0; attempt < max_attempts; ++attempt) {
+    const double target = area * uniform(rng, scale.first, scale.second);
+    const double aspect = std::exp(uniform(rng, log_ratio.first, log_ratio.second));
+    const auto w = static_cast<int64_t>(std::lround(std::sqrt(target * aspect)));
+    const auto h = static_cast<int64_t>(std::lround(std::sqrt(target / aspect)));
+    if (w > 0 && h > 0 && w <= W && h <= H) {
+      const int64_t top = uniform_int(rng, 0, H - h), left = uniform_int(rng, 0, W - w);
+      return {top, left, h, w};
+    }
+  }
+  const double in_ratio = static_cast<double>(W) / static_cast<double>(H);
+  int64_t w = W, h = H;
+  if (in_ratio < ratio.first) {
+    h = static_cast<int64_t>(std::lround(static_cast<double>(W) / ratio.first));
+  } else if (in_ratio > ratio.second) {
+    w = static_cast<int64_t>(std::lround(static_cast<double>(H) * ratio.second));
+  }
+  return {(H - h) / 2, (W - w) / 2, h, w};
+}
+
 }  // namespace
 
 TensorOpPtr decode_op() {
@@ -110,30 +135,39 @@ TensorOpPtr random_crop_op(Size2 size, std::array<int64_t, 4> padding, bool pad_
 TensorOpPtr random_resized_crop_op(Size2 size, Range scale, Range ratio, Interpolation interpolation,
                                    int max_attempts) {
   return image_op("RandomResizedCrop", [=](const Tensor& image, Rng& rng) {
-    const int64_t H = image_height(image), W = image_width(image);
-    const double area = static_cast<double>(H * W);
-    const Range log_ratio{std::log(ratio.first), std::log(ratio.second)};
-    for (int attempt = 0; attempt < max_attempts; ++attempt) {
-      const double target = area * uniform(rng, scale.first, scale.second);
-      const double aspect = std::exp(uniform(rng, log_ratio.first, log_ratio.second));
-      const auto w = static_cast<int64_t>(std::lround(std::sqrt(target * aspect)));
-      const auto h = static_cast<int64_t>(std::lround(std::sqrt(target / aspect)));
-      if (w > 0 && h > 0 && w <= W && h <= H) {
-        const int64_t top = uniform_int(rng, 0, H - h), left = uniform_int(rng, 0, W - w);
-        return resize(image.slice(0, top, top + h, 1).slice(1, left, left + w, 1), size.first, size.second,
-                      interpolation);
-      }
-    }
-    // Fallback: the largest central crop within the ratio range.
-    const double in_ratio = static_cast<double>(W) / static_cast<double>(H);
-    int64_t w = W, h = H;
-    if (in_ratio < ratio.first) {
-      h = static_cast<int64_t>(std::lround(static_cast<double>(W) / ratio.first));
-    } else if (in_ratio > ratio.second) {
-      w = static_cast<int64_t>(std::lround(static_cast<double>(H) * ratio.second));
-    }
-    return resize(center_crop(image, {h, w}), size.first, size.second, interpolation);
+    const ImageWindow w = random_resized_crop_window(image_height(image), image_width(image), scale, ratio,
+                                                     max_attempts, rng);
+    return resize(image.slice(0, w.top, w.top + w.height, 1).slice(1, w.left, w.left + w.width, 1), size.first,
+                  size.second, interpolation);
   });
+}
+
+TensorOpPtr random_crop_decode_resize_op(Size2 size, Range scale, Range ratio, Interpolation interpolation,
+                                         int max_attempts) {
+  class RandomCropDecodeResize final : public TensorOp {
+   public:
+    RandomCropDecodeResize(Size2 size, Range scale, Range ratio, Interpolation interpolation, int max_attempts)
+        : size_(size), scale_(scale), ratio_(ratio), interpolation_(interpolation), max_attempts_(max_attempts) {}
+    std::string name() const override { return "RandomCropDecodeResize"; }
+    Row apply(Row columns, Rng& rng) const override {
+      SPROUT_CHECK(columns.size() == 1 && !columns[0].is_string(), TypeError,
+                   "RandomCropDecodeResize: takes one column of encoded image bytes");
+      // The window is drawn as RandomResizedCrop draws it, once the image's size is known; a JPEG then
+      // decodes only the rows and the iMCU columns the window covers.
+      auto draw_window = [&](int64_t height, int64_t width) {
+        return random_resized_crop_window(height, width, scale_, ratio_, max_attempts_, rng);
+      };
+      const Tensor window = decode_image_window(name().c_str(), columns[0].tensor(), "the image", draw_window);
+      return Row{resize(window, size_.first, size_.second, interpolation_)};
+    }
+
+   private:
+    Size2 size_;
+    Range scale_, ratio_;
+    Interpolation interpolation_;
+    int max_attempts_;
+  };
+  return std::make_shared<RandomCropDecodeResize>(size, scale, ratio, interpolation, max_attempts);
 }
 
 TensorOpPtr random_flip_op(double prob, bool horizontal) {

@@ -22,6 +22,10 @@ TensorOpPtr random_crop_op(Size2 size, std::array<int64_t, 4> padding /*t, b, l,
                            Fill fill, BorderMode mode);
 TensorOpPtr random_resized_crop_op(Size2 size, Range scale, Range ratio, Interpolation interpolation,
                                    int max_attempts);
+// MindSpore's RandomCropDecodeResize: Decode, then RandomResizedCrop's window (the same draws), then Resize;
+// a JPEG decodes only the window's rows and iMCU columns.
+TensorOpPtr random_crop_decode_resize_op(Size2 size, Range scale, Range ratio, Interpolation interpolation,
+                                         int max_attempts);
 TensorOpPtr random_flip_op(double prob, bool horizontal);
 TensorOpPtr random_rotation_op(Range degrees, Interpolation interpolation, bool expand,
                                std::optional<std::pair<double, double>> center, Fill fill);

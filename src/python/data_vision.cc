@@ -92,6 +92,9 @@ void bind_data_vision(nb::module_& m) {
   m.def("random_resized_crop_op", [](Size2 size, Range scale, Range ratio, int interp, int max_attempts) {
     return data::random_resized_crop_op(size, scale, ratio, interpolation(interp), max_attempts);
   });
+  m.def("random_crop_decode_resize_op", [](Size2 size, Range scale, Range ratio, int interp, int max_attempts) {
+    return data::random_crop_decode_resize_op(size, scale, ratio, interpolation(interp), max_attempts);
+  });
   m.def("random_flip_op", &data::random_flip_op);
   m.def("random_rotation_op", [](Range degrees, int interp, bool expand,
                                  std::optional<std::pair<double, double>> center, Fill fill) {

@@ -8,6 +8,7 @@ DEFAULT_SEED = 5489
 
 _state = {
     "seed": DEFAULT_SEED,
+    "seed_calls": 0,  # how many times set_seed ran: eager transforms restart their generator after each
     "num_parallel_workers": min(8, os.cpu_count() or 1),
     "prefetch_size": 16,
 }
@@ -27,6 +28,7 @@ def set_seed(seed):
     if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2**32:
         raise ValueError(f"config.set_seed: 'seed' must be an int in [0, 2**32), but got {seed!r}")
     _state["seed"] = seed
+    _state["seed_calls"] += 1
 
 
 def get_seed():

@@ -97,6 +97,39 @@ def test_random_resized_crop_is_a_resized_window(image):
     assert V.RandomResizedCrop(5)(image).shape == (5, 5, 3)
 
 
+def test_set_seed_restarts_eager_random_transforms(image):
+    crop = V.RandomResizedCrop(5)
+    ds.config.set_seed(11)
+    first = [crop(image) for _ in range(3)]
+    ds.config.set_seed(11)
+    again = [crop(image) for _ in range(3)]
+    for a, b in zip(first, again):
+        np.testing.assert_array_equal(a, b)
+    assert any((a != first[0]).any() for a in first[1:])  # while each call draws anew
+
+
+@pytest.mark.parametrize("extension", [".jpg", ".png"])  # a JPEG decodes only the window; a PNG whole, then crops
+def test_random_crop_decode_resize_is_decode_then_random_resized_crop(extension):
+    yy, xx = np.mgrid[0:200, 0:264]
+    noise = np.random.default_rng(4).integers(0, 64, (200, 264))
+    photo = np.stack([(yy + noise) % 256, (xx + noise) % 256, (yy * xx // 64 + noise) % 256], -1).astype(np.uint8)
+    encoded = _C.dataset.encode_image(photo, extension)
+    decoded = V.Decode()(encoded)
+    for seed in range(80):  # windows at every offset against the JPEG's 16-pixel iMCUs, the image's edges too
+        ds.config.set_seed(seed)
+        want = V.RandomResizedCrop((40, 56), scale=(0.05, 1.0), interpolation=V.Inter.NEAREST)(decoded)
+        ds.config.set_seed(seed)
+        got = V.RandomCropDecodeResize((40, 56), scale=(0.05, 1.0), interpolation=V.Inter.NEAREST)(encoded)
+        np.testing.assert_array_equal(got, want, err_msg=f"seed {seed}")
+    # The whole image at its own aspect ratio: Decode and Resize.
+    whole = V.RandomCropDecodeResize((50, 66), scale=(1.0, 1.0), ratio=(264 / 200, 264 / 200))(encoded)
+    np.testing.assert_array_equal(whole, V.Resize((50, 66))(decoded))
+    with pytest.raises(TypeError, match="RandomCropDecodeResize: the image must be encoded image bytes"):
+        V.RandomCropDecodeResize(8)(photo)
+    with pytest.raises(ValueError, match="RandomCropDecodeResize: 'ratio' must be positive"):
+        V.RandomCropDecodeResize(8, ratio=(0, 1))
+
+
 def test_flips_and_pad(image):
     np.testing.assert_array_equal(V.RandomHorizontalFlip(1.0)(image), image[:, ::-1])
     np.testing.assert_array_equal(V.RandomVerticalFlip(1.0)(image), image[::-1])

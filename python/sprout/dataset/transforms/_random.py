@@ -4,7 +4,8 @@ Inside ``map``, the engine hands every row a seed that depends only on the pipel
 and the row's position; ``row_seed`` makes it the seed of this thread's generator for the duration
 of the row, so random transforms give the same result whatever worker runs them. The generator is
 made only when a transform asks for it, so deterministic transforms pay nothing. Used eagerly
-(outside a pipeline), transforms draw from a generator seeded by ``dataset.config``.
+(outside a pipeline), transforms draw from a generator seeded by ``dataset.config``, started anew by
+every ``config.set_seed``: set_seed(s) then the same eager calls give the same results.
 """
 import contextlib
 import threading
@@ -29,8 +30,12 @@ def row_seed(seed):
 def rng():
     """The generator random transforms draw from on this thread."""
     generator = getattr(_local, "rng", None)
+    seed = getattr(_local, "seed", None)
+    if seed is None and getattr(_local, "seed_calls", None) != config._state["seed_calls"]:
+        generator = None  # eager use after a set_seed: start from the new seed
     if generator is None:
-        seed = getattr(_local, "seed", None)
-        generator = np.random.Generator(np.random.PCG64(seed if seed is not None else config.get_seed()))
+        if seed is None:
+            seed, _local.seed_calls = config.get_seed(), config._state["seed_calls"]
+        generator = np.random.Generator(np.random.PCG64(seed))
         _local.rng = generator
     return generator

@@ -116,16 +116,29 @@ class RandomCrop(TensorOperation):
                                      _fill(api, fill_value), int(_enum(api, "padding_mode", padding_mode, Border)))
 
 
+def _random_resized_crop_args(api, size, scale, ratio, interpolation, max_attempts):
+    scale, ratio = _range(api, "scale", scale, low=0), _range(api, "ratio", ratio, low=0)
+    if ratio[0] <= 0:
+        raise ValueError(f"{api}: 'ratio' must be positive, but got {ratio!r}")
+    return (_size(api, size), scale, ratio, int(_enum(api, "interpolation", interpolation, Inter)),
+            _positive_int(api, "max_attempts", max_attempts))
+
+
 class RandomResizedCrop(TensorOperation):
     def __init__(self, size, scale=(0.08, 1.0), ratio=(3.0 / 4.0, 4.0 / 3.0), interpolation=Inter.BILINEAR,
                  max_attempts=10):
-        api = "RandomResizedCrop"
-        scale, ratio = _range(api, "scale", scale, low=0), _range(api, "ratio", ratio, low=0)
-        if ratio[0] <= 0:
-            raise ValueError(f"{api}: 'ratio' must be positive, but got {ratio!r}")
-        self._op = _E.random_resized_crop_op(_size(api, size), scale, ratio,
-                                             int(_enum(api, "interpolation", interpolation, Inter)),
-                                             _positive_int(api, "max_attempts", max_attempts))
+        self._op = _E.random_resized_crop_op(*_random_resized_crop_args(
+            "RandomResizedCrop", size, scale, ratio, interpolation, max_attempts))
+
+
+class RandomCropDecodeResize(TensorOperation):
+    """Decode, RandomResizedCrop and Resize in one: the window is drawn as RandomResizedCrop draws it, from
+    the image's size, and a JPEG decodes only the part the window covers (MindSpore's transform)."""
+
+    def __init__(self, size, scale=(0.08, 1.0), ratio=(3.0 / 4.0, 4.0 / 3.0), interpolation=Inter.BILINEAR,
+                 max_attempts=10):
+        self._op = _E.random_crop_decode_resize_op(*_random_resized_crop_args(
+            "RandomCropDecodeResize", size, scale, ratio, interpolation, max_attempts))
 
 
 class RandomHorizontalFlip(TensorOperation):
