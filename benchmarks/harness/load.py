@@ -25,22 +25,23 @@ def _machine_busy_s() -> float:
     return (user + nice + system + irq + softirq + steal) / HZ
 
 
-def _stat_fields(pid) -> list[str] | None:
-    """/proc/PID/stat after the command name (fields[1] is the parent's pid), or None if it is gone."""
-    try:
-        with open(f"/proc/{pid}/stat") as f:
-            return f.read().rsplit(")", 1)[1].split()
-    except OSError:
-        return None
-
-
-def with_descendants(pids) -> set[int]:
-    """`pids` and every live process below them."""
-    children = {}
+def _process_stats() -> dict[int, list[str]]:
+    """Every live process's /proc/PID/stat fields after the command name (fields[1] is its parent)."""
+    stats = {}
     for entry in filter(str.isdigit, os.listdir("/proc")):
-        fields = _stat_fields(entry)
-        if fields:
-            children.setdefault(int(fields[1]), []).append(int(entry))
+        try:
+            with open(f"/proc/{entry}/stat") as f:
+                stats[int(entry)] = f.read().rsplit(")", 1)[1].split()
+        except OSError:
+            continue  # exited meanwhile
+    return stats
+
+
+def with_descendants(pids, stats=None) -> set[int]:
+    """`pids` and every live process below them (from `stats`, else a fresh reading of /proc)."""
+    children = {}
+    for pid, fields in (stats if stats is not None else _process_stats()).items():
+        children.setdefault(int(fields[1]), []).append(pid)
     tree, todo = set(), list(pids)
     while todo:
         pid = todo.pop()
@@ -51,12 +52,10 @@ def with_descendants(pids) -> set[int]:
 
 
 def _own_s(pids) -> float:
-    total = 0.0
-    for pid in with_descendants(pids):
-        fields = _stat_fields(pid)
-        if fields:  # utime, stime, and cutime, cstime: where an exited, reaped child's time went
-            total += sum(int(fields[i]) for i in (11, 12, 13, 14)) / HZ
-    return total
+    stats = _process_stats()  # one reading of /proc serves both the tree and the times
+    # utime, stime, and cutime, cstime: where an exited, reaped child's time went
+    return sum(sum(int(stats[pid][i]) for i in (11, 12, 13, 14))
+               for pid in with_descendants(pids, stats) if pid in stats) / HZ
 
 
 class ForeignLoad:
@@ -144,11 +143,10 @@ def measure_quietly(fn, what: str, pids=(), wait_s: float = 0, retries: int = 0,
     return value, load.fraction
 
 
-def _cpu_ns(pid: int) -> int:
-    """CPU time of all threads of process `pid` and of the processes below it so far, in ns
-    (/proc/PID/task/*/schedstat)."""
+def _cpu_ns(pids) -> int:
+    """CPU time of all threads of the processes `pids` so far, in ns (/proc/PID/task/*/schedstat)."""
     total = 0
-    for p in with_descendants([pid]):
+    for p in pids:
         try:
             tasks = os.listdir(f"/proc/{p}/task")
         except OSError:
@@ -163,16 +161,18 @@ def _cpu_ns(pid: int) -> int:
 
 
 def wait_for_worker_idle(pid: int, max_s: float = 0.3, window_s: float = 0.004) -> float:
-    """Waits until process `pid` stops using the CPU (at most `max_s`); returns the seconds waited.
+    """Waits until process `pid` and the processes below it (a DataLoader's workers) stop using the CPU
+    (at most `max_s`); returns the seconds waited.
 
     After its sample, a framework's thread pool keeps spinning for a while before it sleeps (OpenBLAS's
     pthreads spin far longer than OpenMP's), and a sample of the next framework taken meanwhile runs
     on half the cores: a fixed short pause let 1024^3 matmuls measure 200 GFLOP/s instead of 390."""
     start = time.perf_counter()
-    before = _cpu_ns(pid)
+    tree = with_descendants([pid])  # once: reading all of /proc every window would cost the window itself
+    before = _cpu_ns(tree)
     while time.perf_counter() - start < max_s:
         time.sleep(window_s)
-        now = _cpu_ns(pid)
+        now = _cpu_ns(tree)
         if now - before < window_s * 1e9 * 0.1:  # under a tenth of a core over the window: asleep
             break
         before = now

@@ -11,14 +11,14 @@ namespace sprout::data {
 
 namespace {
 
-// A cv::Mat header over the tensor's memory (made contiguous first). `keep` owns that memory.
 int mat_type(const Tensor& image) {
   const int channels = static_cast<int>(image_channels(image));
   return image.dtype() == DType::UInt8 ? CV_8UC(channels) : CV_32FC(channels);
 }
 
-// OpenCV takes rows `step` bytes apart, so a window of a larger image (a crop) is viewed as it is; only an
-// image whose pixels are not contiguous within a row is copied first.
+// A cv::Mat header over the tensor's memory; `keep` owns that memory. OpenCV takes rows `step` bytes apart,
+// so a window of a larger image (a crop) is viewed as it is; only an image whose pixels are not contiguous
+// within a row is copied first.
 cv::Mat as_mat(const Tensor& image, Tensor& keep) {
   const Strides& st = image.strides();
   const int64_t C = image_channels(image);

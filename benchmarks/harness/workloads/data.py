@@ -37,9 +37,22 @@ MNIST_MEAN, MNIST_STD = 0.1307, 0.3081
 RGB_MEAN, RGB_STD = (123.7, 116.3, 103.5), (58.4, 57.1, 57.4)
 
 
+def _mnist_rows(smoke):
+    return SMOKE_MNIST_ROWS if smoke else MNIST_ROWS
+
+
+def _jpeg_rows(smoke):
+    return SMOKE_JPEG_ROWS if smoke else JPEG_ROWS
+
+
+def _workers():
+    """The harness's thread count: the worker process is pinned to that many CPUs."""
+    return len(os.sched_getaffinity(0))
+
+
 def _write_mnist(folder, smoke):
     import numpy as np
-    rows = SMOKE_MNIST_ROWS if smoke else MNIST_ROWS
+    rows = _mnist_rows(smoke)
     rng = np.random.default_rng(0)
     images = rng.integers(0, 256, (rows, 28, 28), dtype=np.uint8)
     labels = rng.integers(0, 10, rows, dtype=np.uint8)
@@ -54,7 +67,7 @@ def _write_jpegs(folder, smoke):
     runs in Sprout's environment; a peer's environment need not have an encoder)."""
     import numpy as np
     from sprout import _C
-    rows = SMOKE_JPEG_ROWS if smoke else JPEG_ROWS
+    rows = _jpeg_rows(smoke)
     rng = np.random.default_rng(1)
     yy, xx = np.mgrid[0:JPEG_HW[0], 0:JPEG_HW[1]]
     for c in range(CLASSES):
@@ -79,19 +92,19 @@ MNIST = workload(
     name="data_mnist_pipeline", kind="throughput",
     doc=f"MNIST IDX files ({MNIST_ROWS:,} rows) -> Rescale -> Normalize -> HWC2CHW -> batch 64, shuffled; "
         "one epoch per step, from a new iterator",
-    inputs=lambda np, smoke: {"rows": SMOKE_MNIST_ROWS if smoke else MNIST_ROWS}, files=_write_mnist,
+    inputs=lambda np, smoke: {"rows": _mnist_rows(smoke)}, files=_write_mnist,
     check=_check_batch(1, -MNIST_MEAN / MNIST_STD, (1 - MNIST_MEAN) / MNIST_STD),
-    amount=lambda smoke: SMOKE_MNIST_ROWS if smoke else MNIST_ROWS)
+    amount=_mnist_rows)
 
 JPEG = workload(
     name="data_jpeg_pipeline", kind="throughput",
     doc=f"a folder of {JPEG_ROWS} JPEGs ({JPEG_HW[0]}x{JPEG_HW[1]}, 4 classes) -> Decode -> RandomResizedCrop 224 "
         "-> RandomHorizontalFlip -> Normalize -> HWC2CHW -> batch 32, shuffled; one epoch per step, from a new "
         "iterator",
-    inputs=lambda np, smoke: {"rows": SMOKE_JPEG_ROWS if smoke else JPEG_ROWS}, files=_write_jpegs,
+    inputs=lambda np, smoke: {"rows": _jpeg_rows(smoke)}, files=_write_jpegs,
     check=_check_batch(3, min(-m / s for m, s in zip(RGB_MEAN, RGB_STD)),
                        max((255 - m) / s for m, s in zip(RGB_MEAN, RGB_STD))),
-    amount=lambda smoke: SMOKE_JPEG_ROWS if smoke else JPEG_ROWS)
+    amount=_jpeg_rows)
 
 
 def _epoch(make_iterator, expected_rows):
@@ -116,7 +129,7 @@ def _dataset_modules(ms):
 @MNIST.impl("sprout", "mindspore")
 def _(ms, d):
     ds, V = _dataset_modules(ms)
-    workers = len(os.sched_getaffinity(0))  # the worker is pinned to the harness's thread count
+    workers = _workers()
     data = ds.MnistDataset(d["folder"], usage="train", shuffle=True, num_parallel_workers=workers)
     data = data.map([V.Rescale(1 / 255, 0), V.Normalize([MNIST_MEAN], [MNIST_STD]), V.HWC2CHW()],
                     input_columns="image", num_parallel_workers=workers)
@@ -127,7 +140,7 @@ def _(ms, d):
 @JPEG.impl("sprout", "mindspore")
 def _(ms, d):
     ds, V = _dataset_modules(ms)
-    workers = len(os.sched_getaffinity(0))  # the worker is pinned to the harness's thread count
+    workers = _workers()
     data = ds.ImageFolderDataset(d["folder"], shuffle=True, num_parallel_workers=workers)
     data = data.map([V.Decode(), V.RandomResizedCrop(224), V.RandomHorizontalFlip(),
                      V.Normalize(list(RGB_MEAN), list(RGB_STD)), V.HWC2CHW()],
@@ -139,8 +152,7 @@ def _(ms, d):
 # ---- PyTorch: a DataLoader over Datasets doing the same work per row ----
 
 def _loader(torch, dataset, batch):
-    workers = len(os.sched_getaffinity(0))
-    return torch.utils.data.DataLoader(dataset, batch_size=batch, shuffle=True, num_workers=workers,
+    return torch.utils.data.DataLoader(dataset, batch_size=batch, shuffle=True, num_workers=_workers(),
                                        persistent_workers=True)
 
 

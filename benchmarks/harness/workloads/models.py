@@ -223,10 +223,10 @@ def _uniform(np, rng, shape, fan_in):
     return rng.uniform(-lim, lim, shape).astype(np.float32)
 
 
-def _jax_step(jax, loss_fn, params, update, state0):
-    """A jitted step: loss and gradients of loss_fn(params, batch) -> (loss, aux), then
-    update(params, grads, state) -> (params, state); aux holds new non-trained buffers (BatchNorm's
-    running statistics) that replace params["buffers"]."""
+def _jax_step(jax, d, loss_fn, params, update, state0):
+    """The harness's step over the batch d["x"], d["y"]: one jitted call computing loss_fn(params, x, y) ->
+    (loss, aux) and its gradients, then update(params, grads, state) -> (params, state); aux holds new
+    non-trained buffers (BatchNorm's running statistics) that replace params["buffers"]."""
     def train(params, state, x, y):
         (loss, buffers), grads = jax.value_and_grad(loss_fn, has_aux=True)(params, x, y)
         params, state = update(params, grads, state)
@@ -235,8 +235,13 @@ def _jax_step(jax, loss_fn, params, update, state0):
         return params, state, loss
 
     train = jax.jit(train, donate_argnums=(0, 1))
-    holder = {"p": params, "s": state0}
-    return holder, train
+    held = {"p": params, "s": state0}  # donated each call: the step keeps the returned buffers
+    x, y = jax.numpy.asarray(d["x"]), jax.numpy.asarray(d["y"])
+
+    def step():
+        held["p"], held["s"], loss = train(held["p"], held["s"], x, y)
+        return loss
+    return step
 
 
 def _jax_resnet18(jax, np):
@@ -303,13 +308,7 @@ def _(jax, d):
 
     params = jax.tree_util.tree_map(jnp.asarray, params)
     vel = jax.tree_util.tree_map(jnp.zeros_like, {k: v for k, v in params.items() if k != "buffers"})
-    holder, train = _jax_step(jax, loss_fn, params, momentum, vel)
-    x, y = jnp.asarray(d["x"]), jnp.asarray(d["y"])
-
-    def step():
-        holder["p"], holder["s"], loss = train(holder["p"], holder["s"], x, y)
-        return loss
-    return step
+    return _jax_step(jax, d, loss_fn, params, momentum, vel)
 
 
 def _jax_gpt(jax, np, seq):
@@ -370,10 +369,4 @@ def _(jax, d):
 
     params = jax.tree_util.tree_map(jnp.asarray, params)
     zeros = lambda: jax.tree_util.tree_map(jnp.zeros_like, params)  # noqa: E731  (m and v: two buffers, both donated)
-    holder, train = _jax_step(jax, loss_fn, params, adam, (jnp.zeros((), jnp.float32), zeros(), zeros()))
-    x, y = jnp.asarray(d["x"]), jnp.asarray(d["y"])
-
-    def step():
-        holder["p"], holder["s"], loss = train(holder["p"], holder["s"], x, y)
-        return loss
-    return step
+    return _jax_step(jax, d, loss_fn, params, adam, (jnp.zeros((), jnp.float32), zeros(), zeros()))

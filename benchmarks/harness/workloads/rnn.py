@@ -92,6 +92,7 @@ def _(ms, d):
 def _sprout_layer(ms, d, cls):
     ms.set_seed(0)
     net = cls(*_layer_sizes(d))
+
     def loss(x):  # a def, not a lambda: MindSpore's GRAPH_MODE parses only lambdas on lines of their own
         return net(x)[0].sum()
 

@@ -7,6 +7,7 @@ import pytest
 
 import sprout.dataset as ds
 from sprout import _C
+from sprout.dataset import vision
 
 
 def rows(dataset):
@@ -140,6 +141,24 @@ def test_image_folder_bytes_and_decode(image_dir):
     jpeg, label = decoded[4]
     assert jpeg.shape == (9, 10, 3) and int(label) == 1
     assert np.abs(jpeg.astype(int) - images[("dog", 1)]).mean() < 8
+
+
+@pytest.mark.parametrize("workers", [1, 2])
+def test_image_folder_through_random_crop_decode_resize(image_dir, workers):
+    # The pipeline a training script writes: file bytes straight into RandomCropDecodeResize, whatever the
+    # format (JPEG decodes only the window, PNG whole), then batched; a seed gives the same rows.
+    folder, _ = image_dir
+
+    def batches():
+        ds.config.set_seed(21)
+        d = ds.ImageFolderDataset(str(folder), shuffle=True, extensions=[".png", ".jpg"], num_parallel_workers=workers)
+        d = d.map(vision.RandomCropDecodeResize((6, 5)), input_columns="image", num_parallel_workers=workers)
+        return [b[0] for b in d.batch(4).create_tuple_iterator(output_numpy=True, num_epochs=1)]
+
+    first = batches()
+    assert [b.shape for b in first] == [(4, 6, 5, 3), (2, 6, 5, 3)] and all(b.dtype == np.uint8 for b in first)
+    for a, b in zip(first, batches()):
+        np.testing.assert_array_equal(a, b)
 
 
 def test_image_folder_class_indexing_and_errors(image_dir):

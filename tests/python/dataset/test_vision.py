@@ -126,6 +126,9 @@ def test_random_crop_decode_resize_is_decode_then_random_resized_crop(extension)
     np.testing.assert_array_equal(whole, V.Resize((50, 66))(decoded))
     with pytest.raises(TypeError, match="RandomCropDecodeResize: the image must be encoded image bytes"):
         V.RandomCropDecodeResize(8)(photo)
+    if extension == ".jpg":  # a JPEG whose data ends inside its headers: nothing to decode
+        with pytest.raises(RuntimeError, match=r"RandomCropDecodeResize: the image \(300 bytes\) is a corrupt JPEG"):
+            V.RandomCropDecodeResize(8)(encoded[:300])
     with pytest.raises(ValueError, match="RandomCropDecodeResize: 'ratio' must be positive"):
         V.RandomCropDecodeResize(8, ratio=(0, 1))
 
