@@ -275,6 +275,18 @@ def test_activations_and_their_gradients_do_not_depend_on_position():
         np.testing.assert_array_equal(whole, pieces)
 
 
+def test_float32_gelu_keeps_relative_accuracy_into_the_lower_tail():
+    # Note [Normal CDF tail]: x Phi(x) from Phi's lower tail, not from 1 + erf(x), which would cancel
+    # below x = -3 (errors of 100% by x = -6 in float32).
+    x = np.linspace(-8, 8, 400_001).astype(np.float32)
+    x64 = x.astype(np.float64)
+    want = x64 * 0.5 * np.vectorize(math.erfc)(-x64 / math.sqrt(2))
+    got = ops.gelu(ms.Tensor(x)).asnumpy().astype(np.float64)
+    ulps = np.abs(got - want) / np.spacing(np.abs(want).astype(np.float32)).astype(np.float64)
+    assert ulps[x >= -3].max() <= 8  # near zero and above: a few ulp
+    assert ulps[x < -3].max() <= 40  # exp(-x^2 / 2) magnifies the rounding of its argument
+
+
 def test_composite_activations():
     x = np.random.default_rng(10).uniform(-5, 5, (4, 6))
     t = ms.Tensor(x)

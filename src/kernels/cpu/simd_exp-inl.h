@@ -60,12 +60,11 @@ HWY_INLINE V exp_f32(D d, V x) {
 #undef SPROUT_EXP_F32_SCALEF  // set per target: this header is compiled once for each
 #if HWY_ARCH_X86 && HWY_TARGET <= HWY_AVX3
 #define SPROUT_EXP_F32_SCALEF 1
-HWY_INLINE hn::Vec512<float> exp_f32_scalef(hn::Vec512<float> x) {
+// x must be finite and at most 89 here: exp_f32_scalef clamps, callers that know their range do not.
+HWY_INLINE hn::Vec512<float> exp_f32_scalef_finite(hn::Vec512<float> xc) {
   using V512 = hn::Vec512<float>;
   const hn::Full512<float> d;
-  const __m512 clamped = _mm512_min_ps(_mm512_set1_ps(89.0f), _mm512_max_ps(_mm512_set1_ps(-104.0f), x.raw));
-  const V512 xc{clamped};
-  const V512 n{_mm512_roundscale_ps(_mm512_mul_ps(clamped, _mm512_set1_ps(1.44269504088896341f)),
+  const V512 n{_mm512_roundscale_ps(_mm512_mul_ps(xc.raw, _mm512_set1_ps(1.44269504088896341f)),
                                      _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC)};
   V512 r = hn::NegMulAdd(n, hn::Set(d, 0.693359375f), xc);
   r = hn::NegMulAdd(n, hn::Set(d, -2.12194440e-4f), r);
@@ -77,6 +76,11 @@ HWY_INLINE hn::Vec512<float> exp_f32_scalef(hn::Vec512<float> x) {
   p = hn::MulAdd(p, r, hn::Set(d, 5.0000001201e-1f));
   const V512 e_r = hn::MulAdd(hn::Mul(p, r), r, hn::Add(r, hn::Set(d, 1.0f)));
   return V512{_mm512_scalef_ps(e_r.raw, n.raw)};
+}
+
+HWY_INLINE hn::Vec512<float> exp_f32_scalef(hn::Vec512<float> x) {
+  return exp_f32_scalef_finite(hn::Vec512<float>{
+      _mm512_min_ps(_mm512_set1_ps(89.0f), _mm512_max_ps(_mm512_set1_ps(-104.0f), x.raw))});
 }
 #endif
 
@@ -118,6 +122,18 @@ HWY_INLINE V exp_flush(D d, V x) {
     const V lo = hn::Set(d, sizeof(T) == 4 ? T(-87.3) : T(-708.0));
     const V e = exp_vec(d, hn::Max(x, lo));
     return hn::IfThenElse(hn::IsNaN(x), x, hn::IfThenZeroElse(hn::Lt(x, lo), e));
+  }
+}
+
+// exp_flush of a finite x <= 0, which VSCALEFPS takes without exp_f32_scalef's clamp.
+template <class D, class V>
+HWY_INLINE V exp_flush_finite(D d, V x) {
+  if constexpr (exp_vec_covers_all_inputs<V>()) {
+#ifdef SPROUT_EXP_F32_SCALEF
+    return exp_f32_scalef_finite(x);
+#endif
+  } else {
+    return exp_flush(d, x);
   }
 }
 
