@@ -18,6 +18,7 @@ from sprout import ops
 
 SHAPES = {  # name: (x shape, w shape, padding)
     "LeNet conv1": ((64, 1, 32, 32), (6, 1, 5, 5), 0),
+    "LeNet conv2": ((64, 6, 14, 14), (16, 6, 5, 5), 0),
     "ResNet-18 conv": ((32, 64, 56, 56), (64, 64, 3, 3), 1),
 }
 

@@ -22,6 +22,11 @@ void direct_conv_forward(const ConvGeometry& g, const float* x, const float* w, 
 void direct_conv_backward_data(const ConvGeometry& g, const float* dy, const float* w, float* dx);
 void direct_conv_backward_weights(const ConvGeometry& g, const float* dy, const float* x, float* dw);
 
+// Float32 backward data vectorized across the batch, for small planes (Note [Batch-vectorized backward
+// data]): 2-d, stride and dilation 1, one group, filters 3 or 5 wide, padding under the filter's size.
+bool batched_conv_backward_data_applies(const ConvGeometry& g);
+void batched_conv_backward_data(const ConvGeometry& g, const float* dy, const float* w, float* dx);
+
 // im2col + BLAS gemm: float64 (oneDNN has no float64 convolution), and float32 backward data where
 // oneDNN is slow (nn_conv.cc).
 template <class T> void gemm_conv_forward(const ConvGeometry& g, const T* x, const T* w, T* y);

@@ -8,7 +8,9 @@
 // them costs far more than running a small convolution. Float64 has no oneDNN kernel; it runs im2col +
 // dgemm (nn_conv_gemm.cc), which also serves as the exact reference the gradient checks use. The
 // same im2col path in float32 takes backward data with very few input channels, where oneDNN's
-// channel blocking wastes most of its work (measurements in nn_conv.cc).
+// channel blocking wastes most of its work (measurements in nn_conv.cc). Two sets of loops of Sprout's
+// own take the shapes oneDNN pads most: Note [Direct convolution] (1-3 input channels) and Note
+// [Batch-vectorized backward data] (backward data with channel counts far from multiples of 16).
 #include <string>
 #include <unordered_map>
 

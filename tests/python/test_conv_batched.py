@@ -1,0 +1,71 @@
+"""Backward data vectorized across the batch (Note [Batch-vectorized backward data]) at shapes that
+nn_conv.cc sends there: channel counts oneDNN would pad to 16, filters 3 or 5 wide, stride 1. Batches
+under, at and past a vector of images; planes narrower than a register tile and far wider; more than
+one tile of channels; padding on one side only and as wide as the filter allows. Against NumPy in
+float64; the same bits on 1 and 2 threads; a NaN or inf in dy reaching only the positions it feeds."""
+import numpy as np
+import pytest
+
+import sprout as ms
+from sprout import ops
+from op_records import nn_conv_ref as ref
+
+# (x shape, w shape, pad as (top, bottom, left, right))
+CASES = [
+    ((64, 6, 14, 14), (16, 6, 5, 5), (0, 0, 0, 0)),  # LeNet's second layer
+    ((33, 6, 9, 11), (8, 6, 3, 3), (1, 1, 1, 1)),    # a batch of two vectors and one image; 11 columns
+    ((5, 13, 7, 7), (4, 13, 3, 3), (2, 0, 1, 2)),    # channel tiles of 6, 6 and 1; one-sided padding
+    ((16, 7, 5, 3), (4, 7, 5, 5), (4, 4, 4, 4)),     # a plane narrower than the filter's padding
+    ((20, 8, 16, 40), (8, 8, 5, 3), (2, 2, 1, 1)),   # 40 columns: 14 register tiles
+]
+
+
+def _grad_input(dy, w, x_shape, pad):
+    op = ops.Conv2DBackpropInput(w.shape[0], w.shape[2:], pad_mode="pad", pad=pad)
+    return op(ms.Tensor(dy), ms.Tensor(w), x_shape).asnumpy()
+
+
+def _dy_shape(x_shape, w_shape, pad):
+    top, bottom, left, right = pad
+    return (x_shape[0], w_shape[0], x_shape[2] + top + bottom - w_shape[2] + 1, x_shape[3] + left + right - w_shape[3] + 1)
+
+
+@pytest.mark.parametrize("x_shape, w_shape, pad", CASES)
+def test_batched_backward_data_matches_float64(x_shape, w_shape, pad):
+    rng = np.random.default_rng(sum(x_shape) + sum(w_shape))
+    w = rng.standard_normal(w_shape).astype(np.float32)
+    dy = rng.standard_normal(_dy_shape(x_shape, w_shape, pad)).astype(np.float32)
+    expect = ref.conv_backprop_input(dy.astype(np.float64), w.astype(np.float64), x_shape, (1, 1), (1, 1), pad, 1)
+    got = _grad_input(dy, w, x_shape, pad)
+    assert got.shape == expect.shape
+    np.testing.assert_allclose(got, expect, rtol=1e-5, atol=1e-5 * np.abs(expect).max())
+
+
+def test_thread_count_does_not_change_the_bits():
+    rng = np.random.default_rng(3)
+    x_shape, w_shape, pad = CASES[1]
+    w = rng.standard_normal(w_shape).astype(np.float32)
+    dy = rng.standard_normal(_dy_shape(x_shape, w_shape, pad)).astype(np.float32)
+    results = []
+    for threads in (1, 2):
+        ms.set_context(runtime_num_threads=threads)
+        try:
+            results.append(_grad_input(dy, w, x_shape, pad))
+        finally:
+            ms.set_context(runtime_num_threads=1)
+    np.testing.assert_array_equal(results[0], results[1])
+
+
+def test_non_finite_dy_reaches_only_the_positions_it_feeds():
+    # dy's zero columns and the images past the batch share vectors with real data: a NaN or inf must
+    # not leak into other images, channels' unrelated positions, or columns its taps do not reach.
+    x_shape, w_shape = (17, 6, 14, 14), (16, 6, 5, 5)
+    w = np.ones(w_shape, np.float32)
+    dy = np.ones((17, 16, 10, 10), np.float32)
+    dy[3, 2, 0, 9] = np.nan
+    dy[16, 0, 9, 0] = np.inf
+    dx = _grad_input(dy, w, x_shape, (0, 0, 0, 0))
+    assert np.isnan(dx[3, :, 0:5, 9:14]).all() and np.isnan(dx).sum() == 6 * 25
+    assert (dx[16, :, 9:14, 0:5] == np.inf).all() and np.isinf(dx).sum() == 6 * 25
+    finite = np.isfinite(dx)
+    assert finite[:3].all() and finite[4:16].all()
