@@ -1,8 +1,8 @@
-"""Backward data vectorized across the batch (Note [Batch-vectorized backward data]) at shapes that
+"""Backward passes vectorized across the batch (Note [Batch-vectorized backward passes]) at shapes that
 nn_conv.cc sends there: channel counts oneDNN would pad to 16, filters 3 or 5 wide, stride 1. Batches
 under, at and past a vector of images; planes narrower than a register tile and far wider; more than
 one tile of channels; padding on one side only and as wide as the filter allows. Against NumPy in
-float64; the same bits on 1 and 2 threads; a NaN or inf in dy reaching only the positions it feeds."""
+float64; the same bits on 1 and 2 threads; a NaN or inf reaching only the values it feeds."""
 import numpy as np
 import pytest
 
@@ -25,20 +25,28 @@ def _grad_input(dy, w, x_shape, pad):
     return op(ms.Tensor(dy), ms.Tensor(w), x_shape).asnumpy()
 
 
+def _grad_filter(dy, x, w_shape, pad):
+    op = ops.Conv2DBackpropFilter(w_shape[0], w_shape[2:], pad_mode="pad", pad=pad)
+    return op(ms.Tensor(dy), ms.Tensor(x), w_shape).asnumpy()
+
+
 def _dy_shape(x_shape, w_shape, pad):
     top, bottom, left, right = pad
     return (x_shape[0], w_shape[0], x_shape[2] + top + bottom - w_shape[2] + 1, x_shape[3] + left + right - w_shape[3] + 1)
 
 
 @pytest.mark.parametrize("x_shape, w_shape, pad", CASES)
-def test_batched_backward_data_matches_float64(x_shape, w_shape, pad):
+def test_batched_backward_passes_match_float64(x_shape, w_shape, pad):
     rng = np.random.default_rng(sum(x_shape) + sum(w_shape))
+    x = rng.standard_normal(x_shape).astype(np.float32)
     w = rng.standard_normal(w_shape).astype(np.float32)
     dy = rng.standard_normal(_dy_shape(x_shape, w_shape, pad)).astype(np.float32)
-    expect = ref.conv_backprop_input(dy.astype(np.float64), w.astype(np.float64), x_shape, (1, 1), (1, 1), pad, 1)
-    got = _grad_input(dy, w, x_shape, pad)
-    assert got.shape == expect.shape
-    np.testing.assert_allclose(got, expect, rtol=1e-5, atol=1e-5 * np.abs(expect).max())
+    x64, w64, dy64 = x.astype(np.float64), w.astype(np.float64), dy.astype(np.float64)
+    expect_dx = ref.conv_backprop_input(dy64, w64, x_shape, (1, 1), (1, 1), pad, 1)
+    expect_dw = ref.conv_backprop_filter(dy64, x64, w_shape, (1, 1), (1, 1), pad, 1)
+    for got, expect in [(_grad_input(dy, w, x_shape, pad), expect_dx), (_grad_filter(dy, x, w_shape, pad), expect_dw)]:
+        assert got.shape == expect.shape
+        np.testing.assert_allclose(got, expect, rtol=1e-5, atol=1e-5 * np.abs(expect).max())
 
 
 def test_thread_count_does_not_change_the_bits():
@@ -46,26 +54,34 @@ def test_thread_count_does_not_change_the_bits():
     x_shape, w_shape, pad = CASES[1]
     w = rng.standard_normal(w_shape).astype(np.float32)
     dy = rng.standard_normal(_dy_shape(x_shape, w_shape, pad)).astype(np.float32)
+    x = rng.standard_normal(x_shape).astype(np.float32)
     results = []
     for threads in (1, 2):
         ms.set_context(runtime_num_threads=threads)
         try:
-            results.append(_grad_input(dy, w, x_shape, pad))
+            results.append((_grad_input(dy, w, x_shape, pad), _grad_filter(dy, x, w_shape, pad)))
         finally:
             ms.set_context(runtime_num_threads=1)
-    np.testing.assert_array_equal(results[0], results[1])
+    for one, two in zip(*results):
+        np.testing.assert_array_equal(one, two)
 
 
 def test_non_finite_dy_reaches_only_the_positions_it_feeds():
     # dy's zero columns and the images past the batch share vectors with real data: a NaN or inf must
     # not leak into other images, channels' unrelated positions, or columns its taps do not reach.
-    x_shape, w_shape = (17, 6, 14, 14), (16, 6, 5, 5)
+    x_shape, w_shape = (20, 6, 14, 14), (16, 6, 5, 5)  # the second block: 4 images and 12 zero lanes
     w = np.ones(w_shape, np.float32)
-    dy = np.ones((17, 16, 10, 10), np.float32)
+    dy = np.ones((20, 16, 10, 10), np.float32)
     dy[3, 2, 0, 9] = np.nan
     dy[16, 0, 9, 0] = np.inf
     dx = _grad_input(dy, w, x_shape, (0, 0, 0, 0))
     assert np.isnan(dx[3, :, 0:5, 9:14]).all() and np.isnan(dx).sum() == 6 * 25
     assert (dx[16, :, 9:14, 0:5] == np.inf).all() and np.isinf(dx).sum() == 6 * 25
     finite = np.isfinite(dx)
-    assert finite[:3].all() and finite[4:16].all()
+    assert finite[:3].all() and finite[4:16].all() and finite[17:].all()
+    # Filter gradients: x's inf at (image 5, channel 1, row 13, column 0) is read only by the taps of
+    # row ky = 13 - y >= 4 and column kx = 0 - x = 0, i.e. tap (4, 0) of channel 1, for every output.
+    x = np.ones(x_shape, np.float32)
+    x[5, 1, 13, 0] = np.inf
+    dw = _grad_filter(np.ones((20, 16, 10, 10), np.float32), x, w_shape, (0, 0, 0, 0))
+    assert (dw[:, 1, 4, 0] == np.inf).all() and np.isinf(dw).sum() == 16

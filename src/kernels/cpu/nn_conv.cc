@@ -16,20 +16,19 @@ namespace {
 //     backward filter 270 vs 115
 //   N=32 3x32x32 -> 8 k5 pad 2: forward 432 vs 192, backward data 3763 vs 322, backward filter 435 vs 249
 //   N=16 2x64x64 -> 4 k3 pad 1: forward 351 vs 61, backward data 1800 vs 71, backward filter 432 vs 64
-// With C = 6 (LeNet's second layer, 6x14x14 -> 16) oneDNN wins: backward filter 306 vs 599 us.
+// With C = 6 (LeNet's second layer, 6x14x14 -> 16) oneDNN beat them (backward filter 306 vs 599 us); its
+// backward passes now go to the batch-vectorized loops (`batched` below).
 constexpr int64_t kFewInputChannels = 4;
 
 static_assert(kFewInputChannels <= kMaxDirectOutputs, "backward data through the direct loops produces g.c channels");
 
 bool direct(const ConvGeometry& g) { return g.c < kFewInputChannels && direct_conv_applies(g); }
 
-// oneDNN pads both channel counts to blocks of 16, the loops of Note [Batch-vectorized backward data]
-// pad the batch to whole vectors and run at about 70% of oneDNN's speed where nothing is padded
-// (156-190 against 204-233 GFLOP/s at ResNet-like shapes). LeNet's second layer, 16 -> 6 channels of
-// 14x14, batch 64: 447 us on oneDNN, 220 batched.
-bool batched_backward_data_wins(const ConvGeometry& g) {
+// oneDNN pads both channel counts to blocks of 16, the loops of Note [Batch-vectorized backward passes]
+// pad the batch to whole vectors and run at about 70% of oneDNN's speed where nothing is padded.
+bool batched(const ConvGeometry& g) {
   auto filled = [](int64_t count) { return static_cast<double>(count) / static_cast<double>((count + 15) / 16 * 16); };
-  return batched_conv_backward_data_applies(g) && 0.7 * filled(g.n) > filled(g.c) * filled(g.o);
+  return batched_conv_applies(g) && 0.7 * filled(g.n) > filled(g.c) * filled(g.o);
 }
 
 // Runs `f32` or `f64` on dense buffers of a, b and the output.
@@ -61,14 +60,16 @@ void backprop_input(const ConvGeometry& g, const Tensor& dout, const Tensor& w, 
   if (direct(g))
     return dispatch(dout, w, out, [&](auto... p) { direct_conv_backward_data(g, p...); }, gemm);
   if (g.c / g.group < kFewInputChannels) return dispatch(dout, w, out, gemm, gemm);
-  if (batched_backward_data_wins(g))
-    return dispatch(dout, w, out, [&](auto... p) { batched_conv_backward_data(g, p...); }, gemm);
+  if (batched(g)) return dispatch(dout, w, out, [&](auto... p) { batched_conv_backward_data(g, p...); }, gemm);
   dispatch(dout, w, out, [&](auto... p) { onednn_conv_backward_data(g, p...); }, gemm);
 }
 
 void backprop_filter(const ConvGeometry& g, const Tensor& dout, const Tensor& x, const Tensor& out) {
   auto gemm = [&](auto... p) { gemm_conv_backward_weights(g, p...); };
   if (direct(g)) return dispatch(dout, x, out, [&](auto... p) { direct_conv_backward_weights(g, p...); }, gemm);
+  // Each block of images streams its dy planes once per filter row: from L1 up to about 28x28.
+  if (batched(g) && g.out[1] * g.out[2] <= 28 * 28)
+    return dispatch(dout, x, out, [&](auto... p) { batched_conv_backward_weights(g, p...); }, gemm);
   dispatch(dout, x, out, [&](auto... p) { onednn_conv_backward_weights(g, p...); }, gemm);
 }
 

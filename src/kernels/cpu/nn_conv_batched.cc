@@ -1,71 +1,110 @@
-// Backward data of small convolutions, vectorized across the batch (Note [Batch-vectorized backward
-// data]). Highway, compiled once per instruction set and dispatched at run time (Note [Highway dynamic
-// dispatch]).
+// Backward passes of convolutions with channel counts oneDNN pads, vectorized across the batch (Note
+// [Batch-vectorized backward passes]). Highway, compiled once per instruction set and dispatched at run
+// time (Note [Highway dynamic dispatch]).
 #undef HWY_TARGET_INCLUDE
 #define HWY_TARGET_INCLUDE "kernels/cpu/nn_conv_batched.cc"
 #include <hwy/foreach_target.h>  // must come before highway.h
 #include <hwy/highway.h>
 
 #include <algorithm>
-#include <memory>
+
+#include <hwy/aligned_allocator.h>
 
 #include "base/parallel.h"
 #include "kernels/cpu/nn_conv_kernels.h"
 
-// Note [Batch-vectorized backward data]
-// oneDNN blocks channels by 16, so backward data of a layer with 6 or 8 channels (LeNet's second layer
-// produces dx of 6 channels from dy of 16) spends most of its work on padding: 69 GFLOP/s, a third of
-// this machine's peak. Vectorized along a row instead (the direct loops), a 14-wide row fills 14 of 16
-// lanes and a third of its taps fall on the padding of dy. Here a vector holds one position of 16
-// images (AVX-512; 8 with AVX2), so every lane does useful work whatever the plane's size: dy is copied
-// once per block of images into [o][y][x][image] (with zero columns for the taps past its edges), and
-// each task computes one dx row of one block, a register tile at a time (6 channels x 3 columns),
-// broadcasting each filter tap into the tile's 3 columns and skipping the dy rows and tap columns that
-// lie outside dy for the whole tile. Each output is one task's sum in a fixed order: the bits do not
-// depend on the thread count. Two threads, batch 64: 140-146 GFLOP/s at LeNet's second layer (oneDNN
-// 69-77), 156-190 at shapes oneDNN blocks fully (oneDNN 204-233; nn_conv.cc chooses between them).
-// What bounds it: each broadcast feeds only three FMAs, and the tile's tap range still multiplies some
-// zero columns at the row's ends (60 FMA slots for 50 useful at k = 5 on 14 columns).
+// Note [Batch-vectorized backward passes]
+// oneDNN blocks channels by 16, so the backward passes of a layer with 6 or 8 channels (LeNet's second
+// layer: 6 channels of 14x14 in, 16 of 10x10 out) spend most of their work on padding: 69 GFLOP/s for
+// backward data, a third of this machine's peak. Vectorized along a row instead (the direct loops), a
+// 14-wide row fills 14 of 16 lanes and a third of backward data's taps fall on the padding of dy. Here a
+// vector holds one position of 16 images (AVX-512; 8 with AVX2), so every lane does useful work whatever
+// the plane's size: dy (and x) are copied once per block of images into [channel][y][x][image], with
+// zero rows and columns where taps reach past the edges.
+//   Backward data: each task computes one dx row of one block, a register tile at a time (6 channels x 3
+//   columns), broadcasting each filter tap into the tile's 3 columns and skipping the dy rows and tap
+//   columns that lie outside dy for the whole tile. What bounds it: each broadcast feeds only three
+//   FMAs, and a tile's tap range still multiplies some zero columns at a row's ends (60 FMA slots for 50
+//   useful at k = 5 on 14 columns).
+//   Backward filter: each task sums one input channel and 4 output channels over the whole batch, a
+//   block at a time, all filter taps of a row in registers: a load of dy feeds kw FMAs, a load of x 4.
+//   The block's planes are read once per filter row, from L1 while they fit, so nn_conv.cc sends only
+//   planes up to 28x28 here.
+// Every output is one task's sum in a fixed order: the bits do not depend on the thread count. Two
+// threads, batch 64, alternating in one process: LeNet's second layer, backward data 220 against
+// oneDNN's 447 us, backward filter 207 against 298; at shapes oneDNN blocks fully it is about a third
+// faster (backward data 156-190 GFLOP/s against 204-233), which nn_conv.cc weighs against the padding.
+// The copies live in per-thread scratch kept between calls.
 
 HWY_BEFORE_NAMESPACE();
 namespace sprout {
 namespace HWY_NAMESPACE {
 namespace hn = hwy::HWY_NAMESPACE;
 
-// Output columns per register tile, and the most dx channels one tile accumulates: 6 x 3 accumulators,
-// 3 + kw - 1 dy vectors and a broadcast filter tap fill 26 of AVX-512's 32 registers at kw = 5.
+// A batch's planes copied per block of `lanes` images to [channel][y][x][lane] (one vector per position,
+// Note [Batch-vectorized backward passes]), with zero rows and columns around them so that every load
+// of a tile is in bounds: `top` rows and `left` columns before the data, the rest after.
+struct TransposedPlanes {
+  int64_t n, channels, h, w, lanes, top, left, padded_h, padded_w;
+
+  int64_t blocks() const { return (n + lanes - 1) / lanes; }
+  int64_t plane_size() const { return padded_h * padded_w * lanes; }
+  int64_t block_size() const { return channels * plane_size(); }
+
+  // Plane `channel` of block b from src (NCHW); images past n are zeros.
+  void fill(const float* src, int64_t b, int64_t channel, float* blocks) const {
+    float* plane = blocks + b * block_size() + channel * plane_size();
+    std::fill(plane, plane + plane_size(), 0.0f);
+    const int64_t images = std::min(lanes, n - b * lanes);
+    for (int64_t l = 0; l < images; ++l) {
+      const float* image = src + ((b * lanes + l) * channels + channel) * h * w;
+      for (int64_t y = 0; y < h; ++y) {
+        float* row = plane + ((y + top) * padded_w + left) * lanes + l;
+        for (int64_t x = 0; x < w; ++x) row[x * lanes] = image[y * w + x];
+      }
+    }
+  }
+};
+
+// The calling thread's scratch buffer `slot` with room for `floats`, kept between calls: a fresh
+// allocation of this size comes from mmap and page-faults on every call (that was a fifth of backward
+// filter's time at LeNet's second layer).
+float* scratch(int slot, int64_t floats) {
+  thread_local hwy::AlignedFreeUniquePtr<float[]> buffers[2];
+  thread_local int64_t sizes[2] = {};
+  if (sizes[slot] < floats) {
+    buffers[slot] = hwy::AllocateAligned<float>(static_cast<size_t>(floats));
+    sizes[slot] = floats;
+  }
+  return buffers[slot].get();
+}
+
+// Every plane of a batch transposed into `blocks`, in parallel.
+void transpose(const TransposedPlanes& t, const float* src, float* blocks) {
+  parallel_for(t.blocks() * t.channels, 1, [&](int64_t begin, int64_t end) {
+    for (int64_t task = begin; task < end; ++task) t.fill(src, task / t.channels, task % t.channels, blocks);
+  });
+}
+
+// Backward data: output columns per register tile, and the most dx channels one tile accumulates: 6 x 3
+// accumulators, 3 + kw - 1 dy vectors and a broadcast filter tap fill 26 of AVX-512's 32 registers at
+// kw = 5.
 constexpr int kTileColumns = 3;
 constexpr int kTileChannels = 6;
 
-// The pass's sizes. dy is read from a copy per block of `lanes` images, transposed to
-// [o][y][padded x][lane] with kw - 1 zero columns on the left and enough on the right for a tile
-// hanging past the last column: a load per tap column, never out of bounds or masked.
+// Backward data's sizes. dy is transposed with kw - 1 zero columns on the left and enough on the right
+// for a tile hanging past the last column.
 struct BatchedBackwardData {
-  int64_t n, c, o, h, w, kh, kw, out_h, out_w, pad_top, pad_left;
-  int64_t lanes, blocks, padded_w;
+  int64_t n, c, o, h, w, kh, kw, out_h, out_w, pad_top, pad_left, lanes;
+  TransposedPlanes dy;
 
   BatchedBackwardData(const ConvGeometry& g, int64_t vector_lanes)
       : n(g.n), c(g.c), o(g.o), h(g.in[1]), w(g.in[2]), kh(g.k[1]), kw(g.k[2]), out_h(g.out[1]), out_w(g.out[2]),
         pad_top(g.pad_before[1]), pad_left(g.pad_before[2]), lanes(vector_lanes),
-        blocks((g.n + vector_lanes - 1) / vector_lanes), padded_w(out_w + 2 * (kw - 1) + kTileColumns) {}
+        dy{n, o, out_h, out_w, lanes, 0, kw - 1, out_h, out_w + 2 * (kw - 1) + kTileColumns} {}
 
-  int64_t block_size() const { return o * out_h * padded_w * lanes; }
   int64_t row_columns() const { return (w + kTileColumns - 1) / kTileColumns * kTileColumns; }
 };
-
-// dy's images [block * lanes, + lanes) into `block` (BatchedBackwardData's layout); missing images
-// (past n) and the padding columns are zeros.
-void transpose_dy(const BatchedBackwardData& s, const float* dy, int64_t b, int64_t o, float* block) {
-  const int64_t images = std::min(s.lanes, s.n - b * s.lanes), plane = s.out_h * s.out_w;
-  for (int64_t y = 0; y < s.out_h; ++y) {
-    float* row = block + (o * s.out_h + y) * s.padded_w * s.lanes;
-    std::fill(row, row + s.padded_w * s.lanes, 0.0f);
-    for (int64_t l = 0; l < images; ++l) {
-      const float* src = dy + ((b * s.lanes + l) * s.o + o) * plane + y * s.out_w;
-      for (int64_t x = 0; x < s.out_w; ++x) row[(x + s.kw - 1) * s.lanes + l] = src[x];
-    }
-  }
-}
 
 // dx[c0 .. c0 + CB) at row y, columns [x0, x0 + kTileColumns), for one block of images, into
 // out[(c * row_columns + x) * lanes + lane]. dx[c][y][x] = sum over o, ky, kx of w[o][c][ky][kx] *
@@ -89,7 +128,7 @@ HWY_INLINE void backward_data_tile(const BatchedBackwardData& s, const float* bl
   for (int64_t o = 0; o < s.o; ++o) {
     for (int64_t ky = ky_begin; ky < ky_end; ++ky) {
       // Vector t holds dy column x0 + pad_left - (KW - 1) + t, padded column x0 + pad_left + t.
-      const float* row = block + ((o * s.out_h + y + s.pad_top - ky) * s.padded_w + x0 + s.pad_left) * lanes;
+      const float* row = block + ((o * s.out_h + y + s.pad_top - ky) * s.dy.padded_w + x0 + s.pad_left) * lanes;
       Vec v[XB + KW - 1];
       HWY_UNROLL(32)
       for (int t = 0; t < XB + KW - 1; ++t) v[t] = hn::LoadU(d, row + t * lanes);
@@ -132,17 +171,14 @@ void backward_data_row(const BatchedBackwardData& s, const float* block, const f
 
 void BatchedConvBackwardData(const ConvGeometry& g, const float* dy, const float* w, float* dx) {
   const BatchedBackwardData s(g, static_cast<int64_t>(hn::Lanes(hn::ScalableTag<float>())));
-  std::unique_ptr<float[]> blocks(new float[static_cast<size_t>(s.blocks * s.block_size())]);
-  parallel_for(s.blocks * s.o, 1, [&](int64_t begin, int64_t end) {
-    for (int64_t task = begin; task < end; ++task)
-      transpose_dy(s, dy, task / s.o, task % s.o, blocks.get() + task / s.o * s.block_size());
-  });
+  float* blocks = scratch(0, s.dy.blocks() * s.dy.block_size());
+  transpose(s.dy, dy, blocks);
   // One task per block and dx row; its rows of every channel come back to dx's layout through a buffer.
-  parallel_for(s.blocks * s.h, 1, [&](int64_t begin, int64_t end) {
-    std::unique_ptr<float[]> row(new float[static_cast<size_t>(s.c * s.row_columns() * s.lanes)]);
+  parallel_for(s.dy.blocks() * s.h, 1, [&](int64_t begin, int64_t end) {
+    auto row = hwy::AllocateAligned<float>(static_cast<size_t>(s.c * s.row_columns() * s.lanes));
     for (int64_t task = begin; task < end; ++task) {
       const int64_t b = task / s.h, y = task % s.h;
-      const float* block = blocks.get() + b * s.block_size();
+      const float* block = blocks + b * s.dy.block_size();
       if (s.kw == 3) backward_data_row<3>(s, block, w, y, row.get());
       else backward_data_row<5>(s, block, w, y, row.get());
       const int64_t images = std::min(s.lanes, s.n - b * s.lanes);
@@ -156,6 +192,93 @@ void BatchedConvBackwardData(const ConvGeometry& g, const float* dy, const float
   });
 }
 
+// Backward filter: blocks of output channels per tile (4 x kw accumulators, kw input vectors and one dy
+// vector: 26 registers at kw = 5).
+constexpr int kFilterTileOutputs = 4;
+
+// Backward filter's sizes: dy transposed as it is, x with the convolution's padding around it.
+struct BatchedBackwardFilter {
+  int64_t c, o, kh, kw, out_h, out_w, lanes;
+  TransposedPlanes dy, x;
+
+  BatchedBackwardFilter(const ConvGeometry& g, int64_t vector_lanes)
+      : c(g.c), o(g.o), kh(g.k[1]), kw(g.k[2]), out_h(g.out[1]), out_w(g.out[2]), lanes(vector_lanes),
+        dy{g.n, o, out_h, out_w, lanes, 0, 0, out_h, out_w},
+        x{g.n, c, g.in[1], g.in[2], lanes, g.pad_before[1], g.pad_before[2], g.in[1] + g.pad_before[1] + g.pad_after[1],
+          g.in[2] + g.pad_before[2] + g.pad_after[2]} {}
+};
+
+// dw[o0 .. o0 + OB)[c][every ky][every kx] = sum over images, y, x of dy[o][y][x] * x[c][y + ky][x + kx]
+// (padded coordinates). For each block of images and each ky, OB x KW vector accumulators run over the
+// block's positions; their lanes are added in double, so float sums run over one plane only. The
+// block's dy planes and x plane are read once per ky: at LeNet's second layer they stay in L1.
+template <int OB, int KW>
+HWY_INLINE void backward_filter_tile(const BatchedBackwardFilter& s, const float* dy_blocks, const float* x_blocks,
+                                     int64_t c, int64_t o0, float* dw) {
+  const hn::ScalableTag<float> d;
+  using Vec = hn::Vec<decltype(d)>;
+  const int64_t lanes = s.lanes, dy_plane = s.dy.plane_size(), padded_w = s.x.padded_w;
+  double sums[kMaxBatchedFilterHeight][OB][KW] = {};
+  for (int64_t b = 0; b < s.dy.blocks(); ++b) {
+    const float* dy = dy_blocks + b * s.dy.block_size() + o0 * dy_plane;
+    const float* x = x_blocks + b * s.x.block_size() + c * s.x.plane_size();
+    for (int64_t ky = 0; ky < s.kh; ++ky) {
+      Vec acc[OB][KW];
+      HWY_UNROLL(32)
+      for (int i = 0; i < OB * KW; ++i) acc[i / KW][i % KW] = hn::Zero(d);
+      for (int64_t y = 0; y < s.out_h; ++y) {
+        const float* x_row = x + (y + ky) * padded_w * lanes;
+        const float* dy_row = dy + y * s.out_w * lanes;
+        for (int64_t col = 0; col < s.out_w; ++col) {
+          Vec in[KW];
+          HWY_UNROLL(32)
+          for (int kx = 0; kx < KW; ++kx) in[kx] = hn::Load(d, x_row + (col + kx) * lanes);
+          HWY_UNROLL(32)
+          for (int ob = 0; ob < OB; ++ob) {
+            const Vec grad = hn::Load(d, dy_row + ob * dy_plane + col * lanes);
+            HWY_UNROLL(32)
+            for (int kx = 0; kx < KW; ++kx) acc[ob][kx] = hn::MulAdd(grad, in[kx], acc[ob][kx]);
+          }
+        }
+      }
+      HWY_UNROLL(32)
+      for (int i = 0; i < OB * KW; ++i) sums[ky][i / KW][i % KW] += hn::GetLane(hn::SumOfLanes(d, acc[i / KW][i % KW]));
+    }
+  }
+  for (int64_t ky = 0; ky < s.kh; ++ky)
+    for (int ob = 0; ob < OB; ++ob)
+      for (int kx = 0; kx < KW; ++kx)
+        dw[(((o0 + ob) * s.c + c) * s.kh + ky) * KW + kx] = static_cast<float>(sums[ky][ob][kx]);
+}
+
+template <int KW>
+void backward_filter_task(const BatchedBackwardFilter& s, const float* dy, const float* x, int64_t task, float* dw) {
+  const int64_t o_blocks = (s.o + kFilterTileOutputs - 1) / kFilterTileOutputs;
+  const int64_t o0 = task % o_blocks * kFilterTileOutputs, c = task / o_blocks;
+  switch (std::min<int64_t>(kFilterTileOutputs, s.o - o0)) {
+    case 1: return backward_filter_tile<1, KW>(s, dy, x, c, o0, dw);
+    case 2: return backward_filter_tile<2, KW>(s, dy, x, c, o0, dw);
+    case 3: return backward_filter_tile<3, KW>(s, dy, x, c, o0, dw);
+    case 4: return backward_filter_tile<4, KW>(s, dy, x, c, o0, dw);
+  }
+}
+
+void BatchedConvBackwardFilter(const ConvGeometry& g, const float* dy, const float* x, float* dw) {
+  const BatchedBackwardFilter s(g, static_cast<int64_t>(hn::Lanes(hn::ScalableTag<float>())));
+  float* dy_blocks = scratch(0, s.dy.blocks() * s.dy.block_size());
+  float* x_blocks = scratch(1, s.x.blocks() * s.x.block_size());
+  transpose(s.dy, dy, dy_blocks);
+  transpose(s.x, x, x_blocks);
+  // One task per (input channel, block of output channels): each weight is one task's sum.
+  const int64_t tasks = s.c * ((s.o + kFilterTileOutputs - 1) / kFilterTileOutputs);
+  parallel_for(tasks, 1, [&](int64_t begin, int64_t end) {
+    for (int64_t task = begin; task < end; ++task) {
+      if (s.kw == 3) backward_filter_task<3>(s, dy_blocks, x_blocks, task, dw);
+      else backward_filter_task<5>(s, dy_blocks, x_blocks, task, dw);
+    }
+  });
+}
+
 }  // namespace HWY_NAMESPACE
 }  // namespace sprout
 HWY_AFTER_NAMESPACE();
@@ -163,9 +286,10 @@ HWY_AFTER_NAMESPACE();
 #if HWY_ONCE
 namespace sprout {
 HWY_EXPORT(BatchedConvBackwardData);
+HWY_EXPORT(BatchedConvBackwardFilter);
 
-bool batched_conv_backward_data_applies(const ConvGeometry& g) {
-  if (g.rank != 2 || g.group != 1 || (g.k[2] != 3 && g.k[2] != 5)) return false;
+bool batched_conv_applies(const ConvGeometry& g) {
+  if (g.rank != 2 || g.group != 1 || (g.k[2] != 3 && g.k[2] != 5) || g.k[1] > kMaxBatchedFilterHeight) return false;
   for (int axis = 1; axis < 3; ++axis)
     if (g.stride[axis] != 1 || g.dilation[axis] != 1 || g.pad_before[axis] >= g.k[axis] ||
         g.pad_after[axis] >= g.k[axis])
@@ -175,6 +299,10 @@ bool batched_conv_backward_data_applies(const ConvGeometry& g) {
 
 void batched_conv_backward_data(const ConvGeometry& g, const float* dy, const float* w, float* dx) {
   HWY_DYNAMIC_DISPATCH(BatchedConvBackwardData)(g, dy, w, dx);
+}
+
+void batched_conv_backward_weights(const ConvGeometry& g, const float* dy, const float* x, float* dw) {
+  HWY_DYNAMIC_DISPATCH(BatchedConvBackwardFilter)(g, dy, x, dw);
 }
 
 }  // namespace sprout

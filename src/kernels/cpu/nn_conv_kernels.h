@@ -22,10 +22,13 @@ void direct_conv_forward(const ConvGeometry& g, const float* x, const float* w, 
 void direct_conv_backward_data(const ConvGeometry& g, const float* dy, const float* w, float* dx);
 void direct_conv_backward_weights(const ConvGeometry& g, const float* dy, const float* x, float* dw);
 
-// Float32 backward data vectorized across the batch, for small planes (Note [Batch-vectorized backward
-// data]): 2-d, stride and dilation 1, one group, filters 3 or 5 wide, padding under the filter's size.
-bool batched_conv_backward_data_applies(const ConvGeometry& g);
+// Float32 backward passes vectorized across the batch, for channel counts oneDNN pads (Note
+// [Batch-vectorized backward passes]): 2-d, stride and dilation 1, one group, filters 3 or 5 wide,
+// filters at most kMaxBatchedFilterHeight tall, padding under the filter's size (batched_conv_applies).
+inline constexpr int64_t kMaxBatchedFilterHeight = 7;
+bool batched_conv_applies(const ConvGeometry& g);
 void batched_conv_backward_data(const ConvGeometry& g, const float* dy, const float* w, float* dx);
+void batched_conv_backward_weights(const ConvGeometry& g, const float* dy, const float* x, float* dw);
 
 // im2col + BLAS gemm: float64 (oneDNN has no float64 convolution), and float32 backward data where
 // oneDNN is slow (nn_conv.cc).

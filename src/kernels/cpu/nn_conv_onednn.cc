@@ -10,7 +10,7 @@
 // same im2col path in float32 takes backward data with very few input channels, where oneDNN's
 // channel blocking wastes most of its work (measurements in nn_conv.cc). Two sets of loops of Sprout's
 // own take the shapes oneDNN pads most: Note [Direct convolution] (1-3 input channels) and Note
-// [Batch-vectorized backward data] (backward data with channel counts far from multiples of 16).
+// [Batch-vectorized backward passes] (backward passes with channel counts far from multiples of 16).
 #include <string>
 #include <unordered_map>
 
