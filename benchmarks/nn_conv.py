@@ -1,13 +1,15 @@
-"""Conv2D forward and backward throughput at two reference shapes (Note [Conv2D backends]).
+"""Conv2D forward and backward throughput at three reference shapes (Note [Conv2D backends]).
 
     PYTHONPATH=python .venv/bin/python benchmarks/nn_conv.py
-LeNet's first layer (N=64, 1x32x32 -> 6, k5) and a ResNet-18 stage-1 layer (N=32, 64x56x56 -> 64, k3,
-pad 1), float32. GFLOP/s counts 2 * multiply-adds; best of 5 repeats.
+LeNet's two layers (N=64, 1x32x32 -> 6 and 6x14x14 -> 16, k5) and a ResNet-18 stage-1 layer (N=32,
+64x56x56 -> 64, k3, pad 1), float32. GFLOP/s counts 2 * multiply-adds; best of 5 repeats.
 
-Measured 2026-11-25 on the shared 2-core AMD EPYC (Zen 4, AVX-512), two threads:
-    LeNet conv1       forward 0.09 ms 160 GF/s, backprop input 0.16 ms 94, backprop filter 0.11 ms 133
+Measured 2026-11-26 on the shared 2-core AMD EPYC (Zen 4, AVX-512), two threads:
+    LeNet conv1       forward 0.09 ms 160 GF/s, backprop input 0.12 ms 120, backprop filter 0.11 ms 137
                       (the direct loops of Note [Direct convolution]; oneDNN took 0.35, 2.0 (im2col) and 0.27 ms)
-    ResNet-18 conv    forward 35.4 ms 209 GF/s, backprop input 35.8 ms 207, backprop filter 39.3 ms 188 (oneDNN)
+    LeNet conv2       forward 0.16 ms 188 GF/s (oneDNN), backprop input 0.21 ms 146, backprop filter 0.21 ms 148
+                      (Note [Batch-vectorized backward passes]; oneDNN took 0.40-0.45 and 0.30 ms)
+    ResNet-18 conv    forward 35.0 ms 212 GF/s, backprop input 36.0 ms 206, backprop filter 40.6 ms 182 (oneDNN)
 """
 import timeit
 
