@@ -326,9 +326,9 @@ namespace {
 // (filter_sums_block). Each image's input is first copied into zero-padded planes. Images are split
 // across threads; filter gradients are summed per group of up to four images in double, then in
 // order, so results do not depend on the thread count. Fewer images than threads split each image's
-// rows into bands (forward and backward data; backward filter has one task per group). Now 167, 96 and 131
-// GFLOP/s on two threads (71%, 41%, 56% of peak; nn_conv.cc has the comparison and which
-// convolutions come here).
+// rows into bands (forward and backward data; backward filter has one task per group). Now 160-167,
+// 119 and 131-137 GFLOP/s on two threads (about 74%, 55%, 62% of peak; backward data was 96 before
+// its rows of padding were skipped; nn_conv.cc has the comparison and which convolutions come here).
 
 // Runs fn(i, scratch) for i in [0, tasks), split across threads, each thread with its own scratch.
 template <class Fn>
