@@ -289,12 +289,7 @@ HWY_EXPORT(BatchedConvBackwardData);
 HWY_EXPORT(BatchedConvBackwardFilter);
 
 bool batched_conv_applies(const ConvGeometry& g) {
-  if (g.rank != 2 || g.group != 1 || (g.k[2] != 3 && g.k[2] != 5) || g.k[1] > kMaxBatchedFilterHeight) return false;
-  for (int axis = 1; axis < 3; ++axis)
-    if (g.stride[axis] != 1 || g.dilation[axis] != 1 || g.pad_before[axis] >= g.k[axis] ||
-        g.pad_after[axis] >= g.k[axis])
-      return false;
-  return true;
+  return plain_2d_convolution(g) && (g.k[2] == 3 || g.k[2] == 5) && g.k[1] <= kMaxBatchedFilterHeight;
 }
 
 void batched_conv_backward_data(const ConvGeometry& g, const float* dy, const float* w, float* dx) {

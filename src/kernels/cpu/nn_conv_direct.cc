@@ -366,14 +366,16 @@ void correlate(const Correlation& p, const PaddedPlanes& planes, int64_t images,
 
 }  // namespace
 
-bool direct_conv_applies(const ConvGeometry& g) {
-  if (g.rank != 2 || g.group != 1 || g.k[2] > kMaxDirectWidth) return false;
+bool plain_2d_convolution(const ConvGeometry& g) {
+  if (g.rank != 2 || g.group != 1) return false;
   for (int axis = 1; axis < 3; ++axis)
     if (g.stride[axis] != 1 || g.dilation[axis] != 1 || g.pad_before[axis] >= g.k[axis] ||
         g.pad_after[axis] >= g.k[axis])
       return false;
   return true;
 }
+
+bool direct_conv_applies(const ConvGeometry& g) { return plain_2d_convolution(g) && g.k[2] <= kMaxDirectWidth; }
 
 void direct_conv_forward(const ConvGeometry& g, const float* x, const float* w, float* y) {
   const Correlation p{g.c, g.o, g.k[1], g.k[2], g.out[1], g.out[2]};

@@ -11,10 +11,14 @@ void onednn_conv_forward(const ConvGeometry& g, const float* x, const float* w, 
 void onednn_conv_backward_data(const ConvGeometry& g, const float* dy, const float* w, float* dx);
 void onednn_conv_backward_weights(const ConvGeometry& g, const float* dy, const float* x, float* dw);
 
-// Float32 direct loops for convolutions with few channels (Note [Direct convolution]). They take 2-d
-// convolutions with stride and dilation 1, one group, filters at most kMaxDirectWidth wide and padding
-// under the filter's size (direct_conv_applies); the forward and backward data passes produce at most
-// kMaxDirectOutputs channels (o for forward, c for backward data), which the caller checks.
+// A 2-d convolution with stride and dilation 1, one group and padding under the filter's size: the
+// shapes both sets of loops below take (with limits of their own).
+bool plain_2d_convolution(const ConvGeometry& g);
+
+// Float32 direct loops for convolutions with few channels (Note [Direct convolution]). They take plain
+// 2-d convolutions with filters at most kMaxDirectWidth wide (direct_conv_applies); the forward and
+// backward data passes produce at most kMaxDirectOutputs channels (o for forward, c for backward data),
+// which the caller checks.
 inline constexpr int64_t kMaxDirectOutputs = 8;
 inline constexpr int64_t kMaxDirectWidth = 5;
 bool direct_conv_applies(const ConvGeometry& g);
@@ -23,8 +27,8 @@ void direct_conv_backward_data(const ConvGeometry& g, const float* dy, const flo
 void direct_conv_backward_weights(const ConvGeometry& g, const float* dy, const float* x, float* dw);
 
 // Float32 backward passes vectorized across the batch, for channel counts oneDNN pads (Note
-// [Batch-vectorized backward passes]): 2-d, stride and dilation 1, one group, filters 3 or 5 wide,
-// filters at most kMaxBatchedFilterHeight tall, padding under the filter's size (batched_conv_applies).
+// [Batch-vectorized backward passes]): plain 2-d convolutions with filters 3 or 5 wide and at most
+// kMaxBatchedFilterHeight tall (batched_conv_applies).
 inline constexpr int64_t kMaxBatchedFilterHeight = 7;
 bool batched_conv_applies(const ConvGeometry& g);
 void batched_conv_backward_data(const ConvGeometry& g, const float* dy, const float* w, float* dx);
