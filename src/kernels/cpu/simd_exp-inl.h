@@ -60,7 +60,8 @@ HWY_INLINE V exp_f32(D d, V x) {
 #undef SPROUT_EXP_F32_SCALEF  // set per target: this header is compiled once for each
 #if HWY_ARCH_X86 && HWY_TARGET <= HWY_AVX3
 #define SPROUT_EXP_F32_SCALEF 1
-// x must be finite and at most 89 here: exp_f32_scalef clamps, callers that know their range do not.
+// x must lie in [-1000, 89] here (n ln 2's high part stays exact, nothing overflows): exp_f32_scalef
+// clamps to that, callers that know their range skip the clamp.
 HWY_INLINE hn::Vec512<float> exp_f32_scalef_finite(hn::Vec512<float> xc) {
   using V512 = hn::Vec512<float>;
   const hn::Full512<float> d;
@@ -125,7 +126,7 @@ HWY_INLINE V exp_flush(D d, V x) {
   }
 }
 
-// exp_flush of a finite x <= 0, which VSCALEFPS takes without exp_f32_scalef's clamp.
+// exp_flush of x in [-1000, 0], which VSCALEFPS takes without exp_f32_scalef's clamp.
 template <class D, class V>
 HWY_INLINE V exp_flush_finite(D d, V x) {
   if constexpr (exp_vec_covers_all_inputs<V>()) {
