@@ -17,6 +17,7 @@ CASES = [
     ((5, 13, 7, 7), (4, 13, 3, 3), (2, 0, 1, 2)),    # channel tiles of 6, 6 and 1; one-sided padding
     ((16, 7, 5, 3), (4, 7, 5, 5), (4, 4, 4, 4)),     # a plane narrower than the filter's padding
     ((20, 8, 16, 40), (8, 8, 5, 3), (2, 2, 1, 1)),   # 40 columns: 14 register tiles
+    ((1, 5, 3, 3), (1, 5, 3, 3), (0, 0, 0, 0)),      # one image, one output position: the smallest copies
 ]
 
 

@@ -8,10 +8,9 @@
 
 #include <algorithm>
 
-#include <hwy/aligned_allocator.h>
-
 #include "base/parallel.h"
 #include "kernels/cpu/nn_conv_kernels.h"
+#include "tensor/allocator.h"
 
 // Note [Batch-vectorized backward passes]
 // oneDNN blocks channels by 16, so the backward passes of a layer with 6 or 8 channels (LeNet's second
@@ -34,7 +33,7 @@
 // threads, batch 64, alternating in one process: LeNet's second layer, backward data 220 against
 // oneDNN's 447 us, backward filter 207 against 298; at shapes oneDNN blocks fully it is about a third
 // faster (backward data 156-190 GFLOP/s against 204-233), which nn_conv.cc weighs against the padding.
-// The copies live in per-thread scratch kept between calls.
+// The copies come from the caching allocator.
 
 HWY_BEFORE_NAMESPACE();
 namespace sprout {
@@ -66,18 +65,24 @@ struct TransposedPlanes {
   }
 };
 
-// The calling thread's scratch buffer `slot` with room for `floats`, kept between calls: a fresh
-// allocation of this size comes from mmap and page-faults on every call (that was a fifth of backward
-// filter's time at LeNet's second layer).
-float* scratch(int slot, int64_t floats) {
-  thread_local hwy::AlignedFreeUniquePtr<float[]> buffers[2];
-  thread_local int64_t sizes[2] = {};
-  if (sizes[slot] < floats) {
-    buffers[slot] = hwy::AllocateAligned<float>(static_cast<size_t>(floats));
-    sizes[slot] = floats;
-  }
-  return buffers[slot].get();
-}
+// Floats from the caching allocator (Note [Caching allocator]), 64-byte aligned: reused from call to call
+// without the page faults of a fresh mmap'd buffer (that was a fifth of backward filter's time at LeNet's
+// second layer), and counted and released like tensors' memory.
+class CachedFloats {
+ public:
+  explicit CachedFloats(int64_t count)
+      : bytes_(static_cast<size_t>(std::max<int64_t>(count, 1)) * sizeof(float)),
+        data_(static_cast<float*>(CpuAllocator::instance().allocate(bytes_))) {}
+  ~CachedFloats() { CpuAllocator::instance().deallocate(data_, bytes_); }
+  CachedFloats(const CachedFloats&) = delete;
+  CachedFloats& operator=(const CachedFloats&) = delete;
+
+  float* get() const { return data_; }
+
+ private:
+  size_t bytes_;
+  float* data_;
+};
 
 // Every plane of a batch transposed into `blocks`, in parallel.
 void transpose(const TransposedPlanes& t, const float* src, float* blocks) {
@@ -171,11 +176,12 @@ void backward_data_row(const BatchedBackwardData& s, const float* block, const f
 
 void BatchedConvBackwardData(const ConvGeometry& g, const float* dy, const float* w, float* dx) {
   const BatchedBackwardData s(g, static_cast<int64_t>(hn::Lanes(hn::ScalableTag<float>())));
-  float* blocks = scratch(0, s.dy.blocks() * s.dy.block_size());
-  transpose(s.dy, dy, blocks);
+  const CachedFloats copy(s.dy.blocks() * s.dy.block_size());
+  const float* blocks = copy.get();
+  transpose(s.dy, dy, copy.get());
   // One task per block and dx row; its rows of every channel come back to dx's layout through a buffer.
   parallel_for(s.dy.blocks() * s.h, 1, [&](int64_t begin, int64_t end) {
-    auto row = hwy::AllocateAligned<float>(static_cast<size_t>(s.c * s.row_columns() * s.lanes));
+    const CachedFloats row(s.c * s.row_columns() * s.lanes);
     for (int64_t task = begin; task < end; ++task) {
       const int64_t b = task / s.h, y = task % s.h;
       const float* block = blocks + b * s.dy.block_size();
@@ -265,16 +271,15 @@ void backward_filter_task(const BatchedBackwardFilter& s, const float* dy, const
 
 void BatchedConvBackwardFilter(const ConvGeometry& g, const float* dy, const float* x, float* dw) {
   const BatchedBackwardFilter s(g, static_cast<int64_t>(hn::Lanes(hn::ScalableTag<float>())));
-  float* dy_blocks = scratch(0, s.dy.blocks() * s.dy.block_size());
-  float* x_blocks = scratch(1, s.x.blocks() * s.x.block_size());
-  transpose(s.dy, dy, dy_blocks);
-  transpose(s.x, x, x_blocks);
+  const CachedFloats dy_copy(s.dy.blocks() * s.dy.block_size()), x_copy(s.x.blocks() * s.x.block_size());
+  transpose(s.dy, dy, dy_copy.get());
+  transpose(s.x, x, x_copy.get());
   // One task per (input channel, block of output channels): each weight is one task's sum.
   const int64_t tasks = s.c * ((s.o + kFilterTileOutputs - 1) / kFilterTileOutputs);
   parallel_for(tasks, 1, [&](int64_t begin, int64_t end) {
     for (int64_t task = begin; task < end; ++task) {
-      if (s.kw == 3) backward_filter_task<3>(s, dy_blocks, x_blocks, task, dw);
-      else backward_filter_task<5>(s, dy_blocks, x_blocks, task, dw);
+      if (s.kw == 3) backward_filter_task<3>(s, dy_copy.get(), x_copy.get(), task, dw);
+      else backward_filter_task<5>(s, dy_copy.get(), x_copy.get(), task, dw);
     }
   });
 }
