@@ -86,3 +86,18 @@ def test_non_finite_dy_reaches_only_the_positions_it_feeds():
     x[5, 1, 13, 0] = np.inf
     dw = _grad_filter(np.ones((20, 16, 10, 10), np.float32), x, w_shape, (0, 0, 0, 0))
     assert (dw[:, 1, 4, 0] == np.inf).all() and np.isinf(dw).sum() == 16
+
+
+def test_float16_runs_the_same_passes_in_float32():
+    # Mixed precision (amp O2/O3) hands these ops float16: widened, computed as float32, narrowed once.
+    x_shape, w_shape, pad = CASES[0]
+    rng = np.random.default_rng(5)
+    x = rng.standard_normal(x_shape).astype(np.float16)
+    w = rng.standard_normal(w_shape).astype(np.float16)
+    dy = rng.standard_normal(_dy_shape(x_shape, w_shape, pad)).astype(np.float16)
+    for got, expect in [(_grad_input(dy, w, x_shape, pad), _grad_input(dy.astype(np.float32), w.astype(np.float32),
+                                                                         x_shape, pad)),
+                        (_grad_filter(dy, x, w_shape, pad), _grad_filter(dy.astype(np.float32), x.astype(np.float32),
+                                                                         w_shape, pad))]:
+        assert got.dtype == np.float16
+        np.testing.assert_array_equal(got, expect.astype(np.float16))

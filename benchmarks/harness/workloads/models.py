@@ -245,7 +245,7 @@ def _jax_step(jax, d, loss_fn, params, update, state0):
 
 
 def _jax_resnet18(jax, np):
-    jnp, lax = jax.numpy, jax.lax
+    lax = jax.lax
     rng = np.random.default_rng(1)
     params = {"convs": [], "bns": [], "buffers": []}
 
