@@ -124,6 +124,37 @@ def test_softmax_of_a_slice_holding_nan_is_nan(dtype):
             np.testing.assert_allclose(got[~np.isnan(want)], want[~np.isnan(want)], rtol=1e-6)
 
 
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_long_row_softmax_keeps_special_values_in_their_own_rows(dtype):
+    # Rows of 100 (SIMD loops with a tail) take each row's max in the exp loop of the row before
+    # (Note [Softmax rows pipelined]): NaN, inf, all -inf and masked (-1e30) rows at body and tail
+    # positions must give what NumPy gives, without reaching their neighbours, on any thread count.
+    rng = np.random.default_rng(5)
+    x = rng.uniform(-30, 30, (12, 100)).astype(dtype)
+    x[3, 97] = np.nan
+    x[4, 5] = np.nan
+    x[5, 40] = np.inf
+    x[6] = -np.inf
+    x[7, 10:90] = -1e30
+    x[8, 99] = 80.0
+    with np.errstate(invalid="ignore"):
+        shifted = x.astype(np.float64) - x.max(1, keepdims=True)
+        want = {ops.softmax: np.exp(shifted) / np.exp(shifted).sum(1, keepdims=True),
+                ops.log_softmax: shifted - np.log(np.exp(shifted).sum(1, keepdims=True))}
+    before = ms.get_context("runtime_num_threads")
+    try:
+        for threads in (1, 2):
+            ms.set_context(runtime_num_threads=threads)
+            for fn, ref in want.items():
+                got = fn(ms.Tensor(x)).asnumpy()
+                np.testing.assert_array_equal(np.isnan(got), np.isnan(ref), err_msg=f"{fn.__name__}, {threads} threads")
+                ok = ~np.isnan(ref)
+                np.testing.assert_allclose(got[ok], ref[ok], rtol=1e-5, atol=1e-30, err_msg=f"{fn.__name__}")
+    finally:
+        ms.set_context(runtime_num_threads=before)
+    assert np.isnan(want[ops.softmax][[3, 4, 5, 6]]).all() and not np.isnan(want[ops.softmax][[2, 7, 8]]).any()
+
+
 def test_softmax_over_strided_views_and_tensor_methods():
     rng = np.random.default_rng(4)
     x = rng.standard_normal((5, 6, 7))

@@ -29,9 +29,13 @@ void simd_activation_grad(ActivationGrad act, const float* dy, const float* x, f
 void simd_activation_grad(ActivationGrad act, const double* dy, const double* x, double* out, int64_t n);
 
 // out[i] = exp(x[i] - shift) (out may be null: nothing stored); returns the sum of those values.
-// The softmax of a row with shift = its maximum.
-float simd_exp_shifted_sum(const float* x, float shift, float* out, int64_t n);
-double simd_exp_shifted_sum(const double* x, double shift, double* out, int64_t n);
+// The softmax of a row with shift = its maximum. With `next`, also sets *next_max to the max of
+// next[0..n), NaN possibly ignored: the next row's first pass overlapped with this row's exp (Note
+// [Softmax rows pipelined]).
+float simd_exp_shifted_sum(const float* x, float shift, float* out, int64_t n, const float* next = nullptr,
+                           float* next_max = nullptr);
+double simd_exp_shifted_sum(const double* x, double shift, double* out, int64_t n, const double* next = nullptr,
+                            double* next_max = nullptr);
 
 // out[i] = exp(x[i] - shift[i]); sum[i] += out[i]: one row of a softmax over an outer axis.
 void simd_exp_shifted_accumulate(const float* x, const float* shift, float* out, float* sum, int64_t n);
