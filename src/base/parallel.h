@@ -28,8 +28,9 @@ inline constexpr int64_t kParallelGrain = 32768;
 // n < grain or only one thread is configured. fn must not throw.
 template <class Fn>
 void parallel_for(int64_t n, int64_t grain, Fn&& fn) {
-  int threads = num_threads();
-  if (n < grain || threads <= 1) {
+  // n first: num_threads() reads a thread-local, which costs a call in a shared library.
+  int threads = n < grain ? 1 : num_threads();
+  if (threads <= 1) {
     if (n > 0) fn(int64_t{0}, n);
     return;
   }

@@ -97,7 +97,12 @@ class SmallVector {
   }
 
   friend bool operator==(const SmallVector& a, const SmallVector& b) {
-    return a.size_ == b.size_ && std::equal(a.begin(), a.end(), b.begin());
+    if (a.size_ != b.size_) return false;
+    // A loop, not std::equal: that becomes a call to memcmp, which costs more than comparing the few
+    // dimensions of a shape (every binary op on tiny tensors compares two).
+    for (size_t i = 0; i < a.size_; ++i)
+      if (!(a.data_[i] == b.data_[i])) return false;
+    return true;
   }
 
  private:

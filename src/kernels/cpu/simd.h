@@ -26,11 +26,13 @@ enum class Stores : uint8_t { Cached, Streaming };
 
 // Streaming when an op reads and writes `bytes_touched` bytes in all, more than the last-level cache.
 Stores stores_for(int64_t bytes_touched);
-// The same for an op reading `inputs` and writing `out` (inline: every elementwise op asks, tiny ones too).
+// The same for an op reading `inputs` and writing `out` (inline, answering small ops without looking
+// up the cache size: every elementwise op asks, tiny ones too).
 inline Stores stores_for(std::span<const Tensor> inputs, const Tensor& out) {
+  constexpr size_t kBelowAnyLastLevelCache = size_t{1} << 20;
   size_t bytes = out.nbytes();
   for (const Tensor& t : inputs) bytes += t.nbytes();
-  return stores_for(static_cast<int64_t>(bytes));
+  return bytes <= kBelowAnyLastLevelCache ? Stores::Cached : stores_for(static_cast<int64_t>(bytes));
 }
 
 // out[i] = a[i * sa] op b[i * sb], with sa, sb each 0 or 1. Max/Min propagate NaN.
