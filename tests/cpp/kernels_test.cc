@@ -8,6 +8,7 @@
 
 #include "base/cpu_caches.h"
 #include "base/parallel.h"
+#include "kernels/cpu/onednn.h"
 #include "kernels/cpu/simd.h"
 #include "runtime/eager.h"
 
@@ -202,4 +203,23 @@ TEST(Kernels, CastSaturatesAndMapsNaNToZero) {
 }
 
 }  // namespace
+// Note [oneDNN primitives and the thread count]: a primitive built for one thread count is not reused
+// under another.
+TEST(OneDnn, PrimitivesAreCachedPerThreadCount) {
+  int built = 0;
+  auto make = [&] { return ++built; };
+  const int before = omp_get_max_threads();
+  omp_set_num_threads(1);
+  int* one = &onednn::cached<int>("test:per thread count", make);
+  int* one_again = &onednn::cached<int>("test:per thread count", make);
+  omp_set_num_threads(2);
+  int* two = &onednn::cached<int>("test:per thread count", make);
+  omp_set_num_threads(before);
+  EXPECT_EQ(one, one_again);
+  EXPECT_NE(one, two);
+  EXPECT_EQ(built, 2);
+  EXPECT_EQ(*one, 1);
+  EXPECT_EQ(*two, 2);
+}
+
 }  // namespace sprout
