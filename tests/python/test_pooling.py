@@ -26,6 +26,9 @@ def _reference(x, kh, kw):
     ((2, 2), (2, 3, 8, 6)), ((2, 2), (1, 2, 7, 9)), ((2, 3), (2, 2, 7, 10)),
     ((2, 2), (3, 2, 12, 40)), ((2, 2), (2, 3, 9, 35)),  # rows longer than a vector, with and without leftovers
     ((2, 2), (16, 8, 28, 28)),  # enough planes to be split across threads
+    # Rows at most half a vector wide (Note [Half-width pooling vectors]): LeNet's second pooling, split
+    # across threads, and rows exactly half an AVX-512 vector of floats (8) or 9 windows (full width).
+    ((2, 2), (64, 16, 10, 10)), ((2, 2), (3, 2, 6, 16)), ((2, 2), (3, 2, 6, 18)),
 ])
 def test_tiled_max_pool_with_ties(dtype, kernel, shape):
     rng = np.random.default_rng(0)
