@@ -16,6 +16,7 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <unordered_map>
 #include <vector>
 
 #include "base/dtype.h"
@@ -61,6 +62,9 @@ struct OpDef {
   bool tuple_output = false;         // gives a tuple even of one result (Split: attributes set the count)
   DTypePolicy dtype_policy = DTypePolicy::Exact;
   std::unique_ptr<AttrSchema> attrs;
+  // Every attribute at its default, shared by the primitives built without attributes (bprop rules
+  // build a few per backward node; attributes are immutable, with_attr copies).
+  std::shared_ptr<void> default_attrs;
   InferFn infer;
   ViewFn view;
   KernelFn kernels[kNumDevices];
@@ -84,6 +88,9 @@ class OpRegistry {
  private:
   OpRegistry() = default;
   std::vector<std::unique_ptr<OpDef>> ops_;
+  // Names to records: bprop rules look ops up by name for every backward node, and a scan of several
+  // hundred names was a tenth of a small backward pass. Keys view the records' own names.
+  std::unordered_map<std::string_view, OpDef*> by_name_;
 };
 
 // A primitive instance: an op and values for its attributes. Cheap to copy (attrs are shared and
@@ -91,7 +98,8 @@ class OpRegistry {
 class Primitive {
  public:
   Primitive() = default;
-  explicit Primitive(const OpDef& def) : def_(&def), attrs_(def.attrs->make_default()) {}
+  explicit Primitive(const OpDef& def)
+      : def_(&def), attrs_(def.default_attrs ? def.default_attrs : def.attrs->make_default()) {}
   Primitive(const OpDef& def, std::shared_ptr<void> attrs) : def_(&def), attrs_(std::move(attrs)) {}
   static Primitive make(std::string_view op) { return Primitive(OpRegistry::instance().get(op)); }
 
@@ -116,6 +124,7 @@ class OpBuilder {
  public:
   explicit OpBuilder(std::string_view name) : def_(OpRegistry::instance().entry(name)) {
     def_.attrs = std::make_unique<TypedAttrSchema<A>>();
+    def_.default_attrs = def_.attrs->make_default();
   }
   OpBuilder& doc(std::string text) { def_.doc = std::move(text); return *this; }
   OpBuilder& inputs(std::vector<std::string> names) { def_.inputs = std::move(names); return *this; }

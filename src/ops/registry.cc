@@ -12,19 +12,19 @@ OpRegistry& OpRegistry::instance() {
 }
 
 OpDef& OpRegistry::entry(std::string_view name) {
-  for (auto& op : ops_)
-    if (op->name == name) return *op;
-  ops_.push_back(std::make_unique<OpDef>());
-  ops_.back()->name = std::string(name);
-  ops_.back()->attrs = std::make_unique<TypedAttrSchema<NoAttrs>>();
+  if (auto found = by_name_.find(name); found != by_name_.end()) return *found->second;
+  auto op = std::make_unique<OpDef>();
+  op->name = std::string(name);
+  op->attrs = std::make_unique<TypedAttrSchema<NoAttrs>>();
+  op->default_attrs = op->attrs->make_default();
+  by_name_.emplace(op->name, op.get());  // the record's own string: the key lives as long as it does
+  ops_.push_back(std::move(op));
   return *ops_.back();
 }
 
 const OpDef* OpRegistry::find(std::string_view name) const {
-  // Linear scan over a few hundred names happens only when a primitive is built, never per call.
-  for (auto& op : ops_)
-    if (op->name == name) return op.get();
-  return nullptr;
+  auto found = by_name_.find(name);
+  return found == by_name_.end() ? nullptr : found->second;
 }
 
 const OpDef& OpRegistry::get(std::string_view name) const {
