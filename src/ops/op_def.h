@@ -89,7 +89,7 @@ class OpRegistry {
   OpRegistry() = default;
   std::vector<std::unique_ptr<OpDef>> ops_;
   // Names to records: bprop rules look ops up by name for every backward node, and a scan of several
-  // hundred names was a tenth of a small backward pass. Keys view the records' own names.
+  // hundred names was 7% of a small backward pass's profile. Keys view the records' own names.
   std::unordered_map<std::string_view, OpDef*> by_name_;
 };
 
