@@ -62,8 +62,8 @@ struct OpDef {
   bool tuple_output = false;         // gives a tuple even of one result (Split: attributes set the count)
   DTypePolicy dtype_policy = DTypePolicy::Exact;
   std::unique_ptr<AttrSchema> attrs;
-  // Every attribute at its default, shared by the primitives built without attributes (bprop rules
-  // build a few per backward node; attributes are immutable, with_attr copies).
+  // Every attribute at its default (set with `attrs`), shared by the primitives built without
+  // attributes (bprop rules build a few per backward node; attributes are immutable, with_attr copies).
   std::shared_ptr<void> default_attrs;
   InferFn infer;
   ViewFn view;
@@ -98,8 +98,7 @@ class OpRegistry {
 class Primitive {
  public:
   Primitive() = default;
-  explicit Primitive(const OpDef& def)
-      : def_(&def), attrs_(def.default_attrs ? def.default_attrs : def.attrs->make_default()) {}
+  explicit Primitive(const OpDef& def) : def_(&def), attrs_(def.default_attrs) {}
   Primitive(const OpDef& def, std::shared_ptr<void> attrs) : def_(&def), attrs_(std::move(attrs)) {}
   static Primitive make(std::string_view op) { return Primitive(OpRegistry::instance().get(op)); }
 
