@@ -30,8 +30,8 @@
 //   The block's planes are read once per filter row, from L1 while they fit, so nn_conv.cc sends only
 //   planes up to 28x28 here.
 // Every output is one task's sum in a fixed order: the bits do not depend on the thread count. Two
-// threads, batch 64, alternating in one process: LeNet's second layer, backward data 220 against
-// oneDNN's 447 us, backward filter 207 against 298; at shapes oneDNN blocks fully it is about a third
+// threads, batch 64, alternating in one process: LeNet's second layer, backward data 189 against
+// oneDNN's 447 us, backward filter 186 against 298 (with Note [Transposes by shuffles]); at shapes oneDNN blocks fully it is about a third
 // faster (backward data 156-190 GFLOP/s against 204-233), which nn_conv.cc weighs against the padding.
 // The copies come from the caching allocator.
 
@@ -39,6 +39,54 @@ HWY_BEFORE_NAMESPACE();
 namespace sprout {
 namespace HWY_NAMESPACE {
 namespace hn = hwy::HWY_NAMESPACE;
+
+// Note [Transposes by shuffles]
+// The copies between NCHW and [channel][y][x][image] transpose 16 x 16 blocks: 16 images' rows against
+// 16 positions' vectors. Element by element (a load and a store per float, strided on one side) they
+// took 16% of backward data's time at LeNet's second layer; as 16 row loads, four rounds of 16 shuffles
+// and 16 masked stores, 5% (one thread, 425 -> 370 us; backward filter 350 -> 307). Masks cut partial
+// blocks: a batch's last images, a row's last columns.
+#undef SPROUT_TRANSPOSE_16X16  // set per target: this file is compiled once for each
+#if HWY_ARCH_X86 && HWY_TARGET <= HWY_AVX3
+#define SPROUT_TRANSPOSE_16X16 1
+// dst[c * dst_stride + r] = src[r * src_stride + c] for r < rows, c < cols (both at most 16).
+HWY_INLINE void transpose_16x16(const float* src, int64_t src_stride, int64_t rows, int64_t cols, float* dst,
+                                int64_t dst_stride) {
+  const __mmask16 first_cols = static_cast<__mmask16>((1u << cols) - 1);
+  const __mmask16 first_rows = static_cast<__mmask16>((1u << rows) - 1);
+  __m512 r[16], t[16];
+  HWY_UNROLL(16)
+  for (int i = 0; i < 16; ++i) r[i] = i < rows ? _mm512_maskz_loadu_ps(first_cols, src + i * src_stride) : _mm512_setzero_ps();
+  // Within 128-bit lanes, twice: then r[4i + c] holds, in lane k, column 4k + c of rows 4i .. 4i + 3.
+  HWY_UNROLL(8)
+  for (int i = 0; i < 8; ++i) {
+    t[2 * i] = _mm512_unpacklo_ps(r[2 * i], r[2 * i + 1]);
+    t[2 * i + 1] = _mm512_unpackhi_ps(r[2 * i], r[2 * i + 1]);
+  }
+  HWY_UNROLL(4)
+  for (int i = 0; i < 4; ++i) {
+    r[4 * i] = _mm512_shuffle_ps(t[4 * i], t[4 * i + 2], 0x44);
+    r[4 * i + 1] = _mm512_shuffle_ps(t[4 * i], t[4 * i + 2], 0xEE);
+    r[4 * i + 2] = _mm512_shuffle_ps(t[4 * i + 1], t[4 * i + 3], 0x44);
+    r[4 * i + 3] = _mm512_shuffle_ps(t[4 * i + 1], t[4 * i + 3], 0xEE);
+  }
+  // Then whole 128-bit lanes, twice: r[q] becomes column q.
+  HWY_UNROLL(8)
+  for (int i = 0; i < 8; ++i) {
+    const int j = i / 4 * 8 + i % 4;
+    t[j] = _mm512_shuffle_f32x4(r[j], r[j + 4], 0x88);
+    t[j + 4] = _mm512_shuffle_f32x4(r[j], r[j + 4], 0xDD);
+  }
+  HWY_UNROLL(8)
+  for (int j = 0; j < 8; ++j) {
+    r[j] = _mm512_shuffle_f32x4(t[j], t[j + 8], 0x88);
+    r[j + 8] = _mm512_shuffle_f32x4(t[j], t[j + 8], 0xDD);
+  }
+  HWY_UNROLL(16)
+  for (int c = 0; c < 16; ++c)
+    if (c < cols) _mm512_mask_storeu_ps(dst + c * dst_stride, first_rows, r[c]);
+}
+#endif
 
 // A batch's planes copied per block of `lanes` images to [channel][y][x][lane] (one vector per position,
 // Note [Batch-vectorized backward passes]), with zero rows and columns around them so that every load
@@ -54,9 +102,19 @@ struct TransposedPlanes {
   void fill(const float* src, int64_t b, int64_t channel, float* blocks) const {
     float* plane = blocks + b * block_size() + channel * plane_size();
     std::fill(plane, plane + plane_size(), 0.0f);
-    const int64_t images = std::min(lanes, n - b * lanes);
+    const int64_t images = std::min(lanes, n - b * lanes), image_size = channels * h * w;
+    const float* first = src + (b * lanes * channels + channel) * h * w;
+#ifdef SPROUT_TRANSPOSE_16X16
+    if (lanes == 16) {  // each row of the images 16 columns at a time
+      for (int64_t y = 0; y < h; ++y)
+        for (int64_t x0 = 0; x0 < w; x0 += 16)
+          transpose_16x16(first + y * w + x0, image_size, images, std::min<int64_t>(16, w - x0),
+                          plane + ((y + top) * padded_w + left + x0) * lanes, lanes);
+      return;
+    }
+#endif
     for (int64_t l = 0; l < images; ++l) {
-      const float* image = src + ((b * lanes + l) * channels + channel) * h * w;
+      const float* image = first + l * image_size;
       for (int64_t y = 0; y < h; ++y) {
         float* row = plane + ((y + top) * padded_w + left) * lanes + l;
         for (int64_t x = 0; x < w; ++x) row[x * lanes] = image[y * w + x];
@@ -187,10 +245,20 @@ void BatchedConvBackwardData(const ConvGeometry& g, const float* dy, const float
       const float* block = blocks + b * s.dy.block_size();
       if (s.kw == 3) backward_data_row<3>(s, block, w, y, row.get());
       else backward_data_row<5>(s, block, w, y, row.get());
-      const int64_t images = std::min(s.lanes, s.n - b * s.lanes);
+      const int64_t images = std::min(s.lanes, s.n - b * s.lanes), image_size = s.c * s.h * s.w;
+      float* first = dx + (b * s.lanes * s.c * s.h + y) * s.w;
+#ifdef SPROUT_TRANSPOSE_16X16
+      if (s.lanes == 16) {
+        for (int64_t c = 0; c < s.c; ++c)
+          for (int64_t x0 = 0; x0 < s.w; x0 += 16)
+            transpose_16x16(row.get() + (c * s.row_columns() + x0) * s.lanes, s.lanes, std::min<int64_t>(16, s.w - x0),
+                            images, first + c * s.h * s.w + x0, image_size);
+        continue;
+      }
+#endif
       for (int64_t l = 0; l < images; ++l)
         for (int64_t c = 0; c < s.c; ++c) {
-          float* dst = dx + (((b * s.lanes + l) * s.c + c) * s.h + y) * s.w;
+          float* dst = first + l * image_size + c * s.h * s.w;
           const float* src = row.get() + c * s.row_columns() * s.lanes + l;
           for (int64_t x = 0; x < s.w; ++x) dst[x] = src[x * s.lanes];
         }
