@@ -7,6 +7,7 @@
 #include <hwy/highway.h>
 
 #include <algorithm>
+#include <vector>
 
 #include "base/parallel.h"
 #include "kernels/cpu/nn_conv_kernels.h"
@@ -25,15 +26,16 @@
 //   columns that lie outside dy for the whole tile. What bounds it: each broadcast feeds only three
 //   FMAs, and a tile's tap range still multiplies some zero columns at a row's ends (60 FMA slots for 50
 //   useful at k = 5 on 14 columns).
-//   Backward filter: each task sums one input channel and 4 output channels over the whole batch, a
-//   block at a time, all filter taps of a row in registers: a load of dy feeds kw FMAs, a load of x 4.
+//   Backward filter: each task sums one input channel and 4 output channels over one block of images
+//   (Note [Threads keep their blocks]), all filter taps of a row in registers: a load of dy feeds kw
+//   FMAs, a load of x 4.
 //   The block's planes are read once per filter row, from L1 while they fit, so nn_conv.cc sends only
 //   planes up to 28x28 here.
-// Every output is one task's sum in a fixed order: the bits do not depend on the thread count. Two
-// threads, batch 64, alternating in one process: LeNet's second layer, backward data 189 against
-// oneDNN's 447 us, backward filter 186 against 298 (with Note [Transposes by shuffles]); at shapes oneDNN blocks fully it is about a third
-// faster (backward data 156-190 GFLOP/s against 204-233), which nn_conv.cc weighs against the padding.
-// The copies come from the caching allocator.
+// Every output is a sum in a fixed order: the bits do not depend on the thread count. Two threads,
+// batch 64, alternating in one process: LeNet's second layer, backward data 189 against oneDNN's 447
+// us, backward filter 165 against 298 (with Note [Transposes by shuffles]); at shapes oneDNN blocks
+// fully it is slower (backward data 156-190 GFLOP/s against 204-233), which nn_conv.cc
+// weighs against the padding. The copies come from the caching allocator.
 
 HWY_BEFORE_NAMESPACE();
 namespace sprout {
@@ -49,11 +51,12 @@ namespace hn = hwy::HWY_NAMESPACE;
 #undef SPROUT_TRANSPOSE_16X16  // set per target: this file is compiled once for each
 #if HWY_ARCH_X86 && HWY_TARGET <= HWY_AVX3
 #define SPROUT_TRANSPOSE_16X16 1
-// dst[c * dst_stride + r] = src[r * src_stride + c] for r < rows, c < cols (both at most 16).
+// dst[c * dst_stride + r] = src[r * src_stride + c] for r < rows, c < cols (both at most 16), and
+// dst[c * dst_stride + r] = 0 for rows <= r < stored_rows.
 HWY_INLINE void transpose_16x16(const float* src, int64_t src_stride, int64_t rows, int64_t cols, float* dst,
-                                int64_t dst_stride) {
+                                int64_t dst_stride, int64_t stored_rows) {
   const __mmask16 first_cols = static_cast<__mmask16>((1u << cols) - 1);
-  const __mmask16 first_rows = static_cast<__mmask16>((1u << rows) - 1);
+  const __mmask16 first_rows = static_cast<__mmask16>((1u << std::max(rows, stored_rows)) - 1);
   __m512 r[16], t[16];
   HWY_UNROLL(16)
   for (int i = 0; i < 16; ++i) r[i] = i < rows ? _mm512_maskz_loadu_ps(first_cols, src + i * src_stride) : _mm512_setzero_ps();
@@ -86,6 +89,12 @@ HWY_INLINE void transpose_16x16(const float* src, int64_t src_stride, int64_t ro
   for (int c = 0; c < 16; ++c)
     if (c < cols) _mm512_mask_storeu_ps(dst + c * dst_stride, first_rows, r[c]);
 }
+
+// Zeros at p[0 .. count), count a multiple of 16. Not memset: glibc's REP STOSB measured 10x slower than
+// vector stores in some processes on Zen 4, taking a quarter of backward filter's time there.
+HWY_INLINE void store_zeros(float* p, int64_t count) {
+  for (int64_t i = 0; i < count; i += 16) _mm512_storeu_ps(p + i, _mm512_setzero_ps());
+}
 #endif
 
 // A batch's planes copied per block of `lanes` images to [channel][y][x][lane] (one vector per position,
@@ -101,18 +110,27 @@ struct TransposedPlanes {
   // Plane `channel` of block b from src (NCHW); images past n are zeros.
   void fill(const float* src, int64_t b, int64_t channel, float* blocks) const {
     float* plane = blocks + b * block_size() + channel * plane_size();
-    std::fill(plane, plane + plane_size(), 0.0f);
     const int64_t images = std::min(lanes, n - b * lanes), image_size = channels * h * w;
     const float* first = src + (b * lanes * channels + channel) * h * w;
 #ifdef SPROUT_TRANSPOSE_16X16
-    if (lanes == 16) {  // each row of the images 16 columns at a time
-      for (int64_t y = 0; y < h; ++y)
+    if (lanes == 16) {  // each row of the images 16 columns at a time, the zeros only around them
+      for (int64_t py = 0; py < padded_h; ++py) {
+        float* row = plane + py * padded_w * lanes;
+        const int64_t y = py - top;
+        if (y < 0 || y >= h) {
+          store_zeros(row, padded_w * lanes);
+          continue;
+        }
+        store_zeros(row, left * lanes);
+        store_zeros(row + (left + w) * lanes, (padded_w - left - w) * lanes);
         for (int64_t x0 = 0; x0 < w; x0 += 16)
           transpose_16x16(first + y * w + x0, image_size, images, std::min<int64_t>(16, w - x0),
-                          plane + ((y + top) * padded_w + left + x0) * lanes, lanes);
+                          row + (left + x0) * lanes, lanes, 16);
+      }
       return;
     }
 #endif
+    std::fill(plane, plane + plane_size(), 0.0f);
     for (int64_t l = 0; l < images; ++l) {
       const float* image = first + l * image_size;
       for (int64_t y = 0; y < h; ++y) {
@@ -142,6 +160,15 @@ class CachedFloats {
   float* data_;
 };
 
+// Note [Threads keep their blocks]
+// Both passes split their work by blocks of images first, the way transpose() splits the copies, so
+// that with a block count divisible by the thread count each thread reads only copies it wrote itself.
+// On this host the two vCPUs sometimes sit on different core complexes (a cache line's round trip
+// between them 60 ns, or 360 ns for minutes at a time), and reading lines the other core has just
+// written is then dear: backward filter, split by channels (every thread reading every block), ran at
+// 185 us on two threads in most processes and at 310-330 us, one thread's speed, in about one in five.
+// Split by blocks, each block's filter sums go to a buffer of their own and are added in block order
+// afterwards (the order the single task per weight used): 163-171 us, ten processes of ten.
 // Every plane of a batch transposed into `blocks`, in parallel.
 void transpose(const TransposedPlanes& t, const float* src, float* blocks) {
   parallel_for(t.blocks() * t.channels, 1, [&](int64_t begin, int64_t end) {
@@ -252,7 +279,7 @@ void BatchedConvBackwardData(const ConvGeometry& g, const float* dy, const float
         for (int64_t c = 0; c < s.c; ++c)
           for (int64_t x0 = 0; x0 < s.w; x0 += 16)
             transpose_16x16(row.get() + (c * s.row_columns() + x0) * s.lanes, s.lanes, std::min<int64_t>(16, s.w - x0),
-                            images, first + c * s.h * s.w + x0, image_size);
+                            images, first + c * s.h * s.w + x0, image_size, 0);
         continue;
       }
 #endif
@@ -282,58 +309,60 @@ struct BatchedBackwardFilter {
           g.in[2] + g.pad_before[2] + g.pad_after[2]} {}
 };
 
-// dw[o0 .. o0 + OB)[c][every ky][every kx] = sum over images, y, x of dy[o][y][x] * x[c][y + ky][x + kx]
-// (padded coordinates). For each block of images and each ky, OB x KW vector accumulators run over the
-// block's positions; their lanes are added in double, so float sums run over one plane only. The
-// block's dy planes and x plane are read once per ky: at LeNet's second layer they stay in L1.
+// One block's share of dw[o0 .. o0 + OB)[c][every ky][every kx]: the sum over its images, y and x of
+// dy[o][y][x] * x[c][y + ky][x + kx] (padded coordinates), into block_sums (laid out as dw, in double).
+// For each ky, OB x KW vector accumulators run over the block's positions; their lanes are added in
+// double, so float sums run over one plane only. The block's dy planes and x plane are read once per ky:
+// at LeNet's second layer they stay in L1.
 template <int OB, int KW>
-HWY_INLINE void backward_filter_tile(const BatchedBackwardFilter& s, const float* dy_blocks, const float* x_blocks,
-                                     int64_t c, int64_t o0, float* dw) {
+HWY_INLINE void backward_filter_tile(const BatchedBackwardFilter& s, const float* dy_block, const float* x_block,
+                                     int64_t c, int64_t o0, double* block_sums) {
   const hn::ScalableTag<float> d;
   using Vec = hn::Vec<decltype(d)>;
   const int64_t lanes = s.lanes, dy_plane = s.dy.plane_size(), padded_w = s.x.padded_w;
-  double sums[kMaxBatchedFilterHeight][OB][KW] = {};
-  for (int64_t b = 0; b < s.dy.blocks(); ++b) {
-    const float* dy = dy_blocks + b * s.dy.block_size() + o0 * dy_plane;
-    const float* x = x_blocks + b * s.x.block_size() + c * s.x.plane_size();
-    for (int64_t ky = 0; ky < s.kh; ++ky) {
-      Vec acc[OB][KW];
-      HWY_UNROLL(32)
-      for (int i = 0; i < OB * KW; ++i) acc[i / KW][i % KW] = hn::Zero(d);
-      for (int64_t y = 0; y < s.out_h; ++y) {
-        const float* x_row = x + (y + ky) * padded_w * lanes;
-        const float* dy_row = dy + y * s.out_w * lanes;
-        for (int64_t col = 0; col < s.out_w; ++col) {
-          Vec in[KW];
+  const float* dy = dy_block + o0 * dy_plane;
+  const float* x = x_block + c * s.x.plane_size();
+  for (int64_t ky = 0; ky < s.kh; ++ky) {
+    Vec acc[OB][KW];
+    HWY_UNROLL(32)
+    for (int i = 0; i < OB * KW; ++i) acc[i / KW][i % KW] = hn::Zero(d);
+    for (int64_t y = 0; y < s.out_h; ++y) {
+      const float* x_row = x + (y + ky) * padded_w * lanes;
+      const float* dy_row = dy + y * s.out_w * lanes;
+      for (int64_t col = 0; col < s.out_w; ++col) {
+        Vec in[KW];
+        HWY_UNROLL(32)
+        for (int kx = 0; kx < KW; ++kx) in[kx] = hn::Load(d, x_row + (col + kx) * lanes);
+        HWY_UNROLL(32)
+        for (int ob = 0; ob < OB; ++ob) {
+          const Vec grad = hn::Load(d, dy_row + ob * dy_plane + col * lanes);
           HWY_UNROLL(32)
-          for (int kx = 0; kx < KW; ++kx) in[kx] = hn::Load(d, x_row + (col + kx) * lanes);
-          HWY_UNROLL(32)
-          for (int ob = 0; ob < OB; ++ob) {
-            const Vec grad = hn::Load(d, dy_row + ob * dy_plane + col * lanes);
-            HWY_UNROLL(32)
-            for (int kx = 0; kx < KW; ++kx) acc[ob][kx] = hn::MulAdd(grad, in[kx], acc[ob][kx]);
-          }
+          for (int kx = 0; kx < KW; ++kx) acc[ob][kx] = hn::MulAdd(grad, in[kx], acc[ob][kx]);
         }
       }
-      HWY_UNROLL(32)
-      for (int i = 0; i < OB * KW; ++i) sums[ky][i / KW][i % KW] += hn::GetLane(hn::SumOfLanes(d, acc[i / KW][i % KW]));
+    }
+    HWY_UNROLL(32)
+    for (int i = 0; i < OB * KW; ++i) {
+      const int ob = i / KW, kx = i % KW;
+      block_sums[(((o0 + ob) * s.c + c) * s.kh + ky) * KW + kx] = hn::GetLane(hn::SumOfLanes(d, acc[ob][kx]));
     }
   }
-  for (int64_t ky = 0; ky < s.kh; ++ky)
-    for (int ob = 0; ob < OB; ++ob)
-      for (int kx = 0; kx < KW; ++kx)
-        dw[(((o0 + ob) * s.c + c) * s.kh + ky) * KW + kx] = static_cast<float>(sums[ky][ob][kx]);
 }
 
+// Task (b, c, block of output channels), b slowest: see BatchedConvBackwardFilter.
 template <int KW>
-void backward_filter_task(const BatchedBackwardFilter& s, const float* dy, const float* x, int64_t task, float* dw) {
+void backward_filter_task(const BatchedBackwardFilter& s, const float* dy, const float* x, int64_t task,
+                          double* block_sums) {
   const int64_t o_blocks = (s.o + kFilterTileOutputs - 1) / kFilterTileOutputs;
-  const int64_t o0 = task % o_blocks * kFilterTileOutputs, c = task / o_blocks;
+  const int64_t o0 = task % o_blocks * kFilterTileOutputs, c = task / o_blocks % s.c, b = task / o_blocks / s.c;
+  const float* dy_block = dy + b * s.dy.block_size();
+  const float* x_block = x + b * s.x.block_size();
+  double* sums = block_sums + b * s.o * s.c * s.kh * KW;
   switch (std::min<int64_t>(kFilterTileOutputs, s.o - o0)) {
-    case 1: return backward_filter_tile<1, KW>(s, dy, x, c, o0, dw);
-    case 2: return backward_filter_tile<2, KW>(s, dy, x, c, o0, dw);
-    case 3: return backward_filter_tile<3, KW>(s, dy, x, c, o0, dw);
-    case 4: return backward_filter_tile<4, KW>(s, dy, x, c, o0, dw);
+    case 1: return backward_filter_tile<1, KW>(s, dy_block, x_block, c, o0, sums);
+    case 2: return backward_filter_tile<2, KW>(s, dy_block, x_block, c, o0, sums);
+    case 3: return backward_filter_tile<3, KW>(s, dy_block, x_block, c, o0, sums);
+    case 4: return backward_filter_tile<4, KW>(s, dy_block, x_block, c, o0, sums);
   }
 }
 
@@ -342,14 +371,23 @@ void BatchedConvBackwardFilter(const ConvGeometry& g, const float* dy, const flo
   const CachedFloats dy_copy(s.dy.blocks() * s.dy.block_size()), x_copy(s.x.blocks() * s.x.block_size());
   transpose(s.dy, dy, dy_copy.get());
   transpose(s.x, x, x_copy.get());
-  // One task per (input channel, block of output channels): each weight is one task's sum.
-  const int64_t tasks = s.c * ((s.o + kFilterTileOutputs - 1) / kFilterTileOutputs);
+  // One task per (block of images, input channel, block of output channels), blocks slowest: the threads
+  // split the blocks as the transposes did, so each reads the copies it wrote (Note [Threads keep their
+  // blocks]). Each block's sums are added in block order: the bits do not depend on the thread count.
+  const int64_t filter_size = s.o * s.c * s.kh * s.kw, blocks = s.dy.blocks();
+  std::vector<double> block_sums(static_cast<size_t>(blocks * filter_size));
+  const int64_t tasks = blocks * s.c * ((s.o + kFilterTileOutputs - 1) / kFilterTileOutputs);
   parallel_for(tasks, 1, [&](int64_t begin, int64_t end) {
     for (int64_t task = begin; task < end; ++task) {
-      if (s.kw == 3) backward_filter_task<3>(s, dy_copy.get(), x_copy.get(), task, dw);
-      else backward_filter_task<5>(s, dy_copy.get(), x_copy.get(), task, dw);
+      if (s.kw == 3) backward_filter_task<3>(s, dy_copy.get(), x_copy.get(), task, block_sums.data());
+      else backward_filter_task<5>(s, dy_copy.get(), x_copy.get(), task, block_sums.data());
     }
   });
+  for (int64_t i = 0; i < filter_size; ++i) {
+    double sum = 0.0;
+    for (int64_t b = 0; b < blocks; ++b) sum += block_sums[static_cast<size_t>(b * filter_size + i)];
+    dw[i] = static_cast<float>(sum);
+  }
 }
 
 }  // namespace HWY_NAMESPACE
@@ -362,7 +400,7 @@ HWY_EXPORT(BatchedConvBackwardData);
 HWY_EXPORT(BatchedConvBackwardFilter);
 
 bool batched_conv_applies(const ConvGeometry& g) {
-  return plain_2d_convolution(g) && (g.k[2] == 3 || g.k[2] == 5) && g.k[1] <= kMaxBatchedFilterHeight;
+  return plain_2d_convolution(g) && (g.k[2] == 3 || g.k[2] == 5);
 }
 
 void batched_conv_backward_data(const ConvGeometry& g, const float* dy, const float* w, float* dx) {

@@ -27,9 +27,8 @@ void direct_conv_backward_data(const ConvGeometry& g, const float* dy, const flo
 void direct_conv_backward_weights(const ConvGeometry& g, const float* dy, const float* x, float* dw);
 
 // Float32 backward passes vectorized across the batch, for channel counts oneDNN pads (Note
-// [Batch-vectorized backward passes]): plain 2-d convolutions with filters 3 or 5 wide and at most
-// kMaxBatchedFilterHeight tall (batched_conv_applies).
-inline constexpr int64_t kMaxBatchedFilterHeight = 7;
+// [Batch-vectorized backward passes]): plain 2-d convolutions with filters 3 or 5 wide
+// (batched_conv_applies).
 bool batched_conv_applies(const ConvGeometry& g);
 void batched_conv_backward_data(const ConvGeometry& g, const float* dy, const float* w, float* dx);
 void batched_conv_backward_weights(const ConvGeometry& g, const float* dy, const float* x, float* dw);
