@@ -10,6 +10,11 @@
   (streaming wins beyond the last-level cache, plain within it). Measured
   both far beyond L3 (DRAM) and at the element counts the workloads use, so
   a workload is compared with the triad of the same footprint;
+* with two or more threads, how long a cache line takes from one thread's
+  core to the other's and back (machine_limits.c pingpong): tens of
+  nanoseconds within a core complex, several times that between complexes,
+  where a virtual machine's vCPUs sometimes sit (then each thread has an L3
+  of its own, and data one writes and the other reads crosses the fabric);
 * the theoretical peak (cores x FMA units x lanes x 2 x clock) from
   /proc/cpuinfo, printed only as context: the FMA-unit count is a
   per-microarchitecture assumption, and the clock there is the nominal one.
@@ -130,14 +135,21 @@ def triad_sizes(info: dict, extra_sizes=()) -> list[int]:
     return sorted({dram_n, *extra_sizes})
 
 
-def measure(threads: int, triad_elems=(), flops_seconds: float = 0.3) -> dict:
+def round_trip_ns(exe: str) -> float:
+    """Nanoseconds for a cache line to go from one thread's core to another's and back."""
+    return _probe(exe, "pingpong", 100_000)["round_trip_ns"]
+
+
+def measure(threads: int, triad_elems=(), flops_seconds: float = 0.3, exe: str | None = None) -> dict:
     """Peak FLOP/s and triad GB/s on 1 thread and on `threads` threads.
-    triad_elems: extra triad sizes (elements), e.g. the workloads' sizes."""
+    triad_elems: extra triad sizes (elements), e.g. the workloads' sizes.
+    exe: a probe from build_probe (else one is built and removed here)."""
     info = cpu_info()
     counts = sorted({1, threads})
     workdir = tempfile.mkdtemp(prefix="sprout-machine-")
     try:
-        exe = build_probe(workdir)
+        exe = exe or build_probe(workdir)
+        round_trip = round_trip_ns(exe) if threads >= 2 else None
         flops = {t: _probe(exe, "flops", t, flops_seconds) for t in counts}
         triad = {}
         dram_n = triad_sizes(info)[-1]
@@ -152,6 +164,7 @@ def measure(threads: int, triad_elems=(), flops_seconds: float = 0.3) -> dict:
         "threads": counts,
         "isa": flops[1]["isa"],
         "peak_gflops": {t: flops[t]["gflops"] for t in counts},
+        "core_round_trip_ns": round_trip,
         "theoretical": {t: theoretical_gflops(info, t) for t in counts},
         "triad_dram_n": dram_n,
         "triad_gbps": {n: {t: r["gbps"] for t, r in by_t.items()} for n, by_t in triad.items()},

@@ -4,11 +4,13 @@
  *   machine_limits flops THREADS SECONDS   -> peak FP32 FMA throughput
  *   machine_limits triad THREADS N REPS    -> STREAM-style a[i] = b[i] + s*c[i], with
  *                                             plain and with streaming (non-temporal) stores
+ *   machine_limits pingpong ROUNDS         -> a cache line passed between two threads' cores
  *
  * Each prints one JSON object on stdout.
  */
 #include <immintrin.h>
 #include <omp.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -159,11 +161,48 @@ static int cmd_triad(int threads, long n, int reps) {
     return 0;
 }
 
+/* Two threads (OMP_PROC_BIND=close, OMP_PLACES=cores: one per core) pass a
+ * flag back and forth; the time per round trip is two cache-line transfers
+ * between their cores. Within a core complex (shared L3) that is tens of
+ * nanoseconds; between complexes (a virtual machine's vCPUs can land on two)
+ * several times more, and then so is every read of data the other thread
+ * has just written. Best of 5 batches. */
+static _Atomic int ball __attribute__((aligned(64)));
+
+static int cmd_pingpong(long rounds) {
+    omp_set_num_threads(2);
+    double best = 1e30;
+    for (int rep = 0; rep < 5; rep++) {
+        double seconds = 0.0;
+        atomic_store(&ball, 0);
+#pragma omp parallel
+        {
+            const int me = omp_get_thread_num();
+            if (omp_get_num_threads() == 2) {
+#pragma omp barrier
+                double t0 = omp_get_wtime();
+                for (long i = 0; i < rounds; i++) {
+                    /* thread 0 waits for even values and makes them odd, thread 1 the reverse */
+                    while ((atomic_load_explicit(&ball, memory_order_acquire) & 1) != me) _mm_pause();
+                    atomic_fetch_add_explicit(&ball, 1, memory_order_release);
+                }
+                if (me == 0) seconds = omp_get_wtime() - t0;
+            }
+        }
+        if (seconds > 0 && seconds < best) best = seconds;
+    }
+    if (best == 1e30) { fprintf(stderr, "pingpong needs two threads\n"); return 1; }
+    printf("{\"rounds\": %ld, \"round_trip_ns\": %.1f}\n", rounds, best / rounds * 1e9);
+    return 0;
+}
+
 int main(int argc, char **argv) {
     if (argc == 4 && strcmp(argv[1], "flops") == 0)
         return cmd_flops(atoi(argv[2]), atof(argv[3]));
     if (argc == 5 && strcmp(argv[1], "triad") == 0)
         return cmd_triad(atoi(argv[2]), atol(argv[3]), atoi(argv[4]));
-    fprintf(stderr, "usage: %s flops THREADS SECONDS | triad THREADS N REPS\n", argv[0]);
+    if (argc == 3 && strcmp(argv[1], "pingpong") == 0)
+        return cmd_pingpong(atol(argv[2]));
+    fprintf(stderr, "usage: %s flops THREADS SECONDS | triad THREADS N REPS | pingpong ROUNDS\n", argv[0]);
     return 2;
 }

@@ -179,13 +179,23 @@ def full(args) -> int:
     quiet = dict(wait_s=args.wait_idle, retries=args.retry_noisy, log=log)
     # Machine limits first, while no framework process exists to disturb it.
     log(f"measuring machine limits ({threads} threads) ...")
+    probe_dir = tempfile.TemporaryDirectory(prefix="sprout-machine-")
+    probe = None
     try:
+        probe = machine.build_probe(probe_dir.name)
         triad_elems = sorted({w.triad_elems for w in workloads if w.triad_elems})
-        limits, load = measure_quietly(lambda: machine.measure(threads, triad_elems),
+        limits, load = measure_quietly(lambda: machine.measure(threads, triad_elems, exe=probe),
                                        "the machine limits", **quiet)
         limits["foreign_load"], limits_error = load, None
     except Exception as e:  # noqa: BLE001  (no gcc, no OpenMP, ...)
         limits, limits_error = None, f"{type(e).__name__}: {e}"
+
+    def round_trip():
+        """Where the threads' cores sit right now (Note in machine.py): the host may move them mid-run."""
+        try:
+            return machine.round_trip_ns(probe) if probe and threads >= 2 else None
+        except Exception:  # noqa: BLE001  (the probe is context, never a reason to stop)
+            return None
 
     workers = start_workers(info, threads)
     if "sprout" not in workers:
@@ -196,6 +206,7 @@ def full(args) -> int:
     try:
         for w in workloads:
             log(f"running {w.name} ...")
+            cores_apart = round_trip()
             results, load = measure_quietly(
                 lambda: runner.run_workload(w, workers, opt), w.name,  # noqa: B023
                 pids=[wk.proc.pid for wk in workers.values()], **quiet)
@@ -205,12 +216,13 @@ def full(args) -> int:
                                             name not in frameworks.VARIANT_OF):
                     results[name] = runner.Result(name, error=fi["status"])
             results = {n: results[n] for n in info if n in results}
-            measured.append((w, results, load))
-            print("\n".join(report.workload_table(w, results, limits, threads, load)))
+            measured.append((w, results, load, cores_apart))
+            print("\n".join(report.workload_table(w, results, limits, threads, load, cores_apart)))
     finally:
         for wk in workers.values():
             wk.close()
         files_root.cleanup()
+        probe_dir.cleanup()
 
     run = {
         "command": "python benchmarks/run.py " + shlex.join(sys.argv[1:]),
@@ -222,7 +234,7 @@ def full(args) -> int:
     write_atomically(args.out, report.render(run) + "\n")
     print("\n".join(report.summary_section(measured, limits, threads)))
     log(f"wrote {args.out}")
-    sprout_ok = all(r["sprout"].summary is not None for _, r, _ in measured)
+    sprout_ok = all(r["sprout"].summary is not None for _, r, _, _ in measured)
     return 0 if sprout_ok else 1
 
 

@@ -7,6 +7,9 @@ from .load import NOISY, describe
 from .registry import Workload
 
 MIB = 1 << 20
+# Below this a cache line's round trip between two cores stays inside one core complex (Zen 4: about
+# 60 ns there, 350 between complexes).
+SAME_COMPLEX_NS = 150
 
 
 def fmt(x: float) -> str:
@@ -75,13 +78,29 @@ def machine_section(m: dict, threads: int) -> list[str]:
         "- Triad GB/s follow STREAM: 3 arrays x 4 bytes per element, without the "
         "write-allocate read; the best of several repetitions, with plain or with "
         "streaming (non-temporal) stores, whichever is faster at that size.",
+        *([f"- Cache-line round trip between the threads' cores: "
+           f"{round_trip_words(m['core_round_trip_ns'])}. A virtual machine's vCPUs can sit on two "
+           "core complexes: then each thread has an L3 of its own (the triads within twice the L3 "
+           "run faster) and reads of data the other thread has just written cross the fabric. The "
+           "host can move them during a run: each workload gives the round trip measured before it."]
+          if m.get("core_round_trip_ns") else []),
         "", *rows]
 
 
-def workload_table(w: Workload, results: dict, machine, threads: int, load=None) -> list[str]:
+def round_trip_words(ns) -> str:
+    """A cache line's round trip between the threads' cores, with what it says about their placement."""
+    if ns is None:
+        return "not measured"
+    where = "one core complex" if ns < SAME_COMPLEX_NS else "two core complexes, each with its own L3"
+    return f"{ns:.0f} ns ({where})"
+
+
+def workload_table(w: Workload, results: dict, machine, threads: int, load=None, round_trip=None) -> list[str]:
     better = "lower" if w.lower_is_better else "higher"
     lines = [f"### {w.name}", "", f"{w.doc}. Unit: {w.unit}, {better} is better.",
-             f"Other processes' CPU use meanwhile: {describe(load)}.", "",
+             f"Other processes' CPU use meanwhile: {describe(load)}." +
+             (f" Cache-line round trip between the threads' cores just before: {round_trip_words(round_trip)}."
+              if threads > 1 else ""), "",
              f"| framework | median ({w.unit}) | IQR | min - max | n | machine limit | "
              "Sprout / this | Sprout is |" + (" peak memory (MB) |" if w.peak_memory else ""),
              "|---|---|---|---|---|---|---|---|" + ("---|" if w.peak_memory else "")]
@@ -124,7 +143,7 @@ def _versus(x: float) -> str:
 def summary_section(measured: list, machine, threads: int) -> list[str]:
     leads, trails, par, limits, goals, noisy = [], [], [], [], [], []
     missing = {}  # (framework, reason) -> workloads, so one cause is told once
-    for w, results, load in measured:
+    for w, results, load, _ in measured:
         # Results taken while other processes loaded the machine stay in the
         # lists, but marked, so nobody reads them as clean.
         tag = " [under load]" if load is not None and load > NOISY else ""
@@ -214,7 +233,7 @@ def render(run: dict) -> str:
     else:
         out += [f"Not measured: {run.get('machine_error')}"]
     out += ["", "## Workloads", ""]
-    for w, results, load in run["workloads"]:
-        out += workload_table(w, results, m, threads, load)
+    for w, results, load, round_trip in run["workloads"]:
+        out += workload_table(w, results, m, threads, load, round_trip)
     out += summary_section(run["workloads"], m, threads)
     return "\n".join(out)

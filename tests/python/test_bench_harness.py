@@ -57,3 +57,17 @@ def test_workload_files_are_written_once_per_run(tmp_path):
     assert os.listdir(folder) == ["data.bin"] and not os.path.exists(folder + ".partial")
     with pytest.raises(ValueError, match="reads_files reads files, but no Options.files_root"):
         runner.workload_files(w, runner.Options(smoke=True))
+
+
+def test_the_probe_times_a_cache_line_between_two_cores(tmp_path):
+    # machine_limits.c's pingpong, as run.py uses it before every workload: the round trip says whether
+    # the two threads' cores share a core complex (the report's words for it come from the number).
+    import machine
+    from harness import report
+    if len(os.sched_getaffinity(0)) < 2:
+        pytest.skip("the round trip needs two usable CPUs; this process has one")
+    ns = machine.round_trip_ns(machine.build_probe(str(tmp_path)))
+    assert 5 < ns < 5000
+    assert report.round_trip_words(60.0) == "60 ns (one core complex)"
+    assert report.round_trip_words(330.0) == "330 ns (two core complexes, each with its own L3)"
+    assert report.round_trip_words(None) == "not measured"
