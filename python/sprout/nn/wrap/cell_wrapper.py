@@ -31,8 +31,11 @@ def _loss_and_grads(network, weights, inputs, sens, api):
     out, targets, restore = _taped_call(network, inputs, (), list(weights), api)
     try:
         if sens is not None and not isinstance(sens, Tensor):
-            sens = Tensor(float(sens), out.dtype) if out.ndim == 0 else Tensor(shape=out.shape, dtype=out.dtype,
-                                                                              init=float(sens))
+            if float(sens) == 1.0:
+                sens = None  # the default ones, without building a Tensor through NumPy every step
+            else:
+                sens = Tensor(float(sens), out.dtype) if out.ndim == 0 else Tensor(shape=out.shape, dtype=out.dtype,
+                                                                                  init=float(sens))
         grads = _gradients(out, sens, targets, api)
     finally:
         restore()
