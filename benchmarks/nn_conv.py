@@ -5,11 +5,12 @@ LeNet's two layers (N=64, 1x32x32 -> 6 and 6x14x14 -> 16, k5) and a ResNet-18 st
 64x56x56 -> 64, k3, pad 1), float32. GFLOP/s counts 2 * multiply-adds; best of 5 repeats.
 
 Measured 2026-11-26 on the shared 2-core AMD EPYC (Zen 4, AVX-512), two threads:
-    LeNet conv1       forward 0.09 ms 160 GF/s, backprop input 0.12 ms 120, backprop filter 0.11 ms 137
-                      (the direct loops of Note [Direct convolution]; oneDNN took 0.35, 2.0 (im2col) and 0.27 ms)
-    LeNet conv2       forward 0.16 ms 188 GF/s (oneDNN), backprop input 0.21 ms 146, backprop filter 0.21 ms 148
-                      (Note [Batch-vectorized backward passes]; oneDNN took 0.40-0.45 and 0.30 ms)
-    ResNet-18 conv    forward 35.0 ms 212 GF/s, backprop input 36.0 ms 206, backprop filter 40.6 ms 182 (oneDNN)
+    LeNet conv1       forward 0.09 ms 163 GF/s, backprop input 0.12 ms 120 (the direct loops of Note
+                      [Direct convolution]; oneDNN took 0.35 and im2col 2.0 ms), backprop filter 0.10 ms 143
+                      (Note [Batch-vectorized backward passes]; the direct loops 0.11, oneDNN 0.27)
+    LeNet conv2       forward 0.17 ms 178 GF/s (oneDNN), backprop input 0.19-0.21 ms 143-163, backprop filter
+                      0.17 ms 177 (Note [Batch-vectorized backward passes]; oneDNN took 0.40-0.45 and 0.30 ms)
+    ResNet-18 conv    forward 34.4 ms 215 GF/s, backprop input 35.2 ms 210, backprop filter 40.3 ms 184 (oneDNN)
 """
 import timeit
 

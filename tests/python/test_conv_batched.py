@@ -1,5 +1,6 @@
 """Backward passes vectorized across the batch (Note [Batch-vectorized backward passes]) at shapes that
-nn_conv.cc sends there: channel counts oneDNN would pad to 16, filters 3 or 5 wide, stride 1. Batches
+nn_conv.cc sends there: channel counts oneDNN would pad to 16, filters 3 or 5 wide, stride 1 (and
+backward filter of layers with few input channels when the batch fills whole vectors). Batches
 under, at and past a vector of images; planes narrower than a register tile and far wider; more than
 one tile of channels; padding on one side only and as wide as the filter allows. Against NumPy in
 float64; the same bits on 1 and 2 threads; a NaN or inf reaching only the values it feeds."""
@@ -18,6 +19,8 @@ CASES = [
     ((16, 7, 5, 3), (4, 7, 5, 5), (4, 4, 4, 4)),     # a plane narrower than the filter's padding
     ((20, 8, 16, 40), (8, 8, 5, 3), (2, 2, 1, 1)),   # 40 columns: 14 register tiles
     ((1, 5, 3, 3), (1, 5, 3, 3), (0, 0, 0, 0)),      # one image, one output position: the smallest copies
+    ((64, 1, 32, 32), (6, 1, 5, 5), (0, 0, 0, 0)),   # LeNet's first layer (backward filter only)
+    ((32, 3, 12, 12), (8, 3, 3, 3), (1, 1, 1, 1)),   # three input channels, two full blocks of images
 ]
 
 

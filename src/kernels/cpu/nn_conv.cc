@@ -17,19 +17,20 @@ namespace {
 //   N=32 3x32x32 -> 8 k5 pad 2: forward 432 vs 192, backward data 3763 vs 322, backward filter 435 vs 249
 //   N=16 2x64x64 -> 4 k3 pad 1: forward 351 vs 61, backward data 1800 vs 71, backward filter 432 vs 64
 // With C = 6 (LeNet's second layer, 6x14x14 -> 16) oneDNN beat them (backward filter 306 vs 599 us); its
-// backward passes now go to the batch-vectorized loops (`batched` below).
+// backward passes now go to the batch-vectorized loops (`batched` below), and so does backward filter
+// with few input channels when the batch fills their vectors better than dy's rows fill the direct ones.
 constexpr int64_t kFewInputChannels = 4;
 
 static_assert(kFewInputChannels <= kMaxDirectOutputs, "backward data through the direct loops produces g.c channels");
 
 bool direct(const ConvGeometry& g) { return g.c < kFewInputChannels && direct_conv_applies(g); }
 
+// The fraction of whole blocks of 16 that `count` elements fill.
+double filled(int64_t count) { return static_cast<double>(count) / static_cast<double>((count + 15) / 16 * 16); }
+
 // oneDNN pads both channel counts to blocks of 16, the loops of Note [Batch-vectorized backward passes]
 // pad the batch to whole vectors and run at about 70% of oneDNN's speed where nothing is padded.
-bool batched(const ConvGeometry& g) {
-  auto filled = [](int64_t count) { return static_cast<double>(count) / static_cast<double>((count + 15) / 16 * 16); };
-  return batched_conv_applies(g) && 0.7 * filled(g.n) > filled(g.c) * filled(g.o);
-}
+bool batched(const ConvGeometry& g) { return batched_conv_applies(g) && 0.7 * filled(g.n) > filled(g.c) * filled(g.o); }
 
 // Runs `f32` or `f64` on dense buffers of a, b and the output.
 template <class F32, class F64>
@@ -66,10 +67,14 @@ void backprop_input(const ConvGeometry& g, const Tensor& dout, const Tensor& w, 
 
 void backprop_filter(const ConvGeometry& g, const Tensor& dout, const Tensor& x, const Tensor& out) {
   auto gemm = [&](auto... p) { gemm_conv_backward_weights(g, p...); };
-  if (direct(g)) return dispatch(dout, x, out, [&](auto... p) { direct_conv_backward_weights(g, p...); }, gemm);
   // Each block of images streams its dy planes once per filter row: from L1 up to about 28x28.
-  if (batched(g) && g.out[1] * g.out[2] <= 28 * 28)
-    return dispatch(dout, x, out, [&](auto... p) { batched_conv_backward_weights(g, p...); }, gemm);
+  const bool batched_fits = batched(g) && g.out[1] * g.out[2] <= 28 * 28;
+  // With few input channels both loops apply: the direct ones fill vectors along dy's rows, the batched
+  // ones across the images, and the fuller vectors win (LeNet's first layer, batch 64, two threads:
+  // direct 107 us, batched 99).
+  if (direct(g) && !(batched_fits && filled(g.n) >= filled(g.out[2])))
+    return dispatch(dout, x, out, [&](auto... p) { direct_conv_backward_weights(g, p...); }, gemm);
+  if (batched_fits) return dispatch(dout, x, out, [&](auto... p) { batched_conv_backward_weights(g, p...); }, gemm);
   dispatch(dout, x, out, [&](auto... p) { onednn_conv_backward_weights(g, p...); }, gemm);
 }
 
