@@ -90,8 +90,8 @@ HWY_INLINE void transpose_16x16(const float* src, int64_t src_stride, int64_t ro
     if (c < cols) _mm512_mask_storeu_ps(dst + c * dst_stride, first_rows, r[c]);
 }
 
-// Zeros at p[0 .. count), count a multiple of 16. Not memset: glibc's REP STOSB measured 10x slower than
-// vector stores in some processes on Zen 4, taking a quarter of backward filter's time there.
+// Zeros at p[0 .. count), count a multiple of 16: a plane's borders (the transposes write its middle
+// whole, lanes past the batch as zeros, so the plane is not cleared first).
 HWY_INLINE void store_zeros(float* p, int64_t count) {
   for (int64_t i = 0; i < count; i += 16) _mm512_storeu_ps(p + i, _mm512_setzero_ps());
 }
@@ -164,11 +164,13 @@ class CachedFloats {
 // Both passes split their work by blocks of images first, the way transpose() splits the copies, so
 // that with a block count divisible by the thread count each thread reads only copies it wrote itself.
 // On this host the two vCPUs sometimes sit on different core complexes (a cache line's round trip
-// between them 60 ns, or 360 ns for minutes at a time), and reading lines the other core has just
-// written is then dear: backward filter, split by channels (every thread reading every block), ran at
-// 185 us on two threads in most processes and at 310-330 us, one thread's speed, in about one in five.
-// Split by blocks, each block's filter sums go to a buffer of their own and are added in block order
-// afterwards (the order the single task per weight used): 163-171 us, ten processes of ten.
+// between them about 60 ns, or 330 for minutes at a time: benchmarks/machine.py measures it), where
+// lines one core wrote are dear for the other. Backward filter split by channels, every thread reading
+// every block, ran at 185 us on two threads in most processes and at 310-330 us, one thread's speed,
+// in about one in five, the copies' stores stalling. Split by blocks, each block's filter sums go to a
+// buffer of their own and are added in block order afterwards (the order the single task per weight
+// used): 163-171 us, ten processes of ten.
+
 // Every plane of a batch transposed into `blocks`, in parallel.
 void transpose(const TransposedPlanes& t, const float* src, float* blocks) {
   parallel_for(t.blocks() * t.channels, 1, [&](int64_t begin, int64_t end) {
