@@ -191,7 +191,7 @@ def full(args) -> int:
         limits, limits_error = None, f"{type(e).__name__}: {e}"
 
     def round_trip():
-        """Where the threads' cores sit right now (Note in machine.py): the host may move them mid-run."""
+        """Where the threads' cores sit right now (see machine.py): the host may move them mid-run."""
         try:
             return machine.round_trip_ns(probe) if probe and threads >= 2 else None
         except Exception:  # noqa: BLE001  (the probe is context, never a reason to stop)

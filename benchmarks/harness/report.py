@@ -8,7 +8,7 @@ from .registry import Workload
 
 MIB = 1 << 20
 # Below this a cache line's round trip between two cores stays inside one core complex (Zen 4: about
-# 60 ns there, 350 between complexes).
+# 60 ns there, about 330 between complexes).
 SAME_COMPLEX_NS = 150
 
 
