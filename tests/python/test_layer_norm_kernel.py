@@ -51,6 +51,27 @@ def test_layer_norm_of_a_large_mean_and_small_spread_keeps_the_spread():
     np.testing.assert_allclose(y, ry, rtol=1e-2, atol=2e-2)  # x itself is rounded to 6e-5 at 1000
 
 
+@pytest.mark.parametrize("affine", [True, False])
+def test_layer_norm_past_the_last_level_cache_streams_the_same_values(affine):
+    # Past a 32 MB L3 the rows' outputs go around the caches (Note [Streaming stores]): the same bits
+    # as rows small enough to be written through them, two threads splitting the rows.
+    rng = np.random.default_rng(4)
+    x = rng.standard_normal((4200, 1024)).astype(np.float32)
+    gamma = rng.standard_normal(1024).astype(np.float32) if affine else None
+    beta = rng.standard_normal(1024).astype(np.float32) if affine else None
+    before = ms.get_context("runtime_num_threads")
+    try:
+        ms.set_context(runtime_num_threads=2)
+        y, mean, rstd = _run(x, gamma, beta, 1e-5)
+        small = _run(x[-70:], gamma, beta, 1e-5)[0]
+    finally:
+        ms.set_context(runtime_num_threads=before)
+    np.testing.assert_array_equal(y[-70:], small)
+    ry, rmean, _ = _reference(x, gamma, beta, 1e-5)
+    np.testing.assert_allclose(mean, rmean, rtol=1e-5, atol=1e-5)
+    np.testing.assert_allclose(y, ry, rtol=1e-4, atol=1e-4)
+
+
 def test_layer_norm_is_the_same_on_any_thread_count():
     rng = np.random.default_rng(1)
     x = rng.standard_normal((257, 1000)).astype(np.float32)

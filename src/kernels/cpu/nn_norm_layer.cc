@@ -18,9 +18,14 @@ namespace {
 // Float32 rows, in parallel (Note [LayerNorm rows]); gamma and beta are per element of a row or null.
 void simd_layer_norm(const LayerNormLayout& l, double epsilon, const float* x, const float* gamma,
                      const float* beta, float* y, float* mean, float* rstd) {
+  // Every byte the op touches (x, y, gamma and beta, mean and rstd), as for an elementwise op (Note
+  // [Streaming stores]).
+  const int64_t floats = 2 * l.rows * l.row_size + (gamma ? 2 * l.row_size : 0) + 2 * l.rows;
+  const Stores stores = stores_for(floats * static_cast<int64_t>(sizeof(float)));
   parallel_for(l.rows, std::max<int64_t>(1, kParallelGrain / l.row_size), [&](int64_t begin, int64_t end) {
     const int64_t at = begin * l.row_size;
-    simd_layer_norm_rows(x + at, end - begin, l.row_size, gamma, beta, epsilon, y + at, mean + begin, rstd + begin);
+    simd_layer_norm_rows(x + at, end - begin, l.row_size, gamma, beta, epsilon, y + at, mean + begin, rstd + begin,
+                         stores);
   });
 }
 

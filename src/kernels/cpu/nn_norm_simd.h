@@ -7,6 +7,8 @@
 
 #include <cstdint>
 
+#include "kernels/cpu/simd.h"
+
 namespace sprout {
 
 // sum(x[0..n)).
@@ -19,9 +21,10 @@ void simd_channel_grad_sums(const float* dy, const float* x, int64_t n, double m
 
 // LayerNorm over `rows` contiguous rows of n floats: y = (x - mean) * rstd, then * gamma + beta when
 // gamma is not null (gamma and beta then have n elements); each row's mean and
-// rstd = 1 / sqrt(variance + epsilon) go to mean[r], rstd[r].
+// rstd = 1 / sqrt(variance + epsilon) go to mean[r], rstd[r]. With Stores::Streaming, y is written
+// around the caches (Note [Streaming stores]) where its rows are whole aligned vectors.
 void simd_layer_norm_rows(const float* x, int64_t rows, int64_t n, const float* gamma, const float* beta,
-                          double epsilon, float* y, float* mean, float* rstd);
+                          double epsilon, float* y, float* mean, float* rstd, Stores stores);
 
 // LayerNorm's gradient over `rows` contiguous rows of n floats with gamma of n elements (Note
 // [LayerNorm gradient rows]): writes dx, adds each row's dy * xhat and dy into dgamma and dbeta.
