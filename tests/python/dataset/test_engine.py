@@ -1,6 +1,7 @@
 """The engine seen from Python: determinism across worker counts, errors, stopping, interrupts."""
 import _thread
 import gc
+import signal
 import threading
 import time
 import traceback
@@ -154,14 +155,20 @@ def test_keyboard_interrupt_while_waiting_for_rows():
             yield (np.array(i),)
 
     d = ds.GeneratorDataset(slow_gen, ["x"]).map(lambda x: x, num_parallel_workers=2)
+    # Python's own Ctrl-C handler, which interrupt_main needs: a process started in the background by a
+    # shell without job control inherits SIGINT ignored, and then interrupt_main does nothing.
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
     timer = threading.Timer(0.3, _thread.interrupt_main)
     timer.start()
     start = time.monotonic()
     seen = 0
-    with pytest.raises(KeyboardInterrupt):
-        for _ in d.create_tuple_iterator(output_numpy=True):
-            seen += 1
-    timer.join()
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            for _ in d.create_tuple_iterator(output_numpy=True):
+                seen += 1
+    finally:
+        timer.join()
+        signal.signal(signal.SIGINT, previous)
     assert time.monotonic() - start < 3.0
     assert seen < 1000
     gc.collect()
