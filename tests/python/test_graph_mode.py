@@ -436,10 +436,14 @@ def test_elementwise_chains_fuse_with_bias_broadcasts_and_match_pynative():
 
 def test_fused_chains_past_the_last_level_cache_match_pynative():
     # 4M floats in four arrays is past a 32 MB L3: the fused pass streams its output (Note [Streaming
-    # stores]), binary and one-operand last steps alike.
+    # stores]): binary and Exp last steps stream directly, Tanh's through its scratch row.
     @ms.jit
     def muladd(x, y, z):
         return x * y + z
+
+    @ms.jit
+    def muladd_exp(x, y, z):
+        return ops.exp(x * y + z)
 
     @ms.jit
     def muladd_tanh(x, y, z):
@@ -449,7 +453,7 @@ def test_fused_chains_past_the_last_level_cache_match_pynative():
     args = [Tensor(rng.randn((4 << 20) + 7).astype(np.float32)) for _ in range(3)]
     ms.set_context(runtime_num_threads=2)
     try:
-        for f in (muladd, muladd_tanh):
+        for f in (muladd, muladd_exp, muladd_tanh):
             got = f(*args)
             assert "Fused[" in next(iter(f._cache.values())).program.describe()
             np.testing.assert_array_equal(got.asnumpy(), eager(f)(*args).asnumpy())

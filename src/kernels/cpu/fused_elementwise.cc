@@ -2,7 +2,8 @@
 // The output is cut into blocks of kBlock elements (a multiple of every vector width, so each
 // element takes the same vector path as in the op's own kernel and the results are the same); for
 // each block every step runs the op's own vector routine (simd.h, simd_math.h, nn_act_simd.h) into a
-// per-thread scratch row of kBlock elements, so intermediates never leave L1/L2. Inputs of one
+// per-thread scratch row of kBlock elements, so intermediates never leave L1/L2; the last step writes
+// the output's block (past the last-level cache with streaming stores, Note [Streaming stores]). Inputs of one
 // element are broadcast with stride 0; a step whose operands are all single elements computes one.
 // An input broadcast along leading and trailing axes (a bias) is expanded into a scratch row per
 // block: element i of the output reads element (i / inner) % size of the input.
@@ -75,9 +76,9 @@ void tiny_binary(BinaryOp op, const T* a, int64_t sa, const T* b, int64_t sb, T*
 }
 
 template <class T>
-void one_operand(const FusedStep& s, const T* x, T* out, int64_t n) {
+void one_operand(const FusedStep& s, const T* x, T* out, int64_t n, Stores stores = Stores::Cached) {
   switch (s.kind) {
-    case FusedKind::Unary: return simd_unary(static_cast<UnaryOp>(s.code), x, out, n);
+    case FusedKind::Unary: return simd_unary(static_cast<UnaryOp>(s.code), x, out, n, stores);
     case FusedKind::Math: return simd_math(static_cast<MathOp>(s.code), x, out, n);
     case FusedKind::Activation: return simd_activation(static_cast<Activation>(s.code), T(0), x, out, n);
     case FusedKind::Binary: break;
@@ -128,9 +129,8 @@ void run_typed(const FusedElementwise& f, std::span<const Tensor> inputs, Tensor
   }
   T* result = out.data<T>();
   const int64_t block = std::min(kBlock, n);
-  // Note [Streaming stores]: past the last-level cache the last step writes its scratch row, which is
-  // then streamed to the output.
-  const bool stream = stores_for(inputs, out) == Stores::Streaming;
+  // Note [Streaming stores]: past the last-level cache the last step streams its results to the output.
+  const Stores stores = stores_for(inputs, out);
   parallel_for(n, kParallelGrain, [&](int64_t begin, int64_t end) {
     // One scratch row per step, reused across calls (grown, never shrunk or cleared).
     thread_local std::vector<T> scratch;
@@ -156,28 +156,30 @@ void run_typed(const FusedElementwise& f, std::span<const Tensor> inputs, Tensor
         T* const own_row = scratch.data() + k * block;
         if (s.kind == FusedKind::Binary) {
           scalar[r] = scalar[s.a] && scalar[s.b];
-          T* dst = last && !stream ? result + b : own_row;
+          T* dst = last ? result + b : own_row;
           const int64_t count = scalar[r] && !last ? 1 : len;
           if (count <= kTiny)
             tiny_binary(static_cast<BinaryOp>(s.code), reg[s.a], scalar[s.a] ? 0 : 1, reg[s.b], scalar[s.b] ? 0 : 1, dst,
                         count);
           else
             simd_binary(static_cast<BinaryOp>(s.code), reg[s.a], scalar[s.a] ? 0 : 1, reg[s.b], scalar[s.b] ? 0 : 1,
-                        dst, count);
+                        dst, count, last ? stores : Stores::Cached);
           reg[r] = dst;
         } else {
           scalar[r] = scalar[s.a];
-          T* dst = last && !stream ? result + b : own_row;
+          // Math and activation routines have no streaming variant: their last step goes through its row.
+          const bool copy_out = last && stores == Stores::Streaming && s.kind != FusedKind::Unary;
+          T* dst = last && !copy_out ? result + b : own_row;
           if (scalar[r] && last) {  // a single-element program broadcast to the output (n == 1 here)
             one_operand(s, reg[s.a], dst, 1);
             for (int64_t i = 1; i < len; ++i) dst[i] = dst[0];
           } else {
-            one_operand(s, reg[s.a], dst, scalar[r] ? 1 : len);
+            one_operand(s, reg[s.a], dst, scalar[r] ? 1 : len, last ? stores : Stores::Cached);
           }
+          if (copy_out) simd_stream_copy(dst, result + b, len);
           reg[r] = dst;
         }
       }
-      if (stream) simd_stream_copy(reg.back(), result + b, len);
     }
   });
 }
