@@ -140,6 +140,16 @@ def round_trip_ns(exe: str) -> float:
     return _probe(exe, "pingpong", 100_000)["round_trip_ns"]
 
 
+def triad_reps(n: int) -> int:
+    """~2 GB moved per size bounds the time; >= 10 reps, of which the best counts."""
+    return max(10, min(2000, int(2e9 / (12 * n))))
+
+
+def triad_gbps(exe: str, threads: int, n: int) -> float:
+    """The triad's GB/s over n floats x 3 arrays on `threads` threads, plain or streaming stores."""
+    return _probe(exe, "triad", threads, n, triad_reps(n))["gbps"]
+
+
 def measure(threads: int, triad_elems=(), flops_seconds: float = 0.3, exe: str | None = None) -> dict:
     """Peak FLOP/s and triad GB/s on 1 thread and on `threads` threads.
     triad_elems: extra triad sizes (elements), e.g. the workloads' sizes.
@@ -154,9 +164,7 @@ def measure(threads: int, triad_elems=(), flops_seconds: float = 0.3, exe: str |
         triad = {}
         dram_n = triad_sizes(info)[-1]
         for n in triad_sizes(info, triad_elems):
-            # ~2 GB moved per size bounds the time; >= 10 reps, keep the best.
-            reps = max(10, min(2000, int(2e9 / (12 * n))))
-            triad[n] = {t: _probe(exe, "triad", t, n, reps) for t in counts}
+            triad[n] = {t: _probe(exe, "triad", t, n, triad_reps(n)) for t in counts}
     finally:
         shutil.rmtree(workdir, ignore_errors=True)
     return {

@@ -190,12 +190,20 @@ def full(args) -> int:
     except Exception as e:  # noqa: BLE001  (no gcc, no OpenMP, ...)
         limits, limits_error = None, f"{type(e).__name__}: {e}"
 
-    def round_trip():
-        """Where the threads' cores sit right now (see machine.py): the host may move them mid-run."""
+    def conditions_now(w) -> report.Conditions:
+        """Where the threads' cores sit right now and, for a bandwidth workload, what its triad gets
+        there (see machine.py): the host may move them mid-run. Context, never a reason to stop."""
+        c = report.Conditions()
+        if not probe:
+            return c
         try:
-            return machine.round_trip_ns(probe) if probe and threads >= 2 else None
-        except Exception:  # noqa: BLE001  (the probe is context, never a reason to stop)
-            return None
+            if threads >= 2:
+                c.round_trip_ns = machine.round_trip_ns(probe)
+            if w.kind == "bandwidth" and w.triad_elems:
+                c.triad_gbps = machine.triad_gbps(probe, threads, w.triad_elems)
+        except Exception:  # noqa: BLE001
+            pass
+        return c
 
     workers = start_workers(info, threads)
     if "sprout" not in workers:
@@ -206,7 +214,7 @@ def full(args) -> int:
     try:
         for w in workloads:
             log(f"running {w.name} ...")
-            cores_apart = round_trip()
+            conditions = conditions_now(w)
             results, load = measure_quietly(
                 lambda: runner.run_workload(w, workers, opt), w.name,  # noqa: B023
                 pids=[wk.proc.pid for wk in workers.values()], **quiet)
@@ -216,8 +224,8 @@ def full(args) -> int:
                                             name not in frameworks.VARIANT_OF):
                     results[name] = runner.Result(name, error=fi["status"])
             results = {n: results[n] for n in info if n in results}
-            measured.append((w, results, load, cores_apart))
-            print("\n".join(report.workload_table(w, results, limits, threads, load, cores_apart)))
+            measured.append((w, results, load, conditions))
+            print("\n".join(report.workload_table(w, results, limits, threads, load, conditions)))
     finally:
         for wk in workers.values():
             wk.close()

@@ -2,6 +2,8 @@
 per workload, and a summary in plain words derived from the numbers."""
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from .frameworks import TITLES
 from .load import NOISY, describe
 from .registry import Workload
@@ -28,15 +30,27 @@ def speedup(w: Workload, sprout: float, peer: float) -> float:
     return peer / sprout if w.lower_is_better else sprout / peer
 
 
-def limit_fraction(w: Workload, value: float, machine: dict | None, threads: int):
-    """(fraction, label) of the measured machine limit, or None."""
-    if not machine:
-        return None
-    if w.kind == "flops":
+@dataclass
+class Conditions:
+    """The machine's state measured just before a workload: the host may move the threads' cores between
+    core complexes mid-run, and with them what bandwidth a cache-sized working set gets (machine.py)."""
+    round_trip_ns: float | None = None  # a cache line between the threads' cores and back
+    triad_gbps: float | None = None     # a bandwidth workload's triad, at its size and thread count
+
+
+def limit_fraction(w: Workload, value: float, machine: dict | None, threads: int, conditions: Conditions | None = None):
+    """(fraction, label) of the measured machine limit, or None. A bandwidth workload is compared with
+    the triad measured just before it when there is one: the limits table's triad may have been taken
+    with the cores placed otherwise (with two L3s a 48 MB triad runs about 1.6x faster than with one)."""
+    if w.kind == "flops" and machine:
         return value / machine["peak_gflops"][threads], "of peak"
-    if w.kind == "bandwidth" and w.triad_elems in machine["triad_gbps"]:
-        n = w.triad_elems
-        return value / machine["triad_gbps"][n][threads], f"of triad@{n // MIB}M"
+    if w.kind != "bandwidth" or not w.triad_elems:
+        return None
+    size = f"triad@{w.triad_elems // MIB}M"
+    if conditions and conditions.triad_gbps:
+        return value / conditions.triad_gbps, f"of {size} just before"
+    if machine and w.triad_elems in machine["triad_gbps"]:
+        return value / machine["triad_gbps"][w.triad_elems][threads], f"of {size}"
     return None
 
 
@@ -82,7 +96,9 @@ def machine_section(m: dict, threads: int) -> list[str]:
            f"{round_trip_words(m['core_round_trip_ns'])}. A virtual machine's vCPUs can sit on two "
            "core complexes: then each thread has an L3 of its own (the triads within twice the L3 "
            "run faster) and reads of data the other thread has just written cross the fabric. The "
-           "host can move them during a run: each workload gives the round trip measured before it."]
+           "host can move them during a run: each workload gives the round trip measured before it, "
+           "and a bandwidth workload is compared with its triad measured just before it, not with this "
+           "table's."]
           if m.get("core_round_trip_ns") else []),
         "", *rows]
 
@@ -95,12 +111,21 @@ def round_trip_words(ns) -> str:
     return f"{ns:.0f} ns ({where})"
 
 
-def workload_table(w: Workload, results: dict, machine, threads: int, load=None, round_trip=None) -> list[str]:
+def conditions_words(conditions: Conditions | None, threads: int, w: Workload) -> str:
+    c = conditions or Conditions()
+    words = ""
+    if threads > 1:
+        words += f" Cache-line round trip between the threads' cores just before: {round_trip_words(c.round_trip_ns)}."
+    if c.triad_gbps:
+        words += f" Triad@{w.triad_elems // MIB}M just before: {fmt(c.triad_gbps)} GB/s."
+    return words
+
+
+def workload_table(w: Workload, results: dict, machine, threads: int, load=None,
+                   conditions: Conditions | None = None) -> list[str]:
     better = "lower" if w.lower_is_better else "higher"
     lines = [f"### {w.name}", "", f"{w.doc}. Unit: {w.unit}, {better} is better.",
-             f"Other processes' CPU use meanwhile: {describe(load)}." +
-             (f" Cache-line round trip between the threads' cores just before: {round_trip_words(round_trip)}."
-              if threads > 1 else ""), "",
+             f"Other processes' CPU use meanwhile: {describe(load)}." + conditions_words(conditions, threads, w), "",
              f"| framework | median ({w.unit}) | IQR | min - max | n | machine limit | "
              "Sprout / this | Sprout is |" + (" peak memory (MB) |" if w.peak_memory else ""),
              "|---|---|---|---|---|---|---|---|" + ("---|" if w.peak_memory else "")]
@@ -115,7 +140,7 @@ def workload_table(w: Workload, results: dict, machine, threads: int, load=None,
             lines.append(f"| {title} | not measured: {_cell(res.error)} | | | | | | |")
             continue
         s = res.summary
-        frac = limit_fraction(w, s.median, machine, threads)
+        frac = limit_fraction(w, s.median, machine, threads, conditions)
         frac_txt = f"{frac[0] * 100:.0f}% {frac[1]}" if frac else ""
         ratio = sp = ""
         if s_med is not None:
@@ -143,7 +168,7 @@ def _versus(x: float) -> str:
 def summary_section(measured: list, machine, threads: int) -> list[str]:
     leads, trails, par, limits, goals, noisy = [], [], [], [], [], []
     missing = {}  # (framework, reason) -> workloads, so one cause is told once
-    for w, results, load, _ in measured:
+    for w, results, load, conditions in measured:
         # Results taken while other processes loaded the machine stay in the
         # lists, but marked, so nobody reads them as clean.
         tag = " [under load]" if load is not None and load > NOISY else ""
@@ -166,7 +191,7 @@ def summary_section(measured: list, machine, threads: int) -> list[str]:
             else:
                 trails.append(item)
         if ok:
-            frac = limit_fraction(w, sprout.summary.median, machine, threads)
+            frac = limit_fraction(w, sprout.summary.median, machine, threads, conditions)
             if frac:
                 limits.append(f"{w.name} {frac[0] * 100:.0f}% {frac[1]}{tag}")
         if w.goal:
@@ -233,7 +258,7 @@ def render(run: dict) -> str:
     else:
         out += [f"Not measured: {run.get('machine_error')}"]
     out += ["", "## Workloads", ""]
-    for w, results, load, round_trip in run["workloads"]:
-        out += workload_table(w, results, m, threads, load, round_trip)
+    for w, results, load, conditions in run["workloads"]:
+        out += workload_table(w, results, m, threads, load, conditions)
     out += summary_section(run["workloads"], m, threads)
     return "\n".join(out)

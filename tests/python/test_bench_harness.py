@@ -14,6 +14,7 @@ sys.path.insert(0, BENCHMARKS)
 
 from harness import load, runner  # noqa: E402
 from harness.registry import Workload  # noqa: E402
+from harness.stats import Summary  # noqa: E402
 
 BUSY = "import time\nt = time.process_time()\nwhile time.process_time() - t < 1.0: pass\n"
 
@@ -71,3 +72,29 @@ def test_the_probe_times_a_cache_line_between_two_cores(tmp_path):
     assert report.round_trip_words(60.0) == "60 ns (one core complex)"
     assert report.round_trip_words(330.0) == "330 ns (two core complexes, each with its own L3)"
     assert report.round_trip_words(None) == "not measured"
+
+
+def test_a_bandwidth_workload_is_compared_with_its_triad_measured_just_before(tmp_path):
+    # The limits table's triad@4M may have been taken with the cores in two core complexes (two L3s,
+    # ~1.6x the bandwidth of one): the report compares with the triad taken just before the workload.
+    import machine
+    from harness import report
+    w = Workload(name="stream_4m", kind="bandwidth", doc="x", inputs=None, amount=lambda smoke: 1,
+                 check=lambda *a: None, triad_elems=4 << 20)
+    limits = {"peak_gflops": {2: 200.0}, "triad_gbps": {4 << 20: {2: 120.0}}}
+    summary = Summary(n=3, median=60.0, q1=58.0, q3=62.0, min=55.0, max=65.0)  # GB/s
+    value = summary.median
+    assert report.limit_fraction(w, value, limits, 2) == (value / 120.0, "of triad@4M")
+    before = report.Conditions(round_trip_ns=64.0, triad_gbps=75.0)
+    assert report.limit_fraction(w, value, limits, 2, before) == (value / 75.0, "of triad@4M just before")
+    table = "\n".join(report.workload_table(w, {"sprout": runner.Result("sprout", summary=summary)},
+                                            limits, 2, None, before))
+    assert "round trip between the threads' cores just before: 64 ns (one core complex)" in table
+    assert "Triad@4M just before: 75.0 GB/s." in table
+    assert "| 80% of triad@4M just before |" in table
+    flops = Workload(name="gemm", kind="flops", doc="x", inputs=None, amount=lambda smoke: 1,
+                     check=lambda *a: None)
+    assert report.limit_fraction(flops, 100.0, limits, 2, before) == (0.5, "of peak")
+    # The probe's own triad, as run.py takes it before each bandwidth workload.
+    gbps = machine.triad_gbps(machine.build_probe(str(tmp_path)), 1, 1 << 16)
+    assert 1 < gbps < 10000
