@@ -32,7 +32,7 @@ struct TransposeAttrs {
 struct BroadcastToAttrs {
   std::vector<int64_t> shape;
   static constexpr auto fields() {
-    return std::tuple{attr("shape", &BroadcastToAttrs::shape, "The target shape; -1 keeps that dimension.").call()};
+    return std::tuple{attr("shape", &BroadcastToAttrs::shape, "The target shape; -1 keeps that dimension.")};
   }
 };
 

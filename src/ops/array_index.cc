@@ -73,6 +73,28 @@ std::vector<Tensor> dispatch_masked_select(const NoAttrs& a, std::span<const Ten
   return out;
 }
 
+// ---- NonZero ------------------------------------------------------------------------------------
+
+std::vector<TensorSpec> infer_nonzero(const OpDef&, const NoAttrs&, std::span<const TensorSpec> in) {
+  // One row per nonzero element: how many depends on the values.
+  return {TensorSpec{DType::Int64, Shape{-1, static_cast<int64_t>(in[0].shape.size())}}};
+}
+
+// The output's length is the number of nonzero elements: count them, allocate, then run the kernel.
+std::vector<Tensor> dispatch_nonzero(const NoAttrs& a, std::span<const Tensor> in) {
+  static const OpDef& def = OpRegistry::instance().get("NonZero");
+  const Tensor x = in[0].contiguous();
+  int64_t count = 0;
+  visit_dtype(x.dtype(), [&](auto zero) {
+    using T = decltype(zero);
+    const T* p = static_cast<const T*>(x.raw_data());
+    for (int64_t i = 0, n = x.numel(); i < n; ++i) count += static_cast<compute_t<T>>(p[i]) != 0;
+  });
+  std::vector<Tensor> out{Tensor::empty(Shape{count, x.ndim()}, DType::Int64)};
+  def.kernel(Device::CPU)(&a, std::span<const Tensor>(&x, 1), out);
+  return out;
+}
+
 // Output k came from the k-th True position of the (broadcast) mask. Numbering the True positions 1..k
 // with a cumulative sum, gathering from [0, dout...] puts each gradient back and 0 everywhere else.
 std::vector<V> masked_select_bprop(BpropBuilder& b) {
@@ -252,6 +274,14 @@ SPROUT_REGISTER(array_index) {
       .infer(infer_masked_select)
       .view(dispatch_masked_select)
       .bprop(bprop_rule(masked_select_bprop));
+  define_op<NoAttrs>("NonZero")
+      .doc("The indices of the nonzero (True) elements, one Int64 row of coordinates each, in row-major order.")
+      .inputs({"input"})
+      .outputs({"output"})
+      .non_differentiable({true})
+      .infer(infer_nonzero)
+      .view(dispatch_nonzero)
+      .bprop(bprop_rule([](BpropBuilder& b) -> std::vector<V> { return {zeros_like(b, b.input(0))}; }));
   define_op<GatherAttrs>("Gather")
       .doc("Slices of 'input_params' along 'axis' at 'input_indices' (int32/int64; negative counts from the end).")
       .inputs({"input_params", "input_indices"})

@@ -87,6 +87,6 @@ def setitem(x, index, value):
         value = Tensor(np.full(picked.shape, value), dtype=x.dtype)
     value = prim("Cast")(value, x.dtype)
     if tuple(value.shape) != picked.shape:
-        value = prim("BroadcastTo")(value, picked.shape)
+        value = prim("BroadcastTo", shape=tuple(picked.shape))(value)
     updates = prim("Reshape")(value, (-1,))
     return prim("Reshape")(prim("TensorScatterUpdate")(flat, indices, updates), tuple(x.shape))

@@ -2,6 +2,7 @@
 // contiguous block) and split across threads by output slice; scatters that may hit one slice twice
 // (ScatterNd, UnsortedSegmentSum) run serially over slices with a vectorizable inner add.
 // Every index is checked before any memory is touched, so a bad index is a ValueError, never a crash.
+#include <algorithm>
 #include <cstring>
 
 #include "kernels/cpu/index_util.h"
@@ -85,6 +86,25 @@ void masked_select_kernel(const NoAttrs&, std::span<const Tensor> in, std::span<
       std::memcpy(dst, src + i * static_cast<int64_t>(item), item);
       dst += item;
     }
+}
+
+// The coordinates of each nonzero element in row-major order (the output was sized by the op's dispatch).
+// NaN counts as nonzero, -0.0 as zero, as in NumPy.
+void nonzero_kernel(const NoAttrs&, std::span<const Tensor> in, std::span<Tensor> out) {
+  const Tensor x = in[0].contiguous();
+  const Shape& shape = x.shape();
+  const int64_t rank = x.ndim();
+  std::vector<int64_t> coord(static_cast<size_t>(rank), 0);
+  int64_t* dst = out[0].data<int64_t>();
+  visit_dtype(x.dtype(), [&](auto zero) {
+    using T = decltype(zero);
+    const T* p = static_cast<const T*>(x.raw_data());
+    for (int64_t i = 0, n = x.numel(); i < n; ++i) {
+      if (static_cast<compute_t<T>>(p[i]) != 0) dst = std::copy(coord.begin(), coord.end(), dst);
+      for (int64_t d = rank - 1; d >= 0 && ++coord[static_cast<size_t>(d)] == shape[static_cast<size_t>(d)]; --d)
+        coord[static_cast<size_t>(d)] = 0;
+    }
+  });
 }
 
 // out[o, j, :] = x[o, idx[j], :], one memcpy of `inner` elements per (o, j).
@@ -288,6 +308,7 @@ SPROUT_REGISTER(cpu_array_index) {
   register_kernel<NoAttrs>("Select", Device::CPU, select_kernel);
   register_kernel<NoAttrs>("MaskedFill", Device::CPU, masked_fill_kernel);
   register_kernel<NoAttrs>("MaskedSelect", Device::CPU, masked_select_kernel);
+  register_kernel<NoAttrs>("NonZero", Device::CPU, nonzero_kernel);
   register_kernel<GatherAttrs>("Gather", Device::CPU, gather_kernel);
   register_kernel<NoAttrs>("GatherNd", Device::CPU, gather_nd_kernel);
   register_kernel<ScatterNdAttrs>("ScatterNd", Device::CPU, scatter_nd_kernel);

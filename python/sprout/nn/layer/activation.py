@@ -1,5 +1,10 @@
 """Activation cells, each a thin wrapper of the functional op (``mindspore.nn`` activations)."""
+import numbers
+
 from sprout import ops
+from sprout.common import dtype as mstype
+from sprout.common.initializer import initializer
+from sprout.common.parameter import Parameter
 from sprout.nn.cell import Cell
 
 
@@ -105,9 +110,27 @@ class LogSoftmax(Cell):
         return ops.log_softmax(x, self.axis)
 
 
+class PReLU(Cell):
+    """x where x > 0, else w * x, with a learned slope `w` per channel (axis 1), or one shared by all for
+    channel=1; `w` starts at the number `w` or from a Tensor of `channel` values."""
+
+    def __init__(self, channel=1, w=0.25):
+        super().__init__()
+        if isinstance(channel, bool) or not isinstance(channel, int) or channel < 1:
+            raise ValueError(f"PReLU: 'channel' must be a positive int, but got {channel!r}")
+        if isinstance(w, numbers.Real) and not isinstance(w, bool):
+            w = initializer(float(w), (channel,), mstype.float32)
+        elif not (hasattr(w, "shape") and tuple(w.shape) in ((channel,), (1,))):
+            raise ValueError(f"PReLU: 'w' must be a number or a Tensor of shape ({channel},), but got {w!r}")
+        self.w = Parameter(w, name="a")
+
+    def construct(self, x):
+        return ops.prelu(x, self.w)
+
+
 _ACTIVATIONS = {"relu": ReLU, "relu6": ReLU6, "leakyrelu": LeakyReLU, "elu": ELU, "gelu": GELU, "silu": SiLU,
                 "mish": Mish, "hswish": HSwish, "hsigmoid": HSigmoid, "sigmoid": Sigmoid, "tanh": Tanh,
-                "softplus": Softplus, "softmax": Softmax, "logsoftmax": LogSoftmax}
+                "softplus": Softplus, "softmax": Softmax, "logsoftmax": LogSoftmax, "prelu": PReLU}
 
 
 def get_activation(name, prim_name=None):

@@ -73,3 +73,25 @@ class Flatten(Cell):
 class Identity(Cell):
     def construct(self, x):
         return x
+
+
+class PixelShuffle(Cell):
+    """(*, C r^2, H, W) -> (*, C, H r, W r) (ops.pixel_shuffle)."""
+
+    def __init__(self, upscale_factor):
+        super().__init__()
+        self.upscale_factor = upscale_factor
+
+    def construct(self, x):
+        return ops.pixel_shuffle(x, self.upscale_factor)
+
+
+class PixelUnshuffle(Cell):
+    """(*, C, H r, W r) -> (*, C r^2, H, W) (ops.pixel_unshuffle)."""
+
+    def __init__(self, downscale_factor):
+        super().__init__()
+        self.downscale_factor = downscale_factor
+
+    def construct(self, x):
+        return ops.pixel_unshuffle(x, self.downscale_factor)

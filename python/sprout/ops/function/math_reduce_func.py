@@ -57,6 +57,49 @@ def any(input, axis=None, keep_dims=False):
     return _reduce("ReduceAny", _as_bool(input), _axes(axis, "any"), keep_dims)
 
 
+def _extreme(api, reduce_op, arg_op, input, axis, keepdims, initial, where):
+    """(values, indices) of max or min: `where` False positions take `initial`, which also bounds the result."""
+    _check_tensor(api, "input", input)
+    x = input
+    if where is not None:
+        if initial is None:
+            raise ValueError(f"{api}: 'initial' must be given with 'where' (the value of the masked-out elements)")
+        x = prim("Select")(where if isinstance(where, Tensor) else Tensor(where), x, Tensor(initial, x.dtype))
+    if axis is None:
+        values = _reduce(reduce_op, x, (), False)
+        indices = prim(arg_op, axis=0, output_type=mstype.int64)(_reshape(x, (-1,)))
+    else:
+        if not isinstance(axis, int) or isinstance(axis, bool):
+            raise TypeError(f"{api}: 'axis' must be an int or None, but got {axis!r}")
+        values = _reduce(reduce_op, x, (axis,), keepdims)
+        indices = prim(arg_op, axis=axis, output_type=mstype.int64)(x)
+        if keepdims and x.ndim > 0:
+            indices = prim("ExpandDims")(indices, axis)
+    if initial is not None:
+        bound = prim("Maximum" if reduce_op == "ReduceMax" else "Minimum")
+        values = bound(values, Tensor(initial, values.dtype))
+    return values, indices
+
+
+def max(input, axis=None, keepdims=False, *, initial=None, where=None):
+    """(values, indices) of the maximum along `axis` (over every element when None, the index then into the
+    flattened input); the first maximum's index on ties. `initial` bounds the values from below; with
+    `where`, elements where it is False count as `initial`."""
+    return _extreme("max", "ReduceMax", "Argmax", input, axis, keepdims, initial, where)
+
+
+def min(input, axis=None, keepdims=False, *, initial=None, where=None):
+    """(values, indices) of the minimum along `axis`: as max, bounded from above by `initial`."""
+    return _extreme("min", "ReduceMin", "Argmin", input, axis, keepdims, initial, where)
+
+
+def count_nonzero(x, axis=(), keep_dims=False, dtype=mstype.int32):
+    """The number of nonzero elements along `axis` (all axes when empty), as `dtype`."""
+    _check_tensor("count_nonzero", "x", x)
+    nonzero = _cast(_not_equal(x, Tensor(0, x.dtype)), mstype.int64)
+    return _cast(_reduce("ReduceSum", nonzero, _axes(axis, "count_nonzero"), keep_dims), dtype)
+
+
 def _drop_axes(x, shape, axes, keep):
     """The result of a keep-dims reduction reshaped as a reduction without keep-dims would give."""
     if keep:
@@ -170,6 +213,7 @@ def norm(A, ord=None, dim=None, keepdim=False, *, dtype=None):
     raise ValueError(f"norm: 'dim' must be an int or a pair of ints, but got {dim}")
 
 
-__all__ = ["prod", "all", "any", "logsumexp", "var", "std", "var_mean", "std_mean", "norm"]
+__all__ = ["prod", "all", "any", "max", "min", "count_nonzero", "logsumexp", "var", "std", "var_mean", "std_mean",
+           "norm"]
 
-TENSOR_METHODS = ["prod", "all", "any", "logsumexp", "var", "std", "norm"]
+TENSOR_METHODS = ["prod", "all", "any", "count_nonzero", "logsumexp", "var", "std", "norm"]

@@ -56,6 +56,17 @@ def leaky_relu(input, alpha=0.2):
     return prim("LeakyReLU", alpha=_check_float_arg("leaky_relu", "alpha", alpha))(_check_tensor("leaky_relu", "input", input))
 
 
+def prelu(x, weight):
+    """x where x > 0, else weight * x, with one learned slope per channel (axis 1) or one for all."""
+    x, weight = _check_tensor("prelu", "x", x), _check_tensor("prelu", "weight", weight)
+    channels = x.shape[1] if x.ndim >= 2 else 1
+    if weight.ndim > 1 or weight.size not in (1, channels):
+        raise ValueError(f"prelu: 'weight' must be 1-d with 1 or {channels} (the channels of 'x') elements, "
+                         f"but got shape {weight.shape}")
+    slope = prim("Reshape")(weight, (-1,) + (1,) * (x.ndim - 2)) if x.ndim >= 2 else weight
+    return prim("Select")(prim("Greater")(x, Tensor(0, x.dtype)), x, prim("Mul")(slope, x))
+
+
 def elu(input_x, alpha=1.0):
     """input_x where input_x > 0, else alpha * (exp(input_x) - 1)."""
     return prim("Elu", alpha=_check_float_arg("elu", "alpha", alpha))(_check_tensor("elu", "input_x", input_x))
@@ -441,7 +452,7 @@ def gru_cell(input, hx, w_ih, w_hh, b_ih=None, b_hh=None):
     return prim("GRUCellPointwise")(input_gates, hidden_gates, hx, b_ih, b_hh)
 
 
-__all__ = ["relu", "relu6", "leaky_relu", "elu", "gelu", "silu", "mish", "hardswish", "hardsigmoid", "sigmoid",
+__all__ = ["relu", "relu6", "leaky_relu", "prelu", "elu", "gelu", "silu", "mish", "hardswish", "hardsigmoid", "sigmoid",
            "softplus", "logsigmoid", "softsign", "hardtanh", "selu", "celu", "glu", "softmax", "log_softmax", "binary_cross_entropy_with_logits", "binary_cross_entropy", "nll_loss",
            "cross_entropy", "mse_loss", "l1_loss", "smooth_l1_loss", "kl_div", "dropout", "embedding",
            "scaled_dot_product_attention", "lstm_cell", "gru_cell"]

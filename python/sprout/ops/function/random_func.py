@@ -1,5 +1,5 @@
-"""Random sampling functions (MindSpore 2.x names): standard_normal, uniform, randint, bernoulli,
-multinomial, randperm, shuffle.
+"""Random sampling functions (MindSpore 2.x names): standard_normal, uniform, rand, randn, randint,
+bernoulli, multinomial, randperm, shuffle.
 
 Each call draws the seeds of its primitive from the global generator (``ms.set_seed``), as
 ops.dropout does (Note [Random ops] in src/ops/random.h): a seeded script is reproducible and
@@ -13,7 +13,7 @@ from sprout.common import seed as _seed
 from sprout.common.tensor import Tensor
 from sprout.ops.function._prims import prim
 
-__all__ = ["standard_normal", "uniform", "randint", "bernoulli", "multinomial", "randperm", "shuffle"]
+__all__ = ["standard_normal", "uniform", "rand", "randn", "randint", "bernoulli", "multinomial", "randperm", "shuffle"]
 
 _INT_DTYPES = (mstype.int8, mstype.int16, mstype.int32, mstype.int64, mstype.uint8)
 _FLOAT_DTYPES = (mstype.float16, mstype.bfloat16, mstype.float32, mstype.float64)
@@ -88,6 +88,33 @@ def uniform(shape, minval, maxval, seed=None, dtype=mstype.float32):
     u = _C.Primitive("UniformReal", {"seed": s0, "seed2": s1})(shape)
     span = prim("Sub")(maxval, minval)
     return prim("Cast")(prim("Add")(prim("Mul")(u, span), minval), dtype)
+
+
+def _size_args(size):
+    """rand(2, 3) and rand((2, 3)) alike."""
+    return size[0] if len(size) == 1 and isinstance(size[0], (tuple, list)) else size
+
+
+def _float_dtype(api, dtype):
+    dtype = mstype.float32 if dtype is None else dtype
+    if dtype not in _FLOAT_DTYPES:
+        raise TypeError(f"{api}: 'dtype' must be a floating-point type, but got {dtype}")
+    return dtype
+
+
+def rand(*size, dtype=None, seed=None):
+    """Samples uniform in [0, 1) of shape `size` (Float32 unless `dtype` says otherwise)."""
+    dtype = _float_dtype("rand", dtype)
+    s0, s1 = _seeds("rand", seed)
+    u = _C.Primitive("UniformReal", {"seed": s0, "seed2": s1})(_shape("rand", _size_args(size)))
+    return u if dtype == mstype.float32 else prim("Cast")(u, dtype)
+
+
+def randn(*size, dtype=None, seed=None):
+    """Samples of the standard normal distribution of shape `size` (Float32 unless `dtype` says otherwise)."""
+    dtype = _float_dtype("randn", dtype)
+    z = standard_normal(_size_args(size), seed)
+    return z if dtype == mstype.float32 else prim("Cast")(z, dtype)
 
 
 def randint(low, high, size, seed=None, *, dtype=None):

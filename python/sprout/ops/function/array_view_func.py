@@ -1,0 +1,168 @@
+"""Array ops that move, pick or repeat axes: broadcast_to, swapaxes/moveaxis, narrow, unbind, hstack/vstack,
+repeat_interleave, nonzero, and the tensor queries numel, rank, shape, size.
+
+MindSpore 2.x names and arguments, built from registry primitives (views where the layout allows), so
+eager mode, graph mode and autodiff see the same ops.
+"""
+import builtins
+
+from sprout.common import dtype as mstype
+from sprout.common.tensor import Tensor
+from sprout.ops.function._prims import prim
+from sprout.ops.function.array_func import _int, _ints, _tensor, _tensors, concat, reshape, transpose
+
+
+def _axis(api, arg, axis, ndim):
+    """`axis` checked against a rank-`ndim` tensor and made non-negative."""
+    axis = _int(axis, api, arg)
+    if not -builtins.max(ndim, 1) <= axis < builtins.max(ndim, 1):
+        raise ValueError(f"{api}: '{arg}' must be in [{-builtins.max(ndim, 1)}, {builtins.max(ndim, 1)}) for a "
+                         f"{ndim}-d input, but got {axis}")
+    return axis % builtins.max(ndim, 1)
+
+
+def broadcast_to(input, shape):
+    """`input` broadcast to `shape` (NumPy rules; -1 keeps that dimension); a view."""
+    x = _tensor(input, "broadcast_to", "input")
+    return prim("BroadcastTo", shape=_ints(shape, "broadcast_to", "shape"))(x)
+
+
+def swapaxes(input, axis0, axis1):
+    """`input` with axes `axis0` and `axis1` exchanged; a view."""
+    x = _tensor(input, "swapaxes", "input")
+    a, b = _axis("swapaxes", "axis0", axis0, x.ndim), _axis("swapaxes", "axis1", axis1, x.ndim)
+    perm = list(builtins.range(x.ndim))
+    perm[a], perm[b] = perm[b], perm[a]
+    return transpose(x, perm)
+
+
+def swapdims(input, dim0, dim1):
+    """Same as swapaxes (PyTorch's name, kept by MindSpore)."""
+    return swapaxes(input, dim0, dim1)
+
+
+def moveaxis(x, source, destination):
+    """`x` with the axes `source` moved to positions `destination`, the others in order; a view."""
+    x = _tensor(x, "moveaxis", "x")
+    src = [_axis("moveaxis", "source", a, x.ndim) for a in _ints(source, "moveaxis", "source")]
+    dst = [_axis("moveaxis", "destination", a, x.ndim) for a in _ints(destination, "moveaxis", "destination")]
+    if len(src) != len(dst):
+        raise ValueError(f"moveaxis: 'source' and 'destination' must have as many axes, but got {len(src)} "
+                         f"and {len(dst)}")
+    if len(set(src)) != len(src) or len(set(dst)) != len(dst):
+        raise ValueError(f"moveaxis: repeated axis in 'source' {tuple(src)} or 'destination' {tuple(dst)}")
+    rest = iter(a for a in builtins.range(x.ndim) if a not in src)
+    placed = dict(zip(dst, src))
+    return transpose(x, [placed[i] if i in placed else next(rest) for i in builtins.range(x.ndim)])
+
+
+def movedim(x, source, destination):
+    """Same as moveaxis (PyTorch's name, kept by MindSpore)."""
+    return moveaxis(x, source, destination)
+
+
+def narrow(input, axis, start, length):
+    """Elements [start, start + length) of `input` along `axis`; a view."""
+    x = _tensor(input, "narrow", "input")
+    axis = _axis("narrow", "axis", axis, x.ndim)
+    start, length = _int(start, "narrow", "start"), _int(length, "narrow", "length")
+    size = x.shape[axis]
+    if start < 0:
+        start += size
+    if not 0 <= start <= size or length < 0 or start + length > size:
+        raise ValueError(f"narrow: 'start' {start} and 'length' {length} must stay within axis {axis} of size "
+                         f"{size}")
+    begin = [0] * x.ndim
+    sizes = list(x.shape)
+    begin[axis], sizes[axis] = start, length
+    return prim("Slice")(x, tuple(begin), tuple(sizes))
+
+
+def unbind(input, dim=0):
+    """The slices of `input` along `dim`, each without that axis, as a tuple."""
+    x = _tensor(input, "unbind", "input")
+    dim = _axis("unbind", "dim", dim, x.ndim)
+    if x.ndim == 0:
+        raise ValueError("unbind: 'input' must have at least one dimension, but got a 0-d tensor")
+    shape = x.shape[:dim] + x.shape[dim + 1:]
+    return tuple(reshape(narrow(x, dim, i, 1), shape) for i in builtins.range(x.shape[dim]))
+
+
+def _at_least(tensors, api, rank):
+    return tuple(reshape(t, (1,) * (rank - t.ndim) + t.shape) if t.ndim < rank else t
+                 for t in _tensors(tensors, api, "tensors"))
+
+
+def hstack(tensors):
+    """Tensors joined column-wise: along axis 1, or axis 0 for 1-d ones (NumPy's hstack)."""
+    ts = _at_least(tensors, "hstack", 1)
+    return concat(ts, 0 if builtins.all(t.ndim == 1 for t in ts) else 1)
+
+
+def vstack(inputs):
+    """Tensors joined row-wise along axis 0, 1-d ones as rows (NumPy's vstack)."""
+    return concat(_at_least(inputs, "vstack", 2), 0)
+
+
+def repeat_interleave(input, repeats, axis=None):
+    """Each element repeated `repeats` times along `axis` (over the flattened input when None)."""
+    x = _tensor(input, "repeat_interleave", "input")
+    if isinstance(repeats, Tensor):
+        if repeats.size != 1:
+            raise ValueError("repeat_interleave: a Tensor 'repeats' must hold one count (per-element counts are "
+                             f"not supported), but got shape {repeats.shape}")
+        repeats = int(repeats.asnumpy().reshape(()))
+    repeats = _int(repeats, "repeat_interleave", "repeats")
+    if repeats < 0:
+        raise ValueError(f"repeat_interleave: 'repeats' must be >= 0, but got {repeats}")
+    if axis is None:
+        x, axis = reshape(x, (-1,)), 0
+    axis = _axis("repeat_interleave", "axis", axis, x.ndim)
+    # (..., n, 1, ...) broadcast to (..., n, repeats, ...), then the two axes merged.
+    expanded = broadcast_to(reshape(x, x.shape[:axis + 1] + (1,) + x.shape[axis + 1:]),
+                            x.shape[:axis + 1] + (repeats,) + x.shape[axis + 1:])
+    return reshape(expanded, x.shape[:axis] + (x.shape[axis] * repeats,) + x.shape[axis + 1:])
+
+
+def nonzero(input, as_tuple=False):
+    """Coordinates of the nonzero elements in row-major order: an (N, ndim) Int64 tensor, or with
+    `as_tuple` a tuple of ndim (N,) tensors, one per axis."""
+    out = prim("NonZero")(_tensor(input, "nonzero", "input"))
+    return unbind(out, 1) if as_tuple else out
+
+
+def numel(input):
+    """The number of elements, as a Python int."""
+    return _tensor(input, "numel", "input").size
+
+
+def size(input_x):
+    """The number of elements, as a Python int (MindSpore's ops.size)."""
+    return _tensor(input_x, "size", "input_x").size
+
+
+def rank(input_x):
+    """The number of dimensions, as a Python int."""
+    return _tensor(input_x, "rank", "input_x").ndim
+
+
+def shape(input_x):
+    """The shape, as a tuple of Python ints."""
+    return _tensor(input_x, "shape", "input_x").shape
+
+
+def is_tensor(obj):
+    """Whether `obj` is a Tensor (a Parameter included)."""
+    return isinstance(obj, Tensor)
+
+
+def is_floating_point(input):
+    """Whether `input`'s dtype is a floating-point one."""
+    return _tensor(input, "is_floating_point", "input").dtype in (mstype.float16, mstype.bfloat16, mstype.float32,
+                                                                 mstype.float64)
+
+
+__all__ = ["broadcast_to", "swapaxes", "swapdims", "moveaxis", "movedim", "narrow", "unbind", "hstack", "vstack",
+           "repeat_interleave", "nonzero", "numel", "size", "rank", "shape", "is_tensor", "is_floating_point"]
+TENSOR_METHODS = ["broadcast_to", "swapaxes", "swapdims", "moveaxis", "movedim", "narrow", "unbind",
+                  "repeat_interleave", "nonzero", "numel", "is_floating_point"]

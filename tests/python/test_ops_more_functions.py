@@ -1,0 +1,335 @@
+"""MindSpore 2.x functions built from other ops (array_view_func, math_products_func, math_elementwise_func,
+nn_layout_func, ops.max/min/count_nonzero, prelu, rand/randn): values against NumPy, gradients against
+finite differences, compiled against eager, and bad arguments."""
+import numpy as np
+import pytest
+
+import sprout as ms
+from sprout import ops
+
+RNG = np.random.default_rng(7)
+
+
+def T(a, dtype=None):
+    return ms.Tensor(np.asarray(a) if dtype is None else np.asarray(a, dtype))
+
+
+def randn(*shape):
+    return RNG.standard_normal(shape)
+
+
+def numeric_grad(f, x, eps=1e-6):
+    g = np.zeros_like(x)
+    for i in range(x.size):
+        d = np.zeros_like(x)
+        d.reshape(-1)[i] = eps
+        g.reshape(-1)[i] = (f(x + d) - f(x - d)) / (2 * eps)
+    return g
+
+
+def check_grad(fn, *arrays, eps=1e-6, rtol=1e-6, atol=1e-8):
+    """d sum(fn(*inputs) * w) / d input_i against central differences in float64, for every input."""
+    w = RNG.standard_normal(np.shape(fn(*[T(a) for a in arrays]).asnumpy()))
+    loss = lambda *xs: (fn(*xs) * T(w)).sum()  # noqa: E731
+    grads = ms.grad(loss, grad_position=tuple(range(len(arrays))))(*[T(a) for a in arrays])
+    grads = grads if isinstance(grads, tuple) else (grads,)
+    for i, a in enumerate(arrays):
+        def f(v, i=i):
+            xs = [T(v) if j == i else T(b) for j, b in enumerate(arrays)]
+            return float(loss(*xs).asnumpy())
+        np.testing.assert_allclose(grads[i].asnumpy(), numeric_grad(f, np.array(a, np.float64), eps), rtol=rtol,
+                                   atol=atol)
+
+
+# ---- array views and queries -----------------------------------------------------------------------
+
+def test_broadcast_to_as_function_primitive_and_method():
+    x = randn(1, 3)
+    want = np.broadcast_to(x, (2, 4, 3))
+    np.testing.assert_array_equal(ops.broadcast_to(T(x), (2, 4, 3)).asnumpy(), want)
+    np.testing.assert_array_equal(ops.BroadcastTo((2, 4, 3))(T(x)).asnumpy(), want)
+    np.testing.assert_array_equal(T(x).broadcast_to((4, -1)).asnumpy(), np.broadcast_to(x, (4, 3)))
+    with pytest.raises(ValueError, match="BroadcastTo: cannot broadcast"):
+        ops.broadcast_to(T(np.ones(3)), (2, 4))
+    with pytest.raises(TypeError, match="broadcast_to: 'shape' must be an int or a tuple of ints"):
+        ops.broadcast_to(T(x), "3")
+
+
+def test_axis_moves_match_numpy():
+    x = randn(2, 3, 4)
+    np.testing.assert_array_equal(ops.swapaxes(T(x), 0, 2).asnumpy(), np.swapaxes(x, 0, 2))
+    np.testing.assert_array_equal(ops.swapdims(T(x), -1, 1).asnumpy(), np.swapaxes(x, -1, 1))
+    np.testing.assert_array_equal(ops.moveaxis(T(x), 0, -1).asnumpy(), np.moveaxis(x, 0, -1))
+    np.testing.assert_array_equal(ops.movedim(T(x), (0, 1), (2, 0)).asnumpy(), np.moveaxis(x, (0, 1), (2, 0)))
+    np.testing.assert_array_equal(T(x).swapaxes(1, 2).asnumpy(), np.swapaxes(x, 1, 2))
+    with pytest.raises(ValueError, match=r"swapaxes: 'axis1' must be in \[-3, 3\) for a 3-d input, but got 3"):
+        ops.swapaxes(T(x), 0, 3)
+    with pytest.raises(ValueError, match="moveaxis: 'source' and 'destination' must have as many axes"):
+        ops.moveaxis(T(x), (0, 1), 2)
+    with pytest.raises(ValueError, match="moveaxis: repeated axis"):
+        ops.moveaxis(T(x), (0, 0), (1, 2))
+
+
+def test_narrow_unbind_and_stacks():
+    x = randn(3, 5)
+    np.testing.assert_array_equal(ops.narrow(T(x), 1, 1, 3).asnumpy(), x[:, 1:4])
+    np.testing.assert_array_equal(ops.narrow(T(x), -1, -2, 2).asnumpy(), x[:, -2:])
+    with pytest.raises(ValueError, match="narrow: 'start' 4 and 'length' 2 must stay within axis 1 of size 5"):
+        ops.narrow(T(x), 1, 4, 2)
+    parts = ops.unbind(T(x), 1)
+    assert isinstance(parts, tuple) and len(parts) == 5
+    np.testing.assert_array_equal(parts[2].asnumpy(), x[:, 2])
+    with pytest.raises(ValueError, match="unbind: 'input' must have at least one dimension"):
+        ops.unbind(T(1.0))
+    a, b = np.array([1, 2]), np.array([3, 4])
+    np.testing.assert_array_equal(ops.hstack([T(a), T(b)]).asnumpy(), np.hstack([a, b]))
+    np.testing.assert_array_equal(ops.vstack([T(a), T(b)]).asnumpy(), np.vstack([a, b]))
+    np.testing.assert_array_equal(ops.hstack([T(x), T(x[:, :2])]).asnumpy(), np.hstack([x, x[:, :2]]))
+    with pytest.raises(TypeError, match="hstack: 'tensors' must be a tuple or list of Tensors"):
+        ops.hstack(T(a))
+
+
+def test_repeat_interleave_and_nonzero():
+    x = np.array([[1, 2], [3, 4]])
+    np.testing.assert_array_equal(ops.repeat_interleave(T(x), 2).asnumpy(), np.repeat(x, 2))
+    np.testing.assert_array_equal(ops.repeat_interleave(T(x), 3, axis=1).asnumpy(), np.repeat(x, 3, axis=1))
+    np.testing.assert_array_equal(ops.repeat_interleave(T(x), T(2), axis=0).asnumpy(), np.repeat(x, 2, axis=0))
+    with pytest.raises(ValueError, match="repeat_interleave: 'repeats' must be >= 0"):
+        ops.repeat_interleave(T(x), -1)
+    m = np.array([[0.0, 1.5, 0.0], [-2.0, 0.0, np.nan]])
+    np.testing.assert_array_equal(ops.nonzero(T(m)).asnumpy(), np.argwhere(m))
+    assert ops.nonzero(T(m)).dtype == ms.int64
+    for got, want in zip(ops.nonzero(T(m), as_tuple=True), np.nonzero(m)):
+        np.testing.assert_array_equal(got.asnumpy(), want)
+    assert ops.nonzero(T(np.zeros((2, 3)))).shape == (0, 2)
+    np.testing.assert_array_equal(ops.nonzero(T([True, False, True])).asnumpy(), [[0], [2]])
+    np.testing.assert_array_equal(T(m).nonzero().asnumpy(), np.argwhere(m))
+
+
+def test_tensor_queries():
+    x = T(np.zeros((2, 3, 4), np.float16))
+    assert (ops.numel(x), ops.size(x), ops.rank(x), ops.shape(x)) == (24, 24, 3, (2, 3, 4))
+    assert ops.is_tensor(x) and not ops.is_tensor(np.zeros(2))
+    assert ops.is_floating_point(x) and not ops.is_floating_point(T([1, 2]))
+    assert x.numel() == 24
+
+
+# ---- reductions ------------------------------------------------------------------------------------
+
+def test_max_and_min_return_values_and_indices():
+    x = np.array([[1.0, 5.0, 5.0], [7.0, -1.0, 2.0]])
+    values, indices = ops.max(T(x), 1)
+    np.testing.assert_array_equal(values.asnumpy(), x.max(1))
+    np.testing.assert_array_equal(indices.asnumpy(), [1, 0])  # the first maximum on ties
+    assert indices.dtype == ms.int64
+    values, indices = ops.min(T(x), 0, keepdims=True)
+    np.testing.assert_array_equal(values.asnumpy(), x.min(0, keepdims=True))
+    np.testing.assert_array_equal(indices.asnumpy(), [[0, 1, 1]])
+    values, indices = ops.max(T(x))
+    assert float(values.asnumpy()) == 7.0 and int(indices.asnumpy()) == 3
+    values, _ = ops.max(T(x), 1, initial=6.0)
+    np.testing.assert_array_equal(values.asnumpy(), [6.0, 7.0])
+    values, _ = ops.min(T(x), 1, initial=0.0, where=T(x > 1.5))
+    np.testing.assert_array_equal(values.asnumpy(), [0.0, 0.0])
+    with pytest.raises(ValueError, match="max: 'initial' must be given with 'where'"):
+        ops.max(T(x), 1, where=T(x > 0))
+    with pytest.raises(TypeError, match="min: 'axis' must be an int or None"):
+        ops.min(T(x), (0, 1))
+    check_grad(lambda t: ops.max(t, 1)[0], randn(3, 4))
+
+
+def test_count_nonzero():
+    x = np.array([[0, 1, 2], [0, 0, 3]])
+    assert int(ops.count_nonzero(T(x)).asnumpy()) == 3
+    np.testing.assert_array_equal(ops.count_nonzero(T(x), axis=1).asnumpy(), [2, 1])
+    got = ops.count_nonzero(T(x), axis=(0,), keep_dims=True, dtype=ms.int64)
+    assert got.dtype == ms.int64 and got.shape == (1, 3)
+
+
+# ---- products --------------------------------------------------------------------------------------
+
+def test_batched_and_scaled_products():
+    a, b, c = randn(2, 3, 4), randn(2, 4, 5), randn(2, 3, 5)
+    np.testing.assert_allclose(ops.bmm(T(a), T(b)).asnumpy(), a @ b, rtol=1e-12)
+    np.testing.assert_allclose(ops.baddbmm(T(c), T(a), T(b), beta=0.5, alpha=2).asnumpy(), 0.5 * c + 2 * (a @ b),
+                               rtol=1e-12)
+    m1, m2, bias = randn(3, 4), randn(4, 5), randn(5)
+    np.testing.assert_allclose(ops.addmm(T(bias), T(m1), T(m2), beta=2, alpha=0.5).asnumpy(),
+                               2 * bias + 0.5 * (m1 @ m2), rtol=1e-12)
+    with pytest.raises(ValueError, match="bmm: 'input_x' and 'mat2' must be batches of matrices"):
+        ops.bmm(T(m1), T(m2))
+    with pytest.raises(ValueError, match="addmm: 'mat1' must be 2-d"):
+        ops.addmm(T(bias), T(a), T(m2))
+    check_grad(lambda x, y, z: ops.baddbmm(z, x, y, beta=0.5, alpha=2), a, b, c)
+
+
+def test_outer_inner_kron_cross_trace_diag():
+    u, v = randn(3), randn(4)
+    np.testing.assert_allclose(ops.outer(T(u), T(v)).asnumpy(), np.outer(u, v), rtol=1e-12)
+    x, y = randn(2, 3, 4), randn(5, 4)
+    np.testing.assert_allclose(ops.inner(T(x), T(y)).asnumpy(), np.inner(x, y), rtol=1e-12)
+    with pytest.raises(ValueError, match="inner: the last dimensions of 'input' and 'other' must match"):
+        ops.inner(T(x), T(randn(3)))
+    p, q = randn(2, 3), randn(3, 2, 2)
+    np.testing.assert_allclose(ops.kron(T(p), T(q)).asnumpy(), np.kron(p, q), rtol=1e-12)
+    a, b = randn(4, 3), randn(4, 3)
+    np.testing.assert_allclose(ops.cross(T(a), T(b)).asnumpy(), np.cross(a, b), rtol=1e-12)
+    np.testing.assert_allclose(ops.cross(T(a.T), T(b.T), dim=0).asnumpy(), np.cross(a.T, b.T, axis=0), rtol=1e-12)
+    with pytest.raises(ValueError, match="cross: axis 'dim' 1 of 'input' must exist and have size 3"):
+        ops.cross(T(randn(3, 2)), T(randn(3, 2)), dim=1)
+    m = randn(3, 5)
+    assert float(ops.trace(T(m)).asnumpy()) == pytest.approx(np.trace(m))
+    with pytest.raises(ValueError, match="trace: 'input' must be 2-d"):
+        ops.trace(T(u))
+    np.testing.assert_array_equal(ops.diag(T(u)).asnumpy(), np.diag(u))
+    d2 = np.arange(6.0).reshape(2, 3)
+    want = np.zeros((2, 3, 2, 3))
+    for i in range(2):
+        for j in range(3):
+            want[i, j, i, j] = d2[i, j]
+    np.testing.assert_array_equal(ops.diag(T(d2)).asnumpy(), want)
+    check_grad(ops.cross, a, b)
+    check_grad(ops.kron, p, q)
+    check_grad(ops.trace, m)
+
+
+def test_cdist_and_cosine_similarity():
+    a, b = randn(2, 5, 3), randn(2, 4, 3)
+    diff = a[:, :, None, :] - b[:, None, :, :]
+    for p, want in ((2.0, np.sqrt((diff ** 2).sum(-1))), (1.0, np.abs(diff).sum(-1)),
+                    (3.0, (np.abs(diff) ** 3).sum(-1) ** (1 / 3)), (float("inf"), np.abs(diff).max(-1)),
+                    (0.0, (diff != 0).sum(-1))):
+        np.testing.assert_allclose(ops.cdist(T(a), T(b), p).asnumpy(), want, rtol=1e-10)
+    np.testing.assert_allclose(ops.cdist(T(a[0]), T(b[0])).asnumpy(), np.sqrt((diff[0] ** 2).sum(-1)), rtol=1e-10)
+    with pytest.raises(ValueError, match="cdist: 'x1' and 'x2' must be"):
+        ops.cdist(T(a), T(randn(2, 4, 2)))
+    with pytest.raises(ValueError, match="cdist: 'p' must be a number >= 0"):
+        ops.cdist(T(a), T(b), -1.0)
+    check_grad(ops.cdist, a, b)
+    x, y = randn(4, 6), randn(4, 6)
+    want = (x * y).sum(1) / np.maximum(np.linalg.norm(x, axis=1) * np.linalg.norm(y, axis=1), 1e-8)
+    np.testing.assert_allclose(ops.cosine_similarity(T(x), T(y)).asnumpy(), want, rtol=1e-10)
+    np.testing.assert_array_equal(ops.cosine_similarity(T(np.zeros((2, 3))), T(x[:2, :3])).asnumpy(), [0.0, 0.0])
+    check_grad(ops.cosine_similarity, x, y)
+
+
+# ---- elementwise -----------------------------------------------------------------------------------
+
+def test_elementwise_functions_match_numpy():
+    x = np.abs(randn(10)) + 0.1
+    s = randn(10) * 5
+    cases = [(ops.log2, np.log2, x), (ops.log10, np.log10, x), (ops.exp2, np.exp2, s), (ops.trunc, np.trunc, s),
+             (ops.frac, lambda v: v - np.trunc(v), s), (ops.deg2rad, np.deg2rad, s), (ops.rad2deg, np.rad2deg, s)]
+    for fn, ref, arg in cases:
+        np.testing.assert_allclose(fn(T(arg)).asnumpy(), ref(arg), rtol=1e-12, err_msg=fn.__name__)
+    y = randn(10) * 5
+    np.testing.assert_allclose(ops.hypot(T(s), T(y)).asnumpy(), np.hypot(s, y), rtol=1e-12)
+    np.testing.assert_allclose(ops.hypot(T([0.0, 1e300]), T([0.0, 1e300])).asnumpy(), np.hypot([0, 1e300], [0, 1e300]),
+                               rtol=1e-15)  # no overflow to inf, no 0 / 0
+    np.testing.assert_allclose(ops.logaddexp(T(s), T(y)).asnumpy(), np.logaddexp(s, y), rtol=1e-12)
+    big = np.array([1000.0, -np.inf, np.inf])
+    np.testing.assert_array_equal(ops.logaddexp(T(big), T(np.array([1000.0, -np.inf, 1.0]))).asnumpy(),
+                                  np.logaddexp(big, [1000.0, -np.inf, 1.0]))
+    assert ops.log2(T([8, 16])).dtype == ms.float32  # integers give Float32
+    np.testing.assert_array_equal(ops.trunc(T([3, -4])).asnumpy(), [3, -4])
+    check_grad(ops.hypot, s, y)
+    check_grad(ops.logaddexp, s, y)
+    check_grad(ops.log2, x)
+
+
+def test_isclose_and_nan_to_num():
+    a = np.array([1.0, 1.0, np.inf, np.inf, np.nan, 0.0])
+    b = np.array([1.0 + 1e-9, 1.1, np.inf, -np.inf, np.nan, 1e-9])
+    for kwargs in ({}, {"equal_nan": True}, {"rtol": 0.2}, {"atol": 0.0}):
+        np.testing.assert_array_equal(ops.isclose(T(a), T(b), **kwargs).asnumpy(), np.isclose(a, b, **kwargs),
+                                      err_msg=str(kwargs))
+    with pytest.raises(ValueError, match="isclose: 'rtol' must be a number >= 0"):
+        ops.isclose(T(a), T(b), rtol=-1)
+    v = np.array([np.nan, np.inf, -np.inf, 2.5], np.float32)
+    np.testing.assert_array_equal(ops.nan_to_num(T(v)).asnumpy(), np.nan_to_num(v))
+    np.testing.assert_array_equal(ops.nan_to_num(T(v), 1.0, 9.0, -9.0).asnumpy(),
+                                  np.nan_to_num(v, nan=1.0, posinf=9.0, neginf=-9.0))
+    np.testing.assert_array_equal(ops.nan_to_num(T(v.astype(np.float64))).asnumpy(), np.nan_to_num(v.astype(np.float64)))
+    with pytest.raises(TypeError, match="nan_to_num: 'nan' must be a number"):
+        ops.nan_to_num(T(v), nan="0")
+
+
+# ---- nn ----------------------------------------------------------------------------------------------
+
+def _pixel_shuffle_reference(x, r):
+    n, c, h, w = x.shape
+    return x.reshape(n, c // (r * r), r, r, h, w).transpose(0, 1, 4, 2, 5, 3).reshape(n, c // (r * r), h * r, w * r)
+
+
+def test_pixel_shuffle_and_unshuffle():
+    x = randn(2, 8, 3, 5)
+    y = ops.pixel_shuffle(T(x), 2)
+    np.testing.assert_array_equal(y.asnumpy(), _pixel_shuffle_reference(x, 2))
+    np.testing.assert_array_equal(ops.pixel_unshuffle(y, 2).asnumpy(), x)
+    np.testing.assert_array_equal(ops.pixel_shuffle(T(x[0]), 2).asnumpy(), _pixel_shuffle_reference(x[:1], 2)[0])
+    with pytest.raises(ValueError, match="pixel_shuffle: 'input' must be .* divisible by upscale_factor"):
+        ops.pixel_shuffle(T(randn(1, 6, 2, 2)), 2)
+    with pytest.raises(ValueError, match="pixel_unshuffle: 'downscale_factor' must be >= 1"):
+        ops.pixel_unshuffle(T(x), 0)
+    check_grad(lambda t: ops.pixel_shuffle(t, 2), randn(1, 4, 2, 3))
+
+
+def test_prelu():
+    x, w = randn(2, 3, 4), np.array([0.1, 0.2, 0.3])
+    want = np.where(x > 0, x, w[None, :, None] * x)
+    np.testing.assert_allclose(ops.prelu(T(x), T(w)).asnumpy(), want, rtol=1e-12)
+    np.testing.assert_allclose(ops.prelu(T(x), T([0.25])).asnumpy(), np.where(x > 0, x, 0.25 * x), rtol=1e-12)
+    with pytest.raises(ValueError, match=r"prelu: 'weight' must be 1-d with 1 or 3 \(the channels of 'x'\)"):
+        ops.prelu(T(x), T([0.1, 0.2]))
+    check_grad(ops.prelu, x, w)
+
+
+# ---- random ------------------------------------------------------------------------------------------
+
+def test_rand_and_randn():
+    ms.set_seed(5)
+    u = ops.rand(200, 50)
+    assert u.shape == (200, 50) and u.dtype == ms.float32
+    values = u.asnumpy()
+    assert values.min() >= 0 and values.max() < 1 and abs(values.mean() - 0.5) < 0.02
+    z = ops.randn((400, 50), dtype=ms.float64)
+    assert z.dtype == ms.float64 and abs(z.asnumpy().std() - 1) < 0.03
+    ms.set_seed(5)
+    np.testing.assert_array_equal(ops.rand(200, 50).asnumpy(), values)  # reproducible under set_seed
+    assert not np.array_equal(ops.rand(200, 50).asnumpy(), values)      # successive calls differ
+    with pytest.raises(TypeError, match="randn: 'dtype' must be a floating-point type"):
+        ops.randn(2, dtype=ms.int32)
+
+
+# ---- graph mode --------------------------------------------------------------------------------------
+
+def test_compiled_functions_match_eager():
+    def body(x, y, w):
+        values, indices = ops.max(x, 1)
+        parts = (ops.swapaxes(x, 0, 1), ops.kron(x, y), ops.nan_to_num(ops.log2(x)), ops.cross(y, y + 1.0),
+                 ops.pixel_shuffle(ops.reshape(x, (1, 4, 1, 3)), 2), ops.prelu(x, w), ops.logaddexp(x, y[:1]),
+                 ops.broadcast_to(w, (2, 4)))
+        return (values, indices) + parts
+
+    x, y, w = T(randn(4, 3)), T(randn(2, 3)), T(randn(1))
+    eager = body(x, y, w)
+    compiled = ms.jit(body)(x, y, w)
+    assert len(eager) == len(compiled)
+    for e, c in zip(eager, compiled):
+        np.testing.assert_allclose(c.asnumpy(), e.asnumpy(), rtol=1e-12, equal_nan=True)
+
+
+def test_prelu_and_pixel_shuffle_layers_train():
+    net = ms.nn.SequentialCell(ms.nn.PixelShuffle(2), ms.nn.PReLU(channel=2), ms.nn.PixelUnshuffle(2))
+    params = net.trainable_params()
+    assert [p.shape for p in params] == [(2,)] and np.allclose(params[0].asnumpy(), 0.25)
+    x = T(randn(3, 8, 2, 2).astype(np.float32))
+    want = np.where(x.asnumpy() > 0, x.asnumpy(), 0.25 * x.asnumpy())  # shuffling there and back is the identity
+    np.testing.assert_allclose(net(x).asnumpy(), want, rtol=1e-6)
+    grads = ms.grad(lambda v: net(v).sum(), grad_position=None, weights=params)(x)
+    # d/dw of sum(w_c * x) over the negative elements of channel c (after the shuffle: 4 input channels each).
+    neg = np.minimum(x.asnumpy(), 0).reshape(3, 2, 4, 2, 2).sum(axis=(0, 2, 3, 4))
+    np.testing.assert_allclose(grads[0].asnumpy(), neg, rtol=1e-5)
+    assert isinstance(ms.nn.get_activation("prelu"), ms.nn.PReLU)
+    with pytest.raises(ValueError, match="PReLU: 'channel' must be a positive int"):
+        ms.nn.PReLU(channel=0)
