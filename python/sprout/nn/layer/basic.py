@@ -95,3 +95,30 @@ class PixelUnshuffle(Cell):
 
     def construct(self, x):
         return ops.pixel_unshuffle(x, self.downscale_factor)
+
+
+class Unflatten(Cell):
+    """Splits axis `axis` into `unflattened_size` (whose product is that axis's length)."""
+
+    def __init__(self, axis, unflattened_size):
+        super().__init__()
+        if not isinstance(unflattened_size, (tuple, list)):
+            raise TypeError(f"Unflatten: 'unflattened_size' must be a tuple or list, but got {unflattened_size!r}")
+        self.axis, self.unflattened_size = axis, tuple(unflattened_size)
+
+    def construct(self, x):
+        axis = self.axis % x.ndim
+        return ops.reshape(x, x.shape[:axis] + self.unflattened_size + x.shape[axis + 1:])
+
+
+class Upsample(Cell):
+    """Resizes images (ops.interpolate) to `size` or by `scale_factor`."""
+
+    def __init__(self, size=None, scale_factor=None, mode="nearest", align_corners=None, recompute_scale_factor=None):
+        super().__init__()
+        self.size, self.scale_factor, self.mode = size, scale_factor, mode
+        self.align_corners, self.recompute_scale_factor = align_corners, recompute_scale_factor
+
+    def construct(self, x):
+        return ops.interpolate(x, self.size, self.scale_factor, self.mode, self.align_corners,
+                               self.recompute_scale_factor)

@@ -1,4 +1,4 @@
-"""Pooling layers (``mindspore.nn.MaxPool2d`` ...), NCHW."""
+"""Pooling layers (``mindspore.nn.MaxPool2d``, ``MaxPool1d`` ...), NCHW and NCL."""
 from sprout import ops
 from sprout.nn.cell import Cell
 
@@ -68,3 +68,55 @@ class AdaptiveMaxPool2d(Cell):
 
     def construct(self, x):
         return ops.adaptive_max_pool2d(x, self.output_size, self.return_indices)
+
+
+class _Pool1d(Cell):
+    def __init__(self, kernel_size, stride, pad_mode, padding, ceil_mode):
+        super().__init__()
+        if pad_mode not in ("valid", "pad"):
+            raise ValueError(f"{type(self).__name__}: 'pad_mode' must be 'valid' or 'pad', got {pad_mode!r}")
+        if (padding or ceil_mode) and pad_mode != "pad":
+            raise ValueError(f"{type(self).__name__}: 'padding' and 'ceil_mode' need pad_mode='pad', got {pad_mode!r}")
+        self.kernel_size, self.stride, self.pad_mode, self.padding = kernel_size, stride, pad_mode, padding
+        self.ceil_mode = ceil_mode
+
+    def extend_repr(self):
+        return f"kernel_size={self.kernel_size}, stride={self.stride}, pad_mode={self.pad_mode}"
+
+
+class MaxPool1d(_Pool1d):
+    def __init__(self, kernel_size=1, stride=1, pad_mode="valid", padding=0, dilation=1, return_indices=False,
+                 ceil_mode=False):
+        super().__init__(kernel_size, stride, pad_mode, padding, ceil_mode)
+        self.dilation, self.return_indices = dilation, return_indices
+
+    def construct(self, x):
+        return ops.max_pool1d(x, self.kernel_size, self.stride, self.padding, self.dilation, self.return_indices,
+                              self.ceil_mode)
+
+
+class AvgPool1d(_Pool1d):
+    def __init__(self, kernel_size=1, stride=1, pad_mode="valid", padding=0, ceil_mode=False, count_include_pad=True):
+        super().__init__(kernel_size, stride, pad_mode, padding, ceil_mode)
+        self.count_include_pad = count_include_pad
+
+    def construct(self, x):
+        return ops.avg_pool1d(x, self.kernel_size, self.stride, self.padding, self.ceil_mode, self.count_include_pad)
+
+
+class AdaptiveAvgPool1d(Cell):
+    def __init__(self, output_size):
+        super().__init__()
+        self.output_size = output_size
+
+    def construct(self, x):
+        return ops.adaptive_avg_pool1d(x, self.output_size)
+
+
+class AdaptiveMaxPool1d(Cell):
+    def __init__(self, output_size):
+        super().__init__()
+        self.output_size = output_size
+
+    def construct(self, x):
+        return ops.adaptive_max_pool1d(x, self.output_size)

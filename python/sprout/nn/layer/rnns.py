@@ -1,9 +1,10 @@
-"""Recurrent layers: LSTM and GRU, multi-layer and bidirectional (``mindspore.nn.LSTM``/``GRU``).
+"""Recurrent layers: RNN, LSTM and GRU, multi-layer and bidirectional (``mindspore.nn.RNN``/``LSTM``/``GRU``).
 
 Each layer projects the whole sequence onto its input weights in one MatMul, adding there the biases a
-step would add unchanged, then runs the recurrence as one op, LSTMRecurrence / GRURecurrence (per step a
+step would add unchanged, then runs the recurrence: for LSTM and GRU as one op, LSTMRecurrence / GRURecurrence (per step a
 product of the hidden state and the fused cell of ops.lstm_cell / ops.gru_cell; the steps and their
-backward in C++, Note [The recurrence as one op] in src/ops/nn_rnn_sequence.cc).
+backward in C++, Note [The recurrence as one op] in src/ops/nn_rnn_sequence.cc); for RNN a MatMul and
+the activation per step.
 Parameters follow the usual names per layer and direction: weight_ih_l{k}, weight_hh_l{k}, bias_ih_l{k},
 bias_hh_l{k}, with a _reverse suffix for the backward direction; initialized uniformly in
 +-1/sqrt(hidden_size).
@@ -162,3 +163,37 @@ class GRU(_RNNBase):
 
     def _final_state(self, h_n, c_n):
         return h_n
+
+
+class RNN(_RNNBase):
+    """The Elman network: h_t = nonlinearity(x_t w_ih^T + b_ih + h_{t-1} w_hh^T + b_hh), nonlinearity 'tanh'
+    or 'relu'. Returns (output, h_n)."""
+
+    _gates = 1
+
+    def __init__(self, input_size, hidden_size, num_layers=1, nonlinearity="tanh", has_bias=True, batch_first=False,
+                 dropout=0.0, bidirectional=False, dtype=mstype.float32):
+        if nonlinearity not in ("tanh", "relu"):
+            raise ValueError(f"RNN: 'nonlinearity' must be 'tanh' or 'relu', but got {nonlinearity!r}")
+        super().__init__(input_size, hidden_size, num_layers, has_bias, batch_first, dropout, bidirectional, dtype)
+        self.nonlinearity = nonlinearity
+
+    def _fold_biases(self, b_ih, b_hh):
+        """Both biases add to every step unchanged: they join the projection."""
+        return b_ih + b_hh, None
+
+    def _recurrence(self, gates, h, c, w_hh, b_hh, reverse):
+        """(output, h_n, h_n) of one direction, a step at a time (the biases are folded into gates)."""
+        activation = ops.tanh if self.nonlinearity == "tanh" else ops.relu
+        steps = range(gates.shape[0] - 1, -1, -1) if reverse else range(gates.shape[0])
+        outputs = [None] * gates.shape[0]
+        for t in steps:
+            h = activation(gates[t] + _matmul_t(h, w_hh))
+            outputs[t] = h
+        return ops.stack(outputs, axis=0), h, h
+
+    def _final_state(self, h_n, c_n):
+        return h_n
+
+    def extend_repr(self):
+        return super().extend_repr() + f", nonlinearity={self.nonlinearity}"

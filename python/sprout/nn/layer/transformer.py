@@ -196,3 +196,39 @@ class TransformerDecoder(Cell):
         for layer in self.layers:
             tgt = layer(tgt, memory, tgt_mask, memory_mask, tgt_key_padding_mask, memory_key_padding_mask)
         return self.norm(tgt) if self.norm is not None else tgt
+
+
+class Transformer(Cell):
+    """An encoder-decoder Transformer: `num_encoder_layers` encoder layers and `num_decoder_layers` decoder
+    layers, each stack followed by a LayerNorm (or `custom_encoder` / `custom_decoder` in their place).
+    construct(src, tgt, ...) returns the decoder's output."""
+
+    def __init__(self, d_model=512, nhead=8, num_encoder_layers=6, num_decoder_layers=6, dim_feedforward=2048,
+                 dropout=0.1, activation="relu", custom_encoder=None, custom_decoder=None, layer_norm_eps=1e-5,
+                 batch_first=False, norm_first=False, dtype=mstype.float32):
+        super().__init__()
+        if custom_encoder is not None:
+            self.encoder = custom_encoder
+        else:
+            layer = TransformerEncoderLayer(d_model, nhead, dim_feedforward, dropout, activation, layer_norm_eps,
+                                            batch_first, norm_first, dtype)
+            self.encoder = TransformerEncoder(layer, num_encoder_layers,
+                                              LayerNorm((d_model,), epsilon=layer_norm_eps, dtype=dtype))
+        if custom_decoder is not None:
+            self.decoder = custom_decoder
+        else:
+            layer = TransformerDecoderLayer(d_model, nhead, dim_feedforward, dropout, activation, layer_norm_eps,
+                                            batch_first, norm_first, dtype)
+            self.decoder = TransformerDecoder(layer, num_decoder_layers,
+                                              LayerNorm((d_model,), epsilon=layer_norm_eps, dtype=dtype))
+        self.d_model, self.nhead, self.batch_first = d_model, nhead, batch_first
+
+    def construct(self, src, tgt, src_mask=None, tgt_mask=None, memory_mask=None, src_key_padding_mask=None,
+                  tgt_key_padding_mask=None, memory_key_padding_mask=None):
+        batch_axis = 0 if self.batch_first else 1
+        if src.shape[batch_axis] != tgt.shape[batch_axis] or src.shape[-1] != self.d_model or \
+                tgt.shape[-1] != self.d_model:
+            raise ValueError(f"Transformer: 'src' and 'tgt' must share the batch size and have d_model = "
+                             f"{self.d_model} features, but got shapes {src.shape} and {tgt.shape}")
+        memory = self.encoder(src, src_mask, src_key_padding_mask)
+        return self.decoder(tgt, memory, tgt_mask, memory_mask, tgt_key_padding_mask, memory_key_padding_mask)
