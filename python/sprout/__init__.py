@@ -25,7 +25,7 @@ from sprout import runtime
 from sprout import train
 from sprout.train import Model
 from sprout.train.serialization import load_checkpoint, load_param_into_net, save_checkpoint
-from sprout.ops.composite import grad, value_and_grad
+from sprout.ops.composite import grad, jacfwd, jacrev, jvp, value_and_grad, vjp, vmap
 from sprout.ops.composite.grad import _no_grad
 from sprout._frontend.jit import jit, ms_function
 from sprout.profiler import Profiler

@@ -98,8 +98,9 @@ void bind_tensor_ops(nb::class_<Tensor>& cls) {
   def_binary<kGt>(cls, "__gt__");
   def_binary<kGe>(cls, "__ge__");
   cls.def("__hash__", [](nb::handle self) { return reinterpret_cast<intptr_t>(self.ptr()) >> 4; });
-  cls.def("__getitem__", &tensor_getitem);
-  cls.def("__setitem__", &tensor_setitem);
+  // .none(): x[None] is an index (a new axis), which nanobind would otherwise refuse before the call.
+  cls.def("__getitem__", &tensor_getitem, nb::arg("index").none());
+  cls.def("__setitem__", &tensor_setitem, nb::arg("index").none(), nb::arg("value"));
 }
 
 }  // namespace sprout::py

@@ -219,3 +219,11 @@ def test_random_indices_match_numpy():
         np.testing.assert_array_equal(x.asnumpy(), target, err_msg=f"setitem {index}")
         checked += 1
     assert checked > 300
+
+
+def test_a_bare_none_index_adds_an_axis():
+    x = ms.Tensor(np.arange(6.0).reshape(2, 3))
+    assert x[None].shape == (1, 2, 3)
+    np.testing.assert_array_equal(x[None].asnumpy(), np.arange(6.0).reshape(1, 2, 3))
+    x[None] = 5.0  # the whole tensor, as NumPy's a[None] = 5
+    np.testing.assert_array_equal(x.asnumpy(), np.full((2, 3), 5.0))

@@ -1,4 +1,5 @@
 """Composite operations (``mindspore.ops.composite``): automatic differentiation."""
 from sprout.ops.composite.grad import GradOperation, grad, jvp, value_and_grad, vjp
+from sprout.ops.composite.transforms import jacfwd, jacrev, vmap
 
-__all__ = ["GradOperation", "grad", "value_and_grad", "vjp", "jvp"]
+__all__ = ["GradOperation", "grad", "value_and_grad", "vjp", "jvp", "jacrev", "jacfwd", "vmap"]

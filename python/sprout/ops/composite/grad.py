@@ -76,12 +76,20 @@ def _differentiable(t):
     return mstype.is_floating_type(t.dtype)
 
 
+def _check_eager(api, value):
+    """The tape records eager ops: a value being compiled (ms.jit, GRAPH_MODE) has none to record."""
+    if type(value).__name__ == "GraphTensor":
+        raise RuntimeError(f"{api}: runs in PYNATIVE mode only, but was called inside compiled code (ms.jit or "
+                           "GRAPH_MODE); call it outside, or use ms.grad, which compiles")
+
+
 def _taped_call(fn, args, positions, weights, api):
     """Runs fn with the chosen inputs and weights tracked. Returns (output, targets, restore)."""
     args = list(args)
     targets = []
     for p in positions:
         a = args[p]
+        _check_eager(api, a)
         if not isinstance(a, Tensor):
             raise TypeError(f"{api}: cannot differentiate with respect to the input at position {p}: expected a "
                             f"Tensor, but got {type(a).__name__}")
