@@ -9,7 +9,8 @@ import builtins
 from sprout.common import dtype as mstype
 from sprout.common.tensor import Tensor
 from sprout.ops.function._prims import prim
-from sprout.ops.function.array_func import _int, _ints, _tensor, _tensors, concat, reshape, transpose
+from sprout.ops.function.array_func import (_int, _ints, _tensor, _tensors, concat, reshape, tensor_scatter_elements,
+                                            transpose)
 
 
 def _axis(api, arg, axis, ndim):
@@ -131,6 +132,11 @@ def nonzero(input, as_tuple=False):
     return unbind(out, 1) if as_tuple else out
 
 
+def scatter(input, axis, index, src):
+    """`input` with src[i][j]... written at index[i][j]... along `axis` (tensor_scatter_elements)."""
+    return tensor_scatter_elements(input, index, src, axis)
+
+
 def numel(input):
     """The number of elements, as a Python int."""
     return _tensor(input, "numel", "input").size
@@ -163,6 +169,6 @@ def is_floating_point(input):
 
 
 __all__ = ["broadcast_to", "swapaxes", "swapdims", "moveaxis", "movedim", "narrow", "unbind", "hstack", "vstack",
-           "repeat_interleave", "nonzero", "numel", "size", "rank", "shape", "is_tensor", "is_floating_point"]
+           "repeat_interleave", "nonzero", "scatter", "numel", "size", "rank", "shape", "is_tensor", "is_floating_point"]
 TENSOR_METHODS = ["broadcast_to", "swapaxes", "swapdims", "moveaxis", "movedim", "narrow", "unbind",
-                  "repeat_interleave", "nonzero", "numel", "is_floating_point"]
+                  "repeat_interleave", "nonzero", "scatter", "numel", "is_floating_point"]
