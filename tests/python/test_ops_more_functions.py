@@ -333,3 +333,105 @@ def test_prelu_and_pixel_shuffle_layers_train():
     assert isinstance(ms.nn.get_activation("prelu"), ms.nn.PReLU)
     with pytest.raises(ValueError, match="PReLU: 'channel' must be a positive int"):
         ms.nn.PReLU(channel=0)
+
+
+# ---- searching, positions, scans -----------------------------------------------------------------------
+
+def test_searchsorted_and_bucketize():
+    seq, vals = np.array([[0.0, 1, 3, 5, 7], [2, 4, 6, 8, 10]]), np.array([[3.0, 6, 9], [3, 6, 9]])
+    for right in (False, True):
+        want = np.stack([np.searchsorted(s, v, side="right" if right else "left") for s, v in zip(seq, vals)])
+        got = ops.searchsorted(T(seq), T(vals), right=right)
+        np.testing.assert_array_equal(got.asnumpy(), want)
+        assert got.dtype == ms.int64
+    flat = np.array([1.0, 2.0, 2.0, 3.0])
+    np.testing.assert_array_equal(ops.searchsorted(T(flat), T([[2.0, 0.5], [3.5, 2.0]]), side="right").asnumpy(),
+                                  np.searchsorted(flat, [[2.0, 0.5], [3.5, 2.0]], side="right"))
+    assert ops.searchsorted(T(flat), T([2.0]), out_int32=True).dtype == ms.int32
+    with pytest.raises(ValueError, match="searchsorted: side='left' contradicts right=True"):
+        ops.searchsorted(T(flat), T([2.0]), right=True, side="left")
+    x = np.array([[3, 6, 9], [3, 6, 9]])
+    got = ops.bucketize(T(x), [1.0, 3, 5, 7, 9])
+    np.testing.assert_array_equal(got.asnumpy(), np.digitize(x, [1, 3, 5, 7, 9], right=True))
+    assert got.dtype == ms.int32
+    np.testing.assert_array_equal(ops.bucketize(T(x), [1.0, 3, 5, 7, 9], right=True).asnumpy(),
+                                  np.digitize(x, [1, 3, 5, 7, 9]))
+    with pytest.raises(TypeError, match="bucketize: 'boundaries' must be a list of numbers"):
+        ops.bucketize(T(x), T([1.0]))
+
+
+def test_diagonal_triangles_and_rotations():
+    x = randn(2, 3, 4)
+    for args in ((0, 0, 1), (1, 0, 2), (-1, 2, 1), (5, 1, 2)):
+        np.testing.assert_array_equal(ops.diagonal(T(x), *args).asnumpy(), np.diagonal(x, *args), err_msg=str(args))
+    check_grad(lambda t: ops.diagonal(t, 1, 1, 2), x)
+    np.testing.assert_array_equal(ops.tril_indices(3, 4, 1).asnumpy(), np.stack(np.tril_indices(3, 1, 4)))
+    np.testing.assert_array_equal(ops.triu_indices(4, 3, -1, dtype=ms.int32).asnumpy(), np.stack(np.triu_indices(4, -1, 3)))
+    for k in (-1, 0, 1, 2, 3, 5):
+        np.testing.assert_array_equal(ops.rot90(T(x), k, (0, 2)).asnumpy(), np.rot90(x, k, (0, 2)), err_msg=str(k))
+    np.testing.assert_array_equal(ops.fliplr(T(x)).asnumpy(), np.fliplr(x))
+    np.testing.assert_array_equal(ops.flipud(T(x)).asnumpy(), np.flipud(x))
+    for shape in ((), (3,), (2, 3), (2, 3, 4)):
+        a = np.zeros(shape)
+        for fn in ("atleast_1d", "atleast_2d", "atleast_3d"):
+            assert getattr(ops, fn)(T(a)).shape == getattr(np, fn)(a).shape, (fn, shape)
+    assert [t.shape for t in ops.atleast_2d([T(1.0), T(np.zeros(3))])] == [(1, 1), (1, 3)]
+    np.testing.assert_array_equal(ops.argwhere(T([[0, 2], [3, 0]])).asnumpy(), np.argwhere([[0, 2], [3, 0]]))
+    with pytest.raises(ValueError, match="rot90: 'dims' must be two different axes"):
+        ops.rot90(T(x), 1, (1, 1))
+
+
+def test_index_add_and_index_fill():
+    x, y = randn(4, 3), randn(3, 2)
+    target = randn(4, 2)
+    got = ops.index_add(T(target), T(np.array([0, 3, 0], np.int32)), T(y), 0)
+    want = target.copy()
+    np.add.at(want, [0, 3, 0], y)
+    np.testing.assert_allclose(got.asnumpy(), want, rtol=1e-12)
+    param = ms.Parameter(T(target.copy()), name="p")
+    assert ops.index_add(param, T(np.array([1, 1, 2])), T(y), 0) is param  # a Parameter is updated in place
+    want = target.copy()
+    np.add.at(want, [1, 1, 2], y)
+    np.testing.assert_allclose(param.asnumpy(), want, rtol=1e-12)
+    check_grad(lambda a, b: ops.index_add(a, T(np.array([2, 0, 2])), b, 0), target, y)
+    with pytest.raises(ValueError, match="index_add: 'y' must have the shape of 'x'"):
+        ops.index_add(T(target), T(np.array([0, 1])), T(y), 0)
+    filled = ops.index_fill(T(x), 1, T(np.array([0, 2])), -1.0).asnumpy()
+    want = x.copy()
+    want[:, [0, 2]] = -1.0
+    np.testing.assert_array_equal(filled, want)
+    with pytest.raises(TypeError, match="index_fill: 'index' must be a 1-d int32 or int64 tensor"):
+        ops.index_fill(T(x), 1, T(np.array([0.5])), 1.0)
+
+
+def test_median_scans_and_small_elementwise_functions():
+    x = randn(3, 6)
+    values, indices = ops.median(T(x), 1)
+    np.testing.assert_array_equal(values.asnumpy(), np.sort(x, 1)[:, 2])  # the lower middle of six
+    np.testing.assert_array_equal(indices.asnumpy(), np.argsort(x, 1)[:, 2])
+    values, _ = ops.median(T(x), 0, keepdims=True)
+    assert values.shape == (1, 6)
+    y = np.array([[-100.0, 0.0, 100.0, 3.0, -np.inf], [1.0, 2.0, 3.0, 4.0, 5.0]])
+    np.testing.assert_allclose(ops.logcumsumexp(T(y), 1).asnumpy(), np.logaddexp.accumulate(y, 1), rtol=1e-12)
+    np.testing.assert_allclose(ops.logcumsumexp(T(x), 0).asnumpy(), np.logaddexp.accumulate(x, 0), rtol=1e-12)
+    check_grad(lambda t: ops.logcumsumexp(t, 1), x)
+    a, b = randn(2, 3, 4), randn(4, 3, 5)
+    np.testing.assert_allclose(ops.tensor_dot(T(a), T(b), ((1, 2), (1, 0))).asnumpy(),
+                               np.tensordot(a, b, ((1, 2), (1, 0))), rtol=1e-12)
+    np.testing.assert_allclose(ops.tensor_dot(T(a), T(b.transpose(0, 2, 1)), 1).asnumpy(),
+                               np.tensordot(a, b.transpose(0, 2, 1), 1), rtol=1e-12)
+    with pytest.raises(ValueError, match="tensor_dot: the paired axes"):
+        ops.tensor_dot(T(a), T(b), ((0,), (0,)))
+    v = np.array([1.0, 4.0, 9.0, 16.0])
+    np.testing.assert_array_equal(ops.diff(T(v)).asnumpy(), np.diff(v))
+    np.testing.assert_array_equal(ops.diff(T(v), 2, prepend=T([0.0]), append=T([30.0])).asnumpy(),
+                                  np.diff(v, 2, prepend=[0.0], append=[30.0]))
+    p = np.array([0.0, 2.0, 0.5])
+    np.testing.assert_allclose(ops.xlogy(T(p), T([0.0, np.e, 4.0])).asnumpy(), [0.0, 2.0, 0.5 * np.log(4.0)])
+    assert np.isnan(ops.xlogy(T([0.0]), T([np.nan])).asnumpy()[0])
+    np.testing.assert_allclose(ops.logit(T([0.25, 0.0]), eps=0.1).asnumpy(), np.log([1 / 3, 0.1 / 0.9]), rtol=1e-12)
+    np.testing.assert_array_equal(ops.heaviside(T([-2.0, 0.0, 3.0]), T(0.5)).asnumpy(), [0.0, 0.5, 1.0])
+    np.testing.assert_allclose(ops.addcdiv(T([1.0]), T([2.0]), T([4.0]), value=3).asnumpy(), [2.5])
+    ms.set_seed(1)
+    samples = ops.normal((20000,), 5.0, 0.5).asnumpy()
+    assert abs(samples.mean() - 5.0) < 0.02 and abs(samples.std() - 0.5) < 0.02

@@ -132,6 +132,67 @@ def nonzero(input, as_tuple=False):
     return unbind(out, 1) if as_tuple else out
 
 
+def _atleast(api, rank, inputs):
+    def lift(t):
+        t = _tensor(t, api, "inputs")
+        if t.ndim >= rank:
+            return t
+        if rank < 3:  # leading 1s: (n,) -> (1, n)
+            return reshape(t, (1,) * (rank - t.ndim) + t.shape)
+        return reshape(t, {0: (1, 1, 1), 1: (1, t.size, 1), 2: t.shape + (1,)}[t.ndim])  # NumPy's placement
+    if isinstance(inputs, (tuple, list)):
+        return tuple(lift(t) for t in inputs)
+    return lift(inputs)
+
+
+def atleast_1d(inputs):
+    """A tensor (or each of a list of tensors) with at least 1 dimension."""
+    return _atleast("atleast_1d", 1, inputs)
+
+
+def atleast_2d(inputs):
+    """At least 2 dimensions: a 1-d (n,) becomes (1, n)."""
+    return _atleast("atleast_2d", 2, inputs)
+
+
+def atleast_3d(inputs):
+    """At least 3 dimensions: (n,) becomes (1, n, 1) and (m, n) becomes (m, n, 1)."""
+    return _atleast("atleast_3d", 3, inputs)
+
+
+def fliplr(input):
+    """Reversed along axis 1 (left to right); at least 2-d."""
+    x = _tensor(input, "fliplr", "input")
+    if x.ndim < 2:
+        raise ValueError(f"fliplr: 'input' must have at least 2 dimensions, but got shape {x.shape}")
+    return prim("ReverseV2", axis=(1,))(x)
+
+
+def flipud(input):
+    """Reversed along axis 0 (up to down); at least 1-d."""
+    x = _tensor(input, "flipud", "input")
+    if x.ndim < 1:
+        raise ValueError("flipud: 'input' must have at least 1 dimension, but got a 0-d tensor")
+    return prim("ReverseV2", axis=(0,))(x)
+
+
+def rot90(input, k, dims):
+    """Rotated by 90 degrees k times in the plane of `dims`, from dims[0] toward dims[1] (NumPy's rot90)."""
+    x = _tensor(input, "rot90", "input")
+    k = _int(k, "rot90", "k") % 4
+    if not isinstance(dims, (tuple, list)) or len(dims) != 2:
+        raise ValueError(f"rot90: 'dims' must be a pair of axes, but got {dims!r}")
+    a, b = _axis("rot90", "dims", dims[0], x.ndim), _axis("rot90", "dims", dims[1], x.ndim)
+    if a == b:
+        raise ValueError(f"rot90: 'dims' must be two different axes, but got {tuple(dims)}")
+    flip = lambda t, axis: prim("ReverseV2", axis=(axis,))(t)  # noqa: E731
+    if k == 0:
+        return x
+    if k == 2:
+        return flip(flip(x, a), b)
+    return swapaxes(flip(x, b), a, b) if k == 1 else flip(swapaxes(x, a, b), b)
+
+
 def scatter(input, axis, index, src):
     """`input` with src[i][j]... written at index[i][j]... along `axis` (tensor_scatter_elements)."""
     return tensor_scatter_elements(input, index, src, axis)
@@ -169,6 +230,8 @@ def is_floating_point(input):
 
 
 __all__ = ["broadcast_to", "swapaxes", "swapdims", "moveaxis", "movedim", "narrow", "unbind", "hstack", "vstack",
-           "repeat_interleave", "nonzero", "scatter", "numel", "size", "rank", "shape", "is_tensor", "is_floating_point"]
+           "repeat_interleave", "nonzero", "scatter", "atleast_1d", "atleast_2d", "atleast_3d", "fliplr", "flipud",
+           "rot90", "numel", "size", "rank", "shape", "is_tensor", "is_floating_point"]
 TENSOR_METHODS = ["broadcast_to", "swapaxes", "swapdims", "moveaxis", "movedim", "narrow", "unbind",
-                  "repeat_interleave", "nonzero", "scatter", "numel", "is_floating_point"]
+                  "repeat_interleave", "nonzero", "scatter", "atleast_1d", "atleast_2d", "atleast_3d", "fliplr", "flipud",
+           "rot90", "numel", "is_floating_point"]

@@ -1,12 +1,14 @@
 """Elementwise math composed from registry primitives: log2/log10/exp2, trunc/frac, hypot, logaddexp,
-deg2rad/rad2deg, isclose and nan_to_num. MindSpore 2.x names and arguments."""
+deg2rad/rad2deg, isclose, addcdiv, heaviside, xlogy, logit, diff and nan_to_num. MindSpore 2.x names and
+arguments."""
 import math
 import numbers
 
 from sprout.common import dtype as mstype
 from sprout.common.tensor import Tensor
 from sprout.ops.function._prims import prim
-from sprout.ops.function.array_func import _tensor
+from sprout.ops.function.array_func import _tensor, concat
+from sprout.ops.function.array_view_func import _axis, narrow
 from sprout.ops.function.math_reduce_func import _FINITE_MAX
 
 _mul, _add, _sub, _div = prim("Mul"), prim("Add"), prim("Sub"), prim("Div")
@@ -104,6 +106,54 @@ def isclose(input, other, rtol=1e-05, atol=1e-08, equal_nan=False):
     return close
 
 
+def addcdiv(input, tensor1, tensor2, value=1):
+    """input + value * tensor1 / tensor2, elementwise with broadcasting."""
+    quotient = _div(_tensor(tensor1, "addcdiv", "tensor1"), _tensor(tensor2, "addcdiv", "tensor2"))
+    return _add(_tensor(input, "addcdiv", "input"), _mul(quotient, value))
+
+
+def heaviside(input, values):
+    """The step function: 0 where input < 0, `values` where input == 0, 1 where input > 0."""
+    x = _tensor(input, "heaviside", "input")
+    at_zero = _tensor(values, "heaviside", "values")
+    step = _cast(prim("Greater")(x, Tensor(0, x.dtype)), x.dtype)
+    return _select(prim("Equal")(x, Tensor(0, x.dtype)), _cast(at_zero, x.dtype), step)
+
+
+def xlogy(input, other):
+    """input * log(other), 0 where input is 0 (unless other is NaN)."""
+    x, y = _float("xlogy", "input", input), _float("xlogy", "other", other)
+    product = _mul(x, _log(y))
+    zero = prim("LogicalAnd")(prim("Equal")(x, Tensor(0, x.dtype)), prim("LogicalNot")(prim("IsNan")(y)))
+    return _select(zero, prim("ZerosLike")(product), product)
+
+
+def logit(input, eps=None):
+    """log(p / (1 - p)), with p clamped to [eps, 1 - eps] when `eps` is given."""
+    p = _float("logit", "input", input)
+    if eps is not None:
+        if not isinstance(eps, numbers.Real) or isinstance(eps, bool) or not 0 <= eps <= 0.5:
+            raise ValueError(f"logit: 'eps' must be a number in [0, 0.5] or None, but got {eps!r}")
+        p = prim("ClipByValue")(p, Tensor(float(eps), p.dtype), Tensor(1.0 - eps, p.dtype))
+    return _log(_div(p, _sub(Tensor(1, p.dtype), p)))
+
+
+def diff(x, n=1, axis=-1, prepend=None, append=None):
+    """The n-th forward difference along `axis`, after joining `prepend` and `append` there (NumPy's diff)."""
+    t = _tensor(x, "diff", "x")
+    if isinstance(n, bool) or not isinstance(n, int) or n < 0:
+        raise ValueError(f"diff: 'n' must be an int >= 0, but got {n!r}")
+    axis = _axis("diff", "axis", axis, t.ndim)
+    parts = [p for p in (prepend, t, append) if p is not None]
+    t = concat([_tensor(p, "diff", "prepend/append") for p in parts], axis) if len(parts) > 1 else t
+    for _ in range(n):
+        length = t.shape[axis]
+        if length == 0:
+            break
+        t = _sub(narrow(t, axis, 1, length - 1), narrow(t, axis, 0, length - 1))
+    return t
+
+
 def nan_to_num(input, nan=0.0, posinf=None, neginf=None):
     """NaN, +inf and -inf replaced by `nan`, `posinf` and `neginf` (the dtype's largest finite values when
     None); other values unchanged."""
@@ -122,6 +172,6 @@ def nan_to_num(input, nan=0.0, posinf=None, neginf=None):
 
 
 __all__ = ["log2", "log10", "exp2", "trunc", "frac", "hypot", "logaddexp", "deg2rad", "rad2deg", "isclose",
-           "nan_to_num"]
+           "addcdiv", "heaviside", "xlogy", "logit", "diff", "nan_to_num"]
 TENSOR_METHODS = ["log2", "log10", "exp2", "trunc", "frac", "hypot", "logaddexp", "deg2rad", "rad2deg", "isclose",
-                  "nan_to_num"]
+                  "addcdiv", "heaviside", "xlogy", "logit", "diff", "nan_to_num"]

@@ -108,6 +108,33 @@ def _broadcast_shape(s, t):
     return tuple(out)
 
 
+def tensor_dot(x1, x2, axes):
+    """Sums of products over axes of x1 and x2 paired by `axes`: an int k pairs x1's last k axes with x2's
+    first k; a pair of lists pairs them one to one. The free axes of x1 come first, then x2's."""
+    a, b = _tensor(x1, "tensor_dot", "x1"), _tensor(x2, "tensor_dot", "x2")
+    if isinstance(axes, int) and not isinstance(axes, bool):
+        if not 0 <= axes <= builtins.min(a.ndim, b.ndim):
+            raise ValueError(f"tensor_dot: 'axes' {axes} must be in [0, {builtins.min(a.ndim, b.ndim)}] for shapes "
+                             f"{a.shape} and {b.shape}")
+        axes_a, axes_b = list(range(a.ndim - axes, a.ndim)), list(range(axes))
+    elif isinstance(axes, (tuple, list)) and len(axes) == 2:
+        axes_a, axes_b = ([axes_i] if isinstance(axes_i, int) else list(axes_i) for axes_i in axes)
+        axes_a = [_int(v, "tensor_dot", "axes") % builtins.max(a.ndim, 1) for v in axes_a]
+        axes_b = [_int(v, "tensor_dot", "axes") % builtins.max(b.ndim, 1) for v in axes_b]
+    else:
+        raise TypeError(f"tensor_dot: 'axes' must be an int or a pair of axis lists, but got {axes!r}")
+    if len(axes_a) != len(axes_b) or builtins.any(a.shape[i] != b.shape[j] for i, j in zip(axes_a, axes_b)):
+        raise ValueError(f"tensor_dot: the paired axes {axes_a} of {a.shape} and {axes_b} of {b.shape} must match")
+    free_a = [i for i in range(a.ndim) if i not in axes_a]
+    free_b = [j for j in range(b.ndim) if j not in axes_b]
+    k = 1
+    for i in axes_a:
+        k *= a.shape[i]
+    left = reshape(transpose(a, free_a + axes_a), (-1, k))
+    right = reshape(transpose(b, axes_b + free_b), (k, -1))
+    return reshape(matmul(left, right), tuple(a.shape[i] for i in free_a) + tuple(b.shape[j] for j in free_b))
+
+
 def trace(input):
     """The sum of a 2-d tensor's main diagonal."""
     x = _rank("trace", "input", input, (2,))
@@ -160,5 +187,5 @@ def cosine_similarity(x1, x2, dim=1, eps=1e-08):
     return prim("Div")(dot, prim("Maximum")(norms, Tensor(float(eps), norms.dtype)))
 
 
-__all__ = ["bmm", "addmm", "baddbmm", "outer", "inner", "kron", "cross", "trace", "diag", "cdist", "cosine_similarity"]
+__all__ = ["bmm", "addmm", "baddbmm", "outer", "inner", "kron", "cross", "tensor_dot", "trace", "diag", "cdist", "cosine_similarity"]
 TENSOR_METHODS = ["bmm", "addmm", "baddbmm", "outer", "inner", "kron", "cross", "trace", "diag"]

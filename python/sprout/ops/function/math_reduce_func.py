@@ -9,6 +9,7 @@ import numpy as np
 from sprout.common import dtype as mstype
 from sprout.common.tensor import Tensor
 from sprout.ops.function._prims import prim
+from sprout.ops.function.array_func import pad
 from sprout.ops.function.math_func import _axes
 
 _abs, _square, _sqrt, _exp, _log = prim("Abs"), prim("Square"), prim("Sqrt"), prim("Exp"), prim("Log")
@@ -91,6 +92,50 @@ def max(input, axis=None, keepdims=False, *, initial=None, where=None):
 def min(input, axis=None, keepdims=False, *, initial=None, where=None):
     """(values, indices) of the minimum along `axis`: as max, bounded from above by `initial`."""
     return _extreme("min", "ReduceMin", "Argmin", input, axis, keepdims, initial, where)
+
+
+def median(input, axis=-1, keepdims=False):
+    """(values, indices) of the median along `axis`: the lower of the two middle elements for an even
+    count (as MindSpore and PyTorch), with its index in the input."""
+    _check_tensor("median", "input", input)
+    if not isinstance(axis, int) or isinstance(axis, bool):
+        raise TypeError(f"median: 'axis' must be an int, but got {axis!r}")
+    if input.ndim == 0:
+        return input, Tensor(0, mstype.int64)
+    axis %= input.ndim
+    n = input.shape[axis]
+    if n == 0:
+        raise ValueError(f"median: axis {axis} of 'input' is empty")
+    values, indices = prim("Sort", axis=axis, descending=False)(input)
+    begin, size = [0] * input.ndim, list(input.shape)
+    begin[axis], size[axis] = (n - 1) // 2, 1
+    pick = prim("Slice")
+    values, indices = pick(values, tuple(begin), tuple(size)), pick(indices, tuple(begin), tuple(size))
+    indices = _cast(indices, mstype.int64)
+    if not keepdims:
+        values, indices = prim("Squeeze", axis=(axis,))(values), prim("Squeeze", axis=(axis,))(indices)
+    return values, indices
+
+
+def logcumsumexp(input, axis):
+    """log(cumsum(exp(input))) along `axis`, without overflow or underflow: a log-space scan (each of
+    log2(n) steps adds, by logaddexp, the running value `step` positions back)."""
+    from sprout.ops.function.math_elementwise_func import logaddexp  # here: that module imports this one
+    _check_floating("logcumsumexp", "input", input)
+    rank = builtins.max(input.ndim, 1)
+    if not isinstance(axis, int) or isinstance(axis, bool) or not -rank <= axis < rank:
+        raise ValueError(f"logcumsumexp: 'axis' must be an int in range for shape {input.shape}, but got {axis!r}")
+    if input.ndim == 0:
+        return input
+    axis %= input.ndim
+    n, out, step = input.shape[axis], input, 1
+    while step < n:
+        # The running values shifted `step` along the axis, -inf where nothing precedes.
+        padding = (0, 0) * (input.ndim - 1 - axis) + (step, 0)  # pairs from the last axis
+        shifted = prim("Slice")(pad(out, padding, value=float("-inf")), (0,) * input.ndim, input.shape)
+        out = logaddexp(out, shifted)
+        step *= 2
+    return out
 
 
 def count_nonzero(x, axis=(), keep_dims=False, dtype=mstype.int32):
@@ -213,7 +258,7 @@ def norm(A, ord=None, dim=None, keepdim=False, *, dtype=None):
     raise ValueError(f"norm: 'dim' must be an int or a pair of ints, but got {dim}")
 
 
-__all__ = ["prod", "all", "any", "max", "min", "count_nonzero", "logsumexp", "var", "std", "var_mean", "std_mean",
+__all__ = ["prod", "all", "any", "max", "min", "median", "count_nonzero", "logsumexp", "logcumsumexp", "var", "std", "var_mean", "std_mean",
            "norm"]
 
-TENSOR_METHODS = ["prod", "all", "any", "count_nonzero", "logsumexp", "var", "std", "norm"]
+TENSOR_METHODS = ["prod", "all", "any", "median", "count_nonzero", "logsumexp", "logcumsumexp", "var", "std", "norm"]

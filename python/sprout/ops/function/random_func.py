@@ -13,7 +13,7 @@ from sprout.common import seed as _seed
 from sprout.common.tensor import Tensor
 from sprout.ops.function._prims import prim
 
-__all__ = ["standard_normal", "uniform", "rand", "randn", "randint", "bernoulli", "multinomial", "randperm", "shuffle"]
+__all__ = ["standard_normal", "normal", "uniform", "rand", "randn", "randint", "bernoulli", "multinomial", "randperm", "shuffle"]
 
 _INT_DTYPES = (mstype.int8, mstype.int16, mstype.int32, mstype.int64, mstype.uint8)
 _FLOAT_DTYPES = (mstype.float16, mstype.bfloat16, mstype.float32, mstype.float64)
@@ -115,6 +115,12 @@ def randn(*size, dtype=None, seed=None):
     dtype = _float_dtype("randn", dtype)
     z = standard_normal(_size_args(size), seed)
     return z if dtype == mstype.float32 else prim("Cast")(z, dtype)
+
+
+def normal(shape, mean, stddev, seed=None):
+    """Float32 samples of N(mean, stddev^2) of shape `shape` (mean and stddev broadcast against it)."""
+    z = standard_normal(shape, seed)
+    return prim("Add")(prim("Mul")(z, stddev), mean)
 
 
 def randint(low, high, size, seed=None, *, dtype=None):
