@@ -45,6 +45,9 @@ bool is_python_scalar(nb::handle obj);
 // The Tensor that `obj` holds (obj a sprout Tensor or a subclass), else nullptr; TypeError for a Tensor
 // never initialized. Note [Tensor objects without type lookups] in tensor.cc.
 const Tensor* tensor_of(nb::handle obj);
+// Whether obj is a Tensor (or a subclass's instance), without touching its C++ object: a graph-mode
+// GraphTensor is one whose C++ object was never made.
+bool is_tensor_object(nb::handle obj);
 Operand to_operand(nb::handle obj);
 // The dtype Python scalars take as operands of `prim` next to tensors of `tensors_dtype` (none: no
 // tensor operand), given the highest kind among the scalars.

@@ -155,6 +155,11 @@ namespace {
 PyTypeObject* g_tensor_type = nullptr;  // set by bind_tensor
 }  // namespace
 
+bool is_tensor_object(nb::handle obj) {
+  PyTypeObject* type = Py_TYPE(obj.ptr());
+  return type == g_tensor_type || PyType_IsSubtype(type, g_tensor_type);
+}
+
 const Tensor* tensor_of(nb::handle obj) {
   PyTypeObject* type = Py_TYPE(obj.ptr());
   if (type != g_tensor_type && !PyType_IsSubtype(type, g_tensor_type)) return nullptr;

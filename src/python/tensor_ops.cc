@@ -11,8 +11,10 @@ namespace {
 
 // Returns NotImplemented for operands Python should try the other way round (None, strings ...).
 nb::object binary(const Primitive& op, nb::handle a, nb::handle b) {
-  nb::handle other = tensor_of(a) ? b : a;
-  if (!tensor_of(other) && !is_python_scalar(other) && !nb::isinstance<nb::list>(other) &&
+  // Type checks only: either operand may be a GraphTensor (a Parameter - GraphTensor in a compiled step
+  // reaches the Parameter's slot first), which emit_if_tracing takes and no C++ Tensor can stand for.
+  nb::handle other = is_tensor_object(a) ? b : a;
+  if (!is_tensor_object(other) && !is_python_scalar(other) && !nb::isinstance<nb::list>(other) &&
       !nb::isinstance<nb::tuple>(other) && !nb::hasattr(other, "__array_interface__"))
     return nb::borrow(Py_NotImplemented);
   nb::object pair[2] = {nb::borrow(a), nb::borrow(b)};

@@ -166,3 +166,60 @@ def test_clip_by_global_norm_and_build_train_network():
                                       loss_scale_manager=ms.amp.FixedLossScaleManager(64.0))
     loss, overflow, scale = step(ms.Tensor(np.ones((2, 2), np.float32)), ms.Tensor(np.zeros((2, 1), np.float32)))
     assert loss.dtype == ms.float32 and scale.item() == 64.0
+
+
+def test_adadelta_adamax_rprop_asgd_match_references():
+    got, grads = run(nn.Adadelta, learning_rate=0.5, rho=0.9, epsilon=1e-6)
+    p, acc, acc_up = np.array([1.0, -2.0, 3.0]), np.zeros(3), np.zeros(3)
+    for _ in range(3):
+        g = grads[0]
+        acc = 0.9 * acc + 0.1 * g * g
+        up = np.sqrt(acc_up + 1e-6) / np.sqrt(acc + 1e-6) * g
+        acc_up = 0.9 * acc_up + 0.1 * up * up
+        p = p - 0.5 * up
+    np.testing.assert_allclose(got[0], p, rtol=1e-5)
+    got, grads = run(nn.Adamax, learning_rate=0.01)
+    p, m, v = np.array([[0.5, 0.25]]), 0, 0
+    for t in range(1, 4):
+        g = grads[1]
+        m, v = 0.9 * m + 0.1 * g, np.maximum(0.999 * v, np.abs(g))
+        p = p - 0.01 / (1 - 0.9 ** t) * m / (v + 1e-8)
+    np.testing.assert_allclose(got[1], p, rtol=1e-5)
+    # Rprop: alternate the gradient's sign on one element to exercise growth, shrinking and the skip.
+    ps = params([1.0, -2.0])
+    opt = nn.Rprop(ps, learning_rate=0.1)
+    p, prev, size = np.array([1.0, -2.0]), np.zeros(2), np.full(2, 0.1)
+    for g in ([0.5, 1.0], [0.5, -1.0], [0.5, -1.0], [0.5, 1.0]):
+        g = np.array(g)
+        opt((ms.Tensor(g.astype(np.float32)),))
+        agree = g * prev
+        size = np.clip(size * np.where(agree > 0, 1.2, np.where(agree < 0, 0.5, 1.0)), 1e-6, 50.0)
+        g = np.where(agree < 0, 0.0, g)
+        p, prev = p - np.sign(g) * size, g
+    np.testing.assert_allclose(ps[0].asnumpy(), p, rtol=1e-5)
+    got, grads = run(nn.ASGD, learning_rate=0.1, lambd=0.01, alpha=0.75, t0=1.0)
+    p, ax = np.array([1.0, -2.0, 3.0]), np.zeros(3)
+    eta, mu = 0.1, 1.0
+    for t in range(1, 4):
+        p = p * (1 - 0.01 * eta) - eta * grads[0]
+        ax = p.copy() if mu == 1 else ax + (p - ax) * mu
+        eta, mu = 0.1 / (1 + 0.01 * 0.1 * t) ** 0.75, 1 / max(1, t - 1.0)
+    np.testing.assert_allclose(got[0], p, rtol=1e-5)
+    with pytest.raises(ValueError, match="Rprop: 'etas' must be"):
+        nn.Rprop(params([1.0]), etas=(1.5, 1.2))
+
+
+def test_optimizers_written_with_tensor_arithmetic_train_in_graph_mode():
+    # Their updates compute `param - update` in Python: a Parameter's operator meeting a value being
+    # compiled (RMSProp, Adagrad and Lamb failed to compile before that operator deferred to it).
+    for opt_cls in (nn.RMSProp, nn.Adagrad, nn.Lamb, nn.Adadelta, nn.Adamax, nn.Rprop, nn.ASGD):
+        net = nn.Dense(3, 1)
+        opt = opt_cls(net.trainable_params(), learning_rate=0.01 if opt_cls is nn.Lamb else 0.1)
+        step = nn.TrainOneStepCell(nn.WithLossCell(net, nn.MSELoss()), opt)
+        x, y = ms.Tensor(np.random.rand(8, 3).astype(np.float32)), ms.Tensor(np.random.rand(8, 1).astype(np.float32))
+        ms.set_context(mode=ms.GRAPH_MODE)
+        try:
+            losses = [float(step(x, y).asnumpy()) for _ in range(30)]
+        finally:
+            ms.set_context(mode=ms.PYNATIVE_MODE)
+        assert losses[-1] < losses[0], opt_cls.__name__

@@ -1,5 +1,7 @@
 from sprout.nn.layer.activation import (ELU, GELU, HSigmoid, HSwish, LeakyReLU, LogSoftmax, Mish, PReLU, ReLU,
                                        ReLU6, SiLU, Sigmoid, Softmax, Softplus, Tanh, get_activation)
+from sprout.nn.layer.activation_more import (CELU, GLU, HShrink, Hardtanh, LogSigmoid, SELU, SoftShrink, Softmin,
+                                            Softsign, Tanhshrink, Threshold)
 from sprout.nn.layer.basic import Dense, Flatten, Identity, PixelShuffle, PixelUnshuffle, Unflatten, Upsample
 from sprout.nn.layer.container import CellDict, CellList, SequentialCell
 from sprout.nn.layer.conv import Conv1d, Conv2d, Conv2dTranspose, Conv3d
@@ -16,7 +18,8 @@ from sprout.nn.layer.rnns import GRU, LSTM, RNN
 from sprout.nn.layer.transformer import (MultiheadAttention, Transformer, TransformerDecoder, TransformerDecoderLayer,
                                         TransformerEncoder, TransformerEncoderLayer)
 
-__all__ = ["Dense", "Flatten", "Identity", "PixelShuffle", "PixelUnshuffle", "PReLU", "Unflatten", "Upsample",
+__all__ = ["SELU", "CELU", "Softsign", "Hardtanh", "LogSigmoid", "GLU", "Softmin", "Tanhshrink", "SoftShrink", "HShrink",
+           "Threshold", "Dense", "Flatten", "Identity", "PixelShuffle", "PixelUnshuffle", "PReLU", "Unflatten", "Upsample",
            "Dropout1d", "Dropout2d", "Dropout3d", "MaxPool1d", "AvgPool1d", "AdaptiveAvgPool1d", "AdaptiveMaxPool1d",
            "ZeroPad2d", "ConstantPad1d", "ConstantPad2d", "ConstantPad3d", "ReflectionPad1d", "ReflectionPad2d",
            "ReflectionPad3d", "ReplicationPad1d", "ReplicationPad2d", "ReplicationPad3d", "SequentialCell", "CellList", "CellDict", "ReLU", "ReLU6", "LeakyReLU",
