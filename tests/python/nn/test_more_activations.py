@@ -5,8 +5,8 @@ import pytest
 
 import sprout as ms
 from sprout import ops
-from sprout.nn import (CELU, GLU, HShrink, Hardtanh, LogSigmoid, SELU, SoftShrink, Softmin,
-                                             Softsign, Tanhshrink, Threshold)
+from sprout.nn import (CELU, GLU, HShrink, Hardtanh, LogSigmoid, SELU, SoftShrink, Softmin, Softsign, Tanhshrink,
+                       Threshold)
 
 T = ms.Tensor
 RNG = np.random.default_rng(3)
