@@ -5,7 +5,7 @@ import numpy as np
 import pytest
 
 import sprout as ms
-from sprout import ops
+from sprout import nn, ops
 
 RNG = np.random.default_rng(7)
 
@@ -435,3 +435,93 @@ def test_median_scans_and_small_elementwise_functions():
     ms.set_seed(1)
     samples = ops.normal((20000,), 5.0, 0.5).asnumpy()
     assert abs(samples.mean() - 5.0) < 0.02 and abs(samples.std() - 0.5) < 0.02
+
+
+# ---- scans, counting, windows, distances, small constructors ---------------------------------------------
+
+def test_cummax_and_cummin():
+    x = np.array([[1.0, 3, 3, 2, 5, 0], [2, 2, 1, 4, 4, 4]])
+    values, indices = ops.cummax(T(x), 1)
+    np.testing.assert_array_equal(values.asnumpy(), np.maximum.accumulate(x, 1))
+    np.testing.assert_array_equal(indices.asnumpy(), [[0, 1, 2, 2, 4, 4], [0, 1, 1, 3, 4, 5]])  # ties: the latest
+    values, indices = ops.cummin(T(x.T.astype(np.int32)), 0)
+    np.testing.assert_array_equal(values.asnumpy(), np.minimum.accumulate(x.T, 0))
+    assert values.dtype == ms.int32 and indices.dtype == ms.int64
+    r = randn(3, 5)
+    check_grad(lambda t: ops.cummax(t, 1)[0], r)
+    with pytest.raises(ValueError, match="cummin: 'axis' must be an int in range"):
+        ops.cummin(T(x), 2)
+
+
+def test_histc_and_bincount():
+    data = RNG.uniform(-1, 3, 200)
+    np.testing.assert_array_equal(ops.histc(T(data), 8, min=0.0, max=2.0).asnumpy(),
+                                  np.histogram(data, 8, (0.0, 2.0))[0])
+    np.testing.assert_array_equal(ops.histc(T(data), 5).asnumpy(), np.histogram(data, 5)[0])  # the data's range
+    values = np.array([0, 1, 1, 3, 7])
+    np.testing.assert_array_equal(ops.bincount(T(values)).asnumpy(), np.bincount(values))
+    np.testing.assert_array_equal(ops.bincount(T(values), minlength=10).asnumpy(), np.bincount(values, minlength=10))
+    w = RNG.standard_normal(5)
+    np.testing.assert_allclose(ops.bincount(T(values), T(w)).asnumpy(), np.bincount(values, w), rtol=1e-12)
+    with pytest.raises(ValueError, match="bincount: 'input' must be non-negative"):
+        ops.bincount(T(np.array([1, -1])))
+
+
+def test_unfold_and_fold():
+    x = randn(2, 3, 5, 6)
+    cols = ops.unfold(T(x), (2, 3), padding=1, stride=(2, 1)).asnumpy()
+    padded = np.pad(x, ((0, 0), (0, 0), (1, 1), (1, 1)))
+    want = np.stack([padded[:, :, i:i + 2, j:j + 3].reshape(2, -1) for i in range(0, 6, 2) for j in range(6)], -1)
+    np.testing.assert_array_equal(cols, want)
+    np.testing.assert_array_equal(ops.unfold(T(x), 2, dilation=2).asnumpy()[:, :, 0],
+                                  x[:, :, ::2, ::2][:, :, :2, :2].reshape(2, -1))
+    # fold adds every window back: an all-ones unfold-then-fold counts the windows covering each pixel.
+    folded = ops.fold(T(cols), (5, 6), (2, 3), padding=1, stride=(2, 1)).asnumpy()
+    counts = ops.fold(ops.unfold(T(np.ones_like(x)), (2, 3), padding=1, stride=(2, 1)), (5, 6), (2, 3), padding=1,
+                      stride=(2, 1)).asnumpy()
+    np.testing.assert_allclose(folded, x * counts, rtol=1e-12)
+    check_grad(lambda t: ops.unfold(t, 2, stride=2), randn(1, 2, 4, 4))
+    with pytest.raises(ValueError, match="fold: 'input' must be"):
+        ops.fold(T(cols[:, :, :5]), (5, 6), (2, 3), padding=1, stride=(2, 1))
+    with pytest.raises(ValueError, match="unfold: a 9x9 window"):
+        ops.unfold(T(x), 9)
+
+
+def test_power_average_pooling():
+    x = np.abs(randn(1, 2, 4, 6)) + 0.1
+    want = (x.reshape(1, 2, 2, 2, 3, 2) ** 3).sum(axis=(3, 5)) ** (1 / 3)
+    np.testing.assert_allclose(ops.lp_pool2d(T(x), 3, 2).asnumpy(), want, rtol=1e-12)
+    np.testing.assert_allclose(nn.LPPool2d(3, 2)(T(x)).asnumpy(), want, rtol=1e-12)
+    np.testing.assert_allclose(nn.LPPool1d(2, 3)(T(x[0, 0])).asnumpy(),
+                               np.sqrt((x[0, 0].reshape(4, 2, 3) ** 2).sum(-1)), rtol=1e-12)
+
+
+def test_distances_clipping_and_small_constructors():
+    a, b = randn(4, 3), randn(4, 3)
+    assert float(ops.dist(T(a), T(b)).asnumpy()) == pytest.approx(np.linalg.norm(a - b))
+    assert float(ops.dist(T(a), T(b), 1).asnumpy()) == pytest.approx(np.abs(a - b).sum())
+    np.testing.assert_allclose(ops.pairwise_distance(T(a), T(b)).asnumpy(), np.linalg.norm(a - b + 1e-6, axis=-1),
+                               rtol=1e-12)
+    v = np.array([3.0, 4.0])
+    np.testing.assert_allclose(ops.clip_by_norm(T(v), 1.0).asnumpy(), v / (5 + 1e-6), rtol=1e-6)
+    kept = ops.clip_by_norm((T(v), T(v)), 100.0)
+    assert isinstance(kept, tuple) and np.array_equal(kept[0].asnumpy(), v)
+    with pytest.raises(RuntimeError, match="clip_by_norm: the total 2.0-norm of 'x' is not finite"):
+        ops.clip_by_norm(T([np.inf, 1.0]), 1.0, error_if_nonfinite=True)
+    base = np.zeros((3, 2))
+    got = ops.tensor_scatter_add(T(base), T(np.array([[1], [1], [2]])), T(np.ones((3, 2))))
+    np.testing.assert_array_equal(got.asnumpy(), [[0, 0], [2, 2], [1, 1]])
+    got = ops.tensor_scatter_sub(T(base), T(np.array([[0, 1]])), T(np.array([5.0])))
+    np.testing.assert_array_equal(got.asnumpy(), [[0, -5], [0, 0], [0, 0]])
+    with pytest.raises(ValueError, match=r"tensor_scatter_add: 'updates' must have shape \(1, 2\)"):
+        ops.tensor_scatter_add(T(base), T(np.array([[0]])), T(np.ones(2)))
+    np.testing.assert_array_equal(ops.repeat_elements(T(np.array([[1, 2]])), 2, 1).asnumpy(), [[1, 1, 2, 2]])
+    assert ops.scalar_to_tensor(3, ms.int32).dtype == ms.int32 and ops.tuple_to_array((1, 2)).dtype == ms.int64
+    assert ops.tuple_to_array((1, 2.5)).dtype == ms.float32
+    img = T(randn(1, 1, 2, 2))
+    np.testing.assert_array_equal(ops.upsample(img, scale_factor=2.0).asnumpy(), ops.interpolate(img, scale_factor=2.0).asnumpy())
+    ms.set_seed(2)
+    lap = ops.standard_laplace((40000,)).asnumpy()
+    assert abs(lap.mean()) < 0.03 and abs(np.abs(lap).mean() - 1.0) < 0.03  # E|X| = 1 for Laplace(0, 1)
+    draws = ops.random_categorical(T(np.log(np.array([[0.2, 0.8]], np.float32))), 4000).asnumpy()
+    assert draws.shape == (1, 4000) and abs(draws.mean() - 0.8) < 0.03

@@ -12,7 +12,7 @@ from sprout.nn.layer.normalization import (BatchNorm1d, BatchNorm2d, GroupNorm, 
 from sprout.nn.layer.padding import (ConstantPad1d, ConstantPad2d, ConstantPad3d, ReflectionPad1d, ReflectionPad2d,
                                      ReflectionPad3d, ReplicationPad1d, ReplicationPad2d, ReplicationPad3d, ZeroPad2d)
 from sprout.nn.layer.pooling import (AdaptiveAvgPool1d, AdaptiveAvgPool2d, AdaptiveMaxPool1d, AdaptiveMaxPool2d, AvgPool1d,
-                                     AvgPool2d, MaxPool1d, MaxPool2d)
+                                     AvgPool2d, LPPool1d, LPPool2d, MaxPool1d, MaxPool2d)
 from sprout.nn.layer.rnn_cells import GRUCell, LSTMCell, RNNCell
 from sprout.nn.layer.rnns import GRU, LSTM, RNN
 from sprout.nn.layer.transformer import (MultiheadAttention, Transformer, TransformerDecoder, TransformerDecoderLayer,
@@ -20,7 +20,7 @@ from sprout.nn.layer.transformer import (MultiheadAttention, Transformer, Transf
 
 __all__ = ["SELU", "CELU", "Softsign", "Hardtanh", "LogSigmoid", "GLU", "Softmin", "Tanhshrink", "SoftShrink", "HShrink",
            "Threshold", "Dense", "Flatten", "Identity", "PixelShuffle", "PixelUnshuffle", "PReLU", "Unflatten", "Upsample",
-           "Dropout1d", "Dropout2d", "Dropout3d", "MaxPool1d", "AvgPool1d", "AdaptiveAvgPool1d", "AdaptiveMaxPool1d",
+           "Dropout1d", "Dropout2d", "Dropout3d", "MaxPool1d", "AvgPool1d", "LPPool1d", "LPPool2d", "AdaptiveAvgPool1d", "AdaptiveMaxPool1d",
            "ZeroPad2d", "ConstantPad1d", "ConstantPad2d", "ConstantPad3d", "ReflectionPad1d", "ReflectionPad2d",
            "ReflectionPad3d", "ReplicationPad1d", "ReplicationPad2d", "ReplicationPad3d", "SequentialCell", "CellList", "CellDict", "ReLU", "ReLU6", "LeakyReLU",
            "ELU", "GELU", "SiLU", "Mish", "HSwish", "HSigmoid", "Sigmoid", "Tanh", "Softplus", "Softmax",

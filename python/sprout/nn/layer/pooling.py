@@ -120,3 +120,21 @@ class AdaptiveMaxPool1d(Cell):
 
     def construct(self, x):
         return ops.adaptive_max_pool1d(x, self.output_size)
+
+
+class LPPool1d(Cell):
+    """Power-average pooling over the last axis: (sum over each window of x^p)^(1/p)."""
+
+    def __init__(self, norm_type, kernel_size, stride=None, ceil_mode=False):
+        super().__init__()
+        self.norm_type, self.kernel_size, self.stride, self.ceil_mode = norm_type, kernel_size, stride, ceil_mode
+
+    def construct(self, x):
+        return ops.lp_pool1d(x, self.norm_type, self.kernel_size, self.stride, self.ceil_mode)
+
+
+class LPPool2d(LPPool1d):
+    """Power-average pooling over the last two axes: (sum over each window of x^p)^(1/p)."""
+
+    def construct(self, x):
+        return ops.lp_pool2d(x, self.norm_type, self.kernel_size, self.stride, self.ceil_mode)

@@ -138,6 +138,32 @@ def index_fill(x, axis, index, value):
     return prim("Select")(prim("BroadcastTo", shape=target.shape)(mask), cast(fill, target.dtype), target)
 
 
+def _scatter_nd_updates(api, input_x, indices, updates):
+    x = _tensor(input_x, api, "input_x")
+    idx = _tensor(indices, api, "indices")
+    if idx.dtype not in (mstype.int32, mstype.int64) or idx.ndim < 1 or idx.shape[-1] > x.ndim:
+        raise ValueError(f"{api}: 'indices' must be an int32/int64 tensor of shape (..., k) with k <= {x.ndim}, but "
+                         f"got {idx.dtype} of shape {idx.shape}")
+    want = idx.shape[:-1] + x.shape[idx.shape[-1]:]
+    upd = _tensor(updates, api, "updates")
+    if upd.shape != want:
+        raise ValueError(f"{api}: 'updates' must have shape {want}, but got {upd.shape}")
+    # Repeated indices add up, as MindSpore's TensorScatterAdd does.
+    return x, prim("ScatterNd")(idx, cast(upd, x.dtype), x.shape)
+
+
+def tensor_scatter_add(input_x, indices, updates):
+    """input_x with `updates` added at the N-d `indices` (repeats accumulate); a new tensor."""
+    x, added = _scatter_nd_updates("tensor_scatter_add", input_x, indices, updates)
+    return x + added
+
+
+def tensor_scatter_sub(input_x, indices, updates):
+    """input_x with `updates` subtracted at the N-d `indices` (repeats accumulate); a new tensor."""
+    x, added = _scatter_nd_updates("tensor_scatter_sub", input_x, indices, updates)
+    return x - added
+
+
 __all__ = ["searchsorted", "bucketize", "diagonal", "tril_indices", "triu_indices", "argwhere", "index_add",
-           "index_fill"]
+           "index_fill", "tensor_scatter_add", "tensor_scatter_sub"]
 TENSOR_METHODS = ["diagonal", "argwhere", "index_add", "index_fill"]

@@ -198,6 +198,27 @@ def scatter(input, axis, index, src):
     return tensor_scatter_elements(input, index, src, axis)
 
 
+def repeat_elements(x, rep, axis=0):
+    """Each slice along `axis` repeated `rep` times in place (MindSpore's name for repeat_interleave)."""
+    return repeat_interleave(x, rep, axis)
+
+
+def scalar_to_tensor(input_x, dtype=mstype.float32):
+    """A 0-d tensor of `dtype` holding the Python number `input_x`."""
+    if isinstance(input_x, bool) or not isinstance(input_x, (int, float)):
+        raise TypeError(f"scalar_to_tensor: 'input_x' must be an int or float, but got {type(input_x).__name__}")
+    return Tensor(input_x, dtype)
+
+
+def tuple_to_array(input_x):
+    """A 1-d tensor of a tuple of numbers (Int64 for ints, Float32 otherwise, as MindSpore's)."""
+    if not isinstance(input_x, tuple) or not input_x or not builtins.all(
+            isinstance(v, (int, float)) and not isinstance(v, bool) for v in input_x):
+        raise TypeError(f"tuple_to_array: 'input_x' must be a non-empty tuple of numbers, but got {input_x!r}")
+    ints = builtins.all(isinstance(v, int) for v in input_x)
+    return Tensor(list(input_x), mstype.int64 if ints else mstype.float32)
+
+
 def numel(input):
     """The number of elements, as a Python int."""
     return _tensor(input, "numel", "input").size
@@ -231,7 +252,7 @@ def is_floating_point(input):
 
 __all__ = ["broadcast_to", "swapaxes", "swapdims", "moveaxis", "movedim", "narrow", "unbind", "hstack", "vstack",
            "repeat_interleave", "nonzero", "scatter", "atleast_1d", "atleast_2d", "atleast_3d", "fliplr", "flipud",
-           "rot90", "numel", "size", "rank", "shape", "is_tensor", "is_floating_point"]
+           "rot90", "repeat_elements", "scalar_to_tensor", "tuple_to_array", "numel", "size", "rank", "shape", "is_tensor", "is_floating_point"]
 TENSOR_METHODS = ["broadcast_to", "swapaxes", "swapdims", "moveaxis", "movedim", "narrow", "unbind",
                   "repeat_interleave", "nonzero", "scatter", "atleast_1d", "atleast_2d", "atleast_3d", "fliplr", "flipud",
-           "rot90", "numel", "is_floating_point"]
+           "rot90", "repeat_elements", "scalar_to_tensor", "tuple_to_array", "numel", "is_floating_point"]

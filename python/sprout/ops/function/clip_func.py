@@ -1,6 +1,7 @@
-"""Gradient clipping: ops.clip_by_global_norm."""
+"""Gradient clipping: ops.clip_by_global_norm and ops.clip_by_norm."""
 import math
 
+from sprout.common import dtype as mstype
 from sprout.common.tensor import Tensor
 
 
@@ -19,4 +20,24 @@ def clip_by_global_norm(x, clip_norm=1.0, use_norm=None):
     return tuple(t * scale for t in x)
 
 
-__all__ = ["clip_by_global_norm"]
+def clip_by_norm(x, max_norm, norm_type=2.0, error_if_nonfinite=False):
+    """Scales a Tensor, or a tuple/list of them together, so that their combined `norm_type`-norm is at
+    most max_norm (PyTorch's clip_grad_norm_ rule, scale max_norm / (norm + 1e-6)); computed with tensor
+    ops, so it also runs in compiled code. With error_if_nonfinite, a NaN or infinite norm raises."""
+    from sprout import ops  # here: this module is part of ops
+    tensors = (x,) if isinstance(x, Tensor) else x
+    if not isinstance(tensors, (tuple, list)) or not tensors or not all(isinstance(t, Tensor) for t in tensors):
+        raise TypeError("clip_by_norm: 'x' must be a Tensor or a non-empty tuple/list of Tensors")
+    if isinstance(max_norm, bool) or not isinstance(max_norm, (int, float)) or max_norm < 0:
+        raise ValueError(f"clip_by_norm: 'max_norm' must be a number >= 0, but got {max_norm!r}")
+    p = float(norm_type)
+    norms = ops.stack([ops.norm(ops.reshape(t, (-1,)).astype(mstype.float32), p) for t in tensors])
+    total = ops.norm(norms, p)
+    if error_if_nonfinite and not math.isfinite(float(total.asnumpy())):
+        raise RuntimeError(f"clip_by_norm: the total {p}-norm of 'x' is not finite ({float(total.asnumpy())})")
+    scale = ops.clamp(max_norm / (total + 1e-6), max=1.0)
+    clipped = tuple(t * scale.astype(t.dtype) for t in tensors)
+    return clipped[0] if isinstance(x, Tensor) else type(x)(clipped)
+
+
+__all__ = ["clip_by_global_norm", "clip_by_norm"]

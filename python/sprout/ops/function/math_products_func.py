@@ -162,19 +162,37 @@ def cdist(x1, x2, p=2.0):
                          f"{a.shape} and {b.shape}")
     if a.dtype not in _FLOATS:
         raise TypeError(f"cdist: 'x1' must be a floating-point tensor, but got {a.dtype}")
+    diff = _sub(prim("ExpandDims")(a, a.ndim - 1), prim("ExpandDims")(b, b.ndim - 2))
+    return _p_norm("cdist", diff, p, (-1,), False)
+
+
+def _p_norm(api, diff, p, axes, keep):
     if not isinstance(p, numbers.Real) or isinstance(p, bool) or p < 0:
-        raise ValueError(f"cdist: 'p' must be a number >= 0, but got {p!r}")
-    diff = prim("Abs")(_sub(prim("ExpandDims")(a, a.ndim - 1), prim("ExpandDims")(b, b.ndim - 2)))
-    reduce = prim("ReduceSum", keep_dims=False)
+        raise ValueError(f"{api}: 'p' must be a number >= 0, but got {p!r}")
+    absolute = prim("Abs")(diff)
     if p == 0:
-        return reduce(prim("Cast")(prim("NotEqual")(diff, Tensor(0, a.dtype)), a.dtype), (-1,))
+        return prim("ReduceSum", keep_dims=keep)(prim("Cast")(prim("NotEqual")(absolute, Tensor(0, diff.dtype)),
+                                                              diff.dtype), axes)
     if p == float("inf"):
-        return prim("ReduceMax", keep_dims=False)(diff, (-1,))
+        return prim("ReduceMax", keep_dims=keep)(absolute, axes)
     if p == 1:
-        return reduce(diff, (-1,))
+        return prim("ReduceSum", keep_dims=keep)(absolute, axes)
     if p == 2:
-        return _sqrt(reduce(prim("Square")(diff), (-1,)))
-    return prim("Pow")(reduce(prim("Pow")(diff, Tensor(float(p), a.dtype)), (-1,)), Tensor(1.0 / p, a.dtype))
+        return _sqrt(prim("ReduceSum", keep_dims=keep)(prim("Square")(absolute), axes))
+    powered = prim("ReduceSum", keep_dims=keep)(prim("Pow")(absolute, Tensor(float(p), diff.dtype)), axes)
+    return prim("Pow")(powered, Tensor(1.0 / p, diff.dtype))
+
+
+def dist(input, other, p=2):
+    """The p-norm of input - other over all elements (they broadcast)."""
+    return _p_norm("dist", _sub(_tensor(input, "dist", "input"), _tensor(other, "dist", "other")), p, (), False)
+
+
+def pairwise_distance(x1, x2, p=2.0, eps=1e-6, keepdim=False):
+    """The p-norm of x1 - x2 + eps along the last axis (rows of x1 against rows of x2)."""
+    a, b = _tensor(x1, "pairwise_distance", "x1"), _tensor(x2, "pairwise_distance", "x2")
+    diff = _add(_sub(a, b), Tensor(float(eps), a.dtype))
+    return _p_norm("pairwise_distance", diff, p, (-1,), keepdim)
 
 
 def cosine_similarity(x1, x2, dim=1, eps=1e-08):
@@ -187,5 +205,6 @@ def cosine_similarity(x1, x2, dim=1, eps=1e-08):
     return prim("Div")(dot, prim("Maximum")(norms, Tensor(float(eps), norms.dtype)))
 
 
-__all__ = ["bmm", "addmm", "baddbmm", "outer", "inner", "kron", "cross", "tensor_dot", "trace", "diag", "cdist", "cosine_similarity"]
+__all__ = ["bmm", "addmm", "baddbmm", "outer", "inner", "kron", "cross", "tensor_dot", "trace", "diag", "cdist", "dist",
+           "pairwise_distance", "cosine_similarity"]
 TENSOR_METHODS = ["bmm", "addmm", "baddbmm", "outer", "inner", "kron", "cross", "trace", "diag"]

@@ -138,6 +138,87 @@ def logcumsumexp(input, axis):
     return out
 
 
+def _cumulative_extreme(api, greater, input, axis):
+    """(values, indices) of the running max (greater=True) or min along `axis`: a doubling scan, each step
+    combining every position's window with the window `step` before it (the earlier one wins only when
+    strictly better, so ties keep the latest index, as PyTorch's cummax does)."""
+    _check_tensor(api, "input", input)
+    rank = builtins.max(input.ndim, 1)
+    if not isinstance(axis, int) or isinstance(axis, bool) or not -rank <= axis < rank:
+        raise ValueError(f"{api}: 'axis' must be an int in range for shape {input.shape}, but got {axis!r}")
+    if input.ndim == 0:
+        return input, Tensor(0, mstype.int64)
+    axis %= input.ndim
+    n = input.shape[axis]
+    positions = Tensor(np.arange(n, dtype=np.int64).reshape((n,) + (1,) * (input.ndim - 1 - axis)))
+    values, indices = input, prim("BroadcastTo", shape=input.shape)(positions)
+    better = prim("Greater" if greater else "Less")
+    if input.dtype in _FINITE_MAX:
+        fill = float("-inf") if greater else float("inf")  # what pads the front: never better
+    else:
+        limits = np.iinfo(mstype.dtype_to_nptype(input.dtype))
+        fill = int(limits.min if greater else limits.max)
+    step = 1
+    while step < n:
+        padding = (0, 0) * (input.ndim - 1 - axis) + (step, 0)  # pairs from the last axis
+        earlier_v = prim("Slice")(pad(values, padding, value=fill), (0,) * input.ndim, input.shape)
+        earlier_i = prim("Slice")(pad(indices, padding, value=0), (0,) * input.ndim, input.shape)
+        take = better(earlier_v, values)
+        values, indices = prim("Select")(take, earlier_v, values), prim("Select")(take, earlier_i, indices)
+        step *= 2
+    return values, indices
+
+
+def cummax(input, axis):
+    """(values, indices) of the running maximum along `axis`; each index is where that maximum is (the
+    latest position among equal ones)."""
+    return _cumulative_extreme("cummax", True, input, axis)
+
+
+def cummin(input, axis):
+    """(values, indices) of the running minimum along `axis`, as cummax."""
+    return _cumulative_extreme("cummin", False, input, axis)
+
+
+def histc(input, bins=100, min=0.0, max=0.0):
+    """Counts of `input`'s elements in `bins` equal bins over [min, max] (the data's range when both are
+    0); elements outside are not counted; the last bin includes max. Same dtype as the input."""
+    _check_floating("histc", "input", input)
+    if isinstance(bins, bool) or not isinstance(bins, int) or bins < 1:
+        raise ValueError(f"histc: 'bins' must be a positive int, but got {bins!r}")
+    x = _reshape(input, (-1,))
+    if min == 0 and max == 0:
+        low, high = _reduce("ReduceMin", x, (), False), _reduce("ReduceMax", x, (), False)
+    else:
+        if min > max:
+            raise ValueError(f"histc: 'min' must not exceed 'max', but got {min} and {max}")
+        low, high = Tensor(float(min), x.dtype), Tensor(float(max), x.dtype)
+    width = prim("Maximum")(_sub(high, low), Tensor(np.finfo(np.float32).tiny, x.dtype))  # one bin when high == low
+    position = prim("Floor")(_mul(_div(_sub(x, low), width), Tensor(float(bins), x.dtype)))
+    index = _cast(_clip(position, Tensor(0.0, x.dtype), Tensor(bins - 1.0, x.dtype)), mstype.int32)
+    inside = prim("LogicalAnd")(prim("GreaterEqual")(x, low), prim("LessEqual")(x, high))
+    return prim("UnsortedSegmentSum")(_cast(inside, x.dtype), index, bins)
+
+
+def bincount(input, weights=None, minlength=0):
+    """Counts (or sums of `weights`) of each value of a 1-d non-negative integer `input`, over
+    max(max(input) + 1, minlength) bins. The length depends on the values, so this reads them (eager)."""
+    _check_tensor("bincount", "input", input)
+    if input.ndim != 1 or input.dtype not in (mstype.int8, mstype.int16, mstype.int32, mstype.int64, mstype.uint8):
+        raise TypeError(f"bincount: 'input' must be a 1-d integer tensor, but got {input.dtype} of shape {input.shape}")
+    if isinstance(minlength, bool) or not isinstance(minlength, int) or minlength < 0:
+        raise ValueError(f"bincount: 'minlength' must be an int >= 0, but got {minlength!r}")
+    values = input.asnumpy()
+    if values.size and values.min() < 0:
+        raise ValueError(f"bincount: 'input' must be non-negative, but holds {int(values.min())}")
+    length = builtins.max(int(values.max()) + 1 if values.size else 0, minlength)
+    counted = weights if weights is not None else prim("OnesLike")(_cast(input, mstype.float32))
+    if weights is not None and tuple(weights.shape) != tuple(input.shape):
+        raise ValueError(f"bincount: 'weights' must have the shape of 'input' {input.shape}, but got {weights.shape}")
+    out = prim("UnsortedSegmentSum")(counted, _cast(input, mstype.int32), length)
+    return out if weights is not None else _cast(out, mstype.int64)
+
+
 def count_nonzero(x, axis=(), keep_dims=False, dtype=mstype.int32):
     """The number of nonzero elements along `axis` (all axes when empty), as `dtype`."""
     _check_tensor("count_nonzero", "x", x)
@@ -258,7 +339,8 @@ def norm(A, ord=None, dim=None, keepdim=False, *, dtype=None):
     raise ValueError(f"norm: 'dim' must be an int or a pair of ints, but got {dim}")
 
 
-__all__ = ["prod", "all", "any", "max", "min", "median", "count_nonzero", "logsumexp", "logcumsumexp", "var", "std", "var_mean", "std_mean",
+__all__ = ["prod", "all", "any", "max", "min", "median", "count_nonzero", "logsumexp", "logcumsumexp", "cummax",
+           "cummin", "histc", "bincount", "var", "std", "var_mean", "std_mean",
            "norm"]
 
-TENSOR_METHODS = ["prod", "all", "any", "median", "count_nonzero", "logsumexp", "logcumsumexp", "var", "std", "norm"]
+TENSOR_METHODS = ["prod", "all", "any", "median", "count_nonzero", "logsumexp", "logcumsumexp", "cummax", "cummin", "var", "std", "norm"]

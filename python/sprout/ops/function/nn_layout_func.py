@@ -1,6 +1,7 @@
-"""Rearrangements between channels and space: pixel_shuffle (sub-pixel upsampling) and pixel_unshuffle.
-MindSpore 2.x names and arguments; a reshape, a transpose and a reshape each."""
+"""Rearrangements between channels and space: pixel_shuffle (sub-pixel upsampling) and pixel_unshuffle (a
+reshape, a transpose and a reshape each), and upsample. MindSpore 2.x names and arguments."""
 from sprout.ops.function.array_func import _int, _tensor, reshape, transpose
+from sprout.ops.function.nn_conv_func import interpolate
 
 
 def _factor(api, arg, value):
@@ -36,4 +37,9 @@ def pixel_unshuffle(input, downscale_factor):
     return reshape(moved, lead + (c * r * r, h // r, w // r))
 
 
-__all__ = ["pixel_shuffle", "pixel_unshuffle"]
+def upsample(input, size=None, scale_factor=None, mode="nearest", align_corners=None, recompute_scale_factor=None):
+    """Same as interpolate (MindSpore keeps the older name)."""
+    return interpolate(input, size, scale_factor, mode, align_corners, recompute_scale_factor)
+
+
+__all__ = ["pixel_shuffle", "pixel_unshuffle", "upsample"]

@@ -13,7 +13,7 @@ from sprout.common import seed as _seed
 from sprout.common.tensor import Tensor
 from sprout.ops.function._prims import prim
 
-__all__ = ["standard_normal", "normal", "uniform", "rand", "randn", "randint", "bernoulli", "multinomial", "randperm", "shuffle"]
+__all__ = ["standard_normal", "standard_laplace", "random_categorical", "normal", "uniform", "rand", "randn", "randint", "bernoulli", "multinomial", "randperm", "shuffle"]
 
 _INT_DTYPES = (mstype.int8, mstype.int16, mstype.int32, mstype.int64, mstype.uint8)
 _FLOAT_DTYPES = (mstype.float16, mstype.bfloat16, mstype.float32, mstype.float64)
@@ -121,6 +121,24 @@ def normal(shape, mean, stddev, seed=None):
     """Float32 samples of N(mean, stddev^2) of shape `shape` (mean and stddev broadcast against it)."""
     z = standard_normal(shape, seed)
     return prim("Add")(prim("Mul")(z, stddev), mean)
+
+
+def standard_laplace(shape, seed=None):
+    """Float32 samples of the standard Laplace distribution (density exp(-|x|) / 2): -sign(u) log(1 - 2|u|)
+    for u uniform in (-1/2, 1/2)."""
+    s0, s1 = _seeds("standard_laplace", seed)
+    u = _C.Primitive("UniformReal", {"seed": s0, "seed2": s1})(_shape("standard_laplace", shape))
+    u = prim("Sub")(u, Tensor(0.5, mstype.float32))
+    # log1p keeps the small |u| accurate; 1 - 2|u| > 0 because UniformReal stays below 1.
+    return prim("Mul")(prim("Neg")(prim("Sign")(u)), prim("Log1p")(prim("Mul")(prim("Abs")(u), Tensor(-2.0))))
+
+
+def random_categorical(logits, num_sample, seed=0, dtype=mstype.int64):
+    """For each row of 2-d (batch, classes) `logits`, `num_sample` class indices drawn with probabilities
+    softmax(logits)."""
+    return prim("RandomCategorical", dtype=dtype)(_check_tensor("random_categorical", "logits", logits),
+                                                  _int_value("random_categorical", "num_sample", num_sample),
+                                                  _int_value("random_categorical", "seed", seed))
 
 
 def randint(low, high, size, seed=None, *, dtype=None):
