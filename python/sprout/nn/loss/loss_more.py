@@ -166,3 +166,21 @@ class MAELoss(LossBase):
         _check_tensor("MAELoss", "logits", logits)
         _check_tensor("MAELoss", "label", label)
         return self.get_loss(ops.abs(logits - label))
+
+
+class CTCLoss(LossBase):
+    """The connectionist temporal classification loss (ops.ctc_loss) of log_probs (T, N, C) or unbatched
+    (T, C) against padded targets (N, S) (or (S,) / (1, S) unbatched)."""
+
+    def __init__(self, blank=0, reduction='mean', zero_infinity=False):
+        super().__init__(reduction)
+        self.blank, self.zero_infinity = blank, zero_infinity
+
+    def construct(self, log_probs, targets, input_lengths, target_lengths):
+        if log_probs.ndim == 2:  # one sequence: a batch of one
+            log_probs = ops.expand_dims(log_probs, 1)
+            targets = ops.reshape(targets, (1, -1))
+            input_lengths, target_lengths = (ops.reshape(Tensor(v) if not isinstance(v, Tensor) else v, (1,))
+                                             for v in (input_lengths, target_lengths))
+        return ops.ctc_loss(log_probs, targets, input_lengths, target_lengths, self.blank, self.reduction,
+                            self.zero_infinity)[0]

@@ -70,10 +70,13 @@ def logaddexp(input, other):
     """log(exp(input) + exp(other)), elementwise, computed without overflow."""
     a, b = _float("logaddexp", "input", input), _float("logaddexp", "other", other)
     top = prim("Maximum")(a, b)
-    gap = prim("Neg")(prim("Abs")(_sub(a, b)))
-    spread = _add(top, prim("Log1p")(_exp(gap)))
-    # Equal infinities make the gap NaN: there the answer is a + log 2 (inf or -inf).
-    return _select(prim("Equal")(a, b), _add(a, Tensor(math.log(2.0), a.dtype)), spread)
+    # Where a == b (equal infinities included) the gap is 0 and the answer top + log 2. Comparing zeros
+    # there instead of a - b keeps inf - inf out of the values and of the gradients (a select would pass
+    # the other branch's NaN gradient on, times 0).
+    equal = prim("Equal")(a, b)
+    zeros = prim("ZerosLike")(a)
+    gap = prim("Neg")(prim("Abs")(_sub(_select(equal, zeros, a), _select(equal, zeros, b))))
+    return _add(top, prim("Log1p")(_exp(gap)))
 
 
 def deg2rad(x):
