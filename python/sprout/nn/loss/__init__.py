@@ -1,8 +1,8 @@
 from sprout.nn.loss.loss import (BCELoss, BCEWithLogitsLoss, CrossEntropyLoss, KLDivLoss, L1Loss, LossBase, MSELoss,
                                  NLLLoss, SmoothL1Loss, SoftmaxCrossEntropyWithLogits)
-from sprout.nn.loss.loss_more import (CTCLoss, CosineEmbeddingLoss, GaussianNLLLoss, HuberLoss, MAELoss, MarginRankingLoss,
-                                      MultiLabelSoftMarginLoss, MultiMarginLoss, PoissonNLLLoss, RMSELoss,
-                                      SoftMarginLoss, TripletMarginLoss)
+from sprout.nn.loss.loss_more import (CTCLoss, CosineEmbeddingLoss, GaussianNLLLoss, HuberLoss, MAELoss,
+                                      MarginRankingLoss, MultiLabelSoftMarginLoss, MultiMarginLoss, PoissonNLLLoss,
+                                      RMSELoss, SoftMarginLoss, TripletMarginLoss)
 
 __all__ = ["LossBase", "MSELoss", "L1Loss", "SmoothL1Loss", "SoftmaxCrossEntropyWithLogits", "CrossEntropyLoss",
            "NLLLoss", "BCELoss", "BCEWithLogitsLoss", "KLDivLoss", "HuberLoss", "SoftMarginLoss", "MarginRankingLoss",
