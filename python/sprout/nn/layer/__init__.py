@@ -11,19 +11,22 @@ from sprout.nn.layer.normalization import (BatchNorm1d, BatchNorm2d, GroupNorm, 
                                           InstanceNorm3d, LayerNorm)
 from sprout.nn.layer.padding import (ConstantPad1d, ConstantPad2d, ConstantPad3d, ReflectionPad1d, ReflectionPad2d,
                                      ReflectionPad3d, ReplicationPad1d, ReplicationPad2d, ReplicationPad3d, ZeroPad2d)
-from sprout.nn.layer.pooling import (AdaptiveAvgPool1d, AdaptiveAvgPool2d, AdaptiveMaxPool1d, AdaptiveMaxPool2d, AvgPool1d,
-                                     AvgPool2d, LPPool1d, LPPool2d, MaxPool1d, MaxPool2d)
+from sprout.nn.layer.pooling import (AdaptiveAvgPool1d, AdaptiveAvgPool2d, AdaptiveMaxPool1d, AdaptiveMaxPool2d,
+                                     AvgPool1d, AvgPool2d, LPPool1d, LPPool2d, MaxPool1d, MaxPool2d)
 from sprout.nn.layer.rnn_cells import GRUCell, LSTMCell, RNNCell
 from sprout.nn.layer.rnns import GRU, LSTM, RNN
 from sprout.nn.layer.transformer import (MultiheadAttention, Transformer, TransformerDecoder, TransformerDecoderLayer,
                                         TransformerEncoder, TransformerEncoderLayer)
 
-__all__ = ["SELU", "CELU", "Softsign", "Hardtanh", "LogSigmoid", "GLU", "Softmin", "Tanhshrink", "SoftShrink", "HShrink",
-           "Threshold", "Dense", "Flatten", "Identity", "PixelShuffle", "PixelUnshuffle", "PReLU", "Unflatten", "Upsample",
-           "Dropout1d", "Dropout2d", "Dropout3d", "MaxPool1d", "AvgPool1d", "LPPool1d", "LPPool2d", "AdaptiveAvgPool1d", "AdaptiveMaxPool1d",
-           "ZeroPad2d", "ConstantPad1d", "ConstantPad2d", "ConstantPad3d", "ReflectionPad1d", "ReflectionPad2d",
-           "ReflectionPad3d", "ReplicationPad1d", "ReplicationPad2d", "ReplicationPad3d", "SequentialCell", "CellList", "CellDict", "ReLU", "ReLU6", "LeakyReLU",
-           "ELU", "GELU", "SiLU", "Mish", "HSwish", "HSigmoid", "Sigmoid", "Tanh", "Softplus", "Softmax",
-           "LogSoftmax", "get_activation", "Conv1d", "Conv2d", "Conv2dTranspose", "Conv3d", "GroupNorm", "InstanceNorm1d", "InstanceNorm2d", "InstanceNorm3d", "AdaptiveMaxPool2d", "Dropout", "BatchNorm1d", "BatchNorm2d", "LayerNorm",
-           "MaxPool2d", "AvgPool2d", "AdaptiveAvgPool2d", "Embedding", "LSTM", "GRU", "RNN", "RNNCell", "LSTMCell", "GRUCell", "MultiheadAttention",
-           "Transformer", "TransformerEncoderLayer", "TransformerDecoderLayer", "TransformerEncoder", "TransformerDecoder"]
+__all__ = ["AdaptiveAvgPool1d", "AdaptiveAvgPool2d", "AdaptiveMaxPool1d", "AdaptiveMaxPool2d", "AvgPool1d",
+           "AvgPool2d", "BatchNorm1d", "BatchNorm2d", "CellDict", "CellList", "CELU", "ConstantPad1d", "ConstantPad2d",
+           "ConstantPad3d", "Conv1d", "Conv2d", "Conv2dTranspose", "Conv3d", "Dense", "Dropout", "Dropout1d",
+           "Dropout2d", "Dropout3d", "ELU", "Embedding", "Flatten", "GELU", "get_activation", "GLU", "GroupNorm",
+           "GRU", "GRUCell", "Hardtanh", "HShrink", "HSigmoid", "HSwish", "Identity", "InstanceNorm1d",
+           "InstanceNorm2d", "InstanceNorm3d", "LayerNorm", "LeakyReLU", "LogSigmoid", "LogSoftmax", "LPPool1d",
+           "LPPool2d", "LSTM", "LSTMCell", "MaxPool1d", "MaxPool2d", "Mish", "MultiheadAttention", "PixelShuffle",
+           "PixelUnshuffle", "PReLU", "ReflectionPad1d", "ReflectionPad2d", "ReflectionPad3d", "ReLU", "ReLU6",
+           "ReplicationPad1d", "ReplicationPad2d", "ReplicationPad3d", "RNN", "RNNCell", "SELU", "SequentialCell",
+           "Sigmoid", "SiLU", "Softmax", "Softmin", "Softplus", "SoftShrink", "Softsign", "Tanh", "Tanhshrink",
+           "Threshold", "Transformer", "TransformerDecoder", "TransformerDecoderLayer", "TransformerEncoder",
+           "TransformerEncoderLayer", "Unflatten", "Upsample", "ZeroPad2d"]

@@ -1,10 +1,10 @@
 """Recurrent layers: RNN, LSTM and GRU, multi-layer and bidirectional (``mindspore.nn.RNN``/``LSTM``/``GRU``).
 
 Each layer projects the whole sequence onto its input weights in one MatMul, adding there the biases a
-step would add unchanged, then runs the recurrence: for LSTM and GRU as one op, LSTMRecurrence / GRURecurrence (per step a
-product of the hidden state and the fused cell of ops.lstm_cell / ops.gru_cell; the steps and their
-backward in C++, Note [The recurrence as one op] in src/ops/nn_rnn_sequence.cc); for RNN a MatMul and
-the activation per step.
+step would add unchanged, then runs the recurrence: for LSTM and GRU as one op, LSTMRecurrence /
+GRURecurrence (per step a product of the hidden state and the fused cell of ops.lstm_cell / ops.gru_cell;
+the steps and their backward in C++, Note [The recurrence as one op] in src/ops/nn_rnn_sequence.cc); for
+RNN a MatMul and the activation per step.
 Parameters follow the usual names per layer and direction: weight_ih_l{k}, weight_hh_l{k}, bias_ih_l{k},
 bias_hh_l{k}, with a _reverse suffix for the backward direction; initialized uniformly in
 +-1/sqrt(hidden_size).

@@ -5,5 +5,5 @@ from sprout.nn.optim.optimizer import Optimizer
 from sprout.nn.optim.rmsprop import Adagrad, Lamb, RMSProp
 from sprout.nn.optim.sgd import SGD, Momentum
 
-__all__ = ["Optimizer", "SGD", "Momentum", "Adam", "AdamWeightDecay", "AdamW", "RMSProp", "Adagrad", "Lamb", "Adadelta", "Adamax",
-           "Rprop", "ASGD"]
+__all__ = ["Optimizer", "SGD", "Momentum", "Adam", "AdamWeightDecay", "AdamW", "RMSProp", "Adagrad", "Lamb",
+           "Adadelta", "Adamax", "Rprop", "ASGD"]

@@ -252,7 +252,9 @@ def is_floating_point(input):
 
 __all__ = ["broadcast_to", "swapaxes", "swapdims", "moveaxis", "movedim", "narrow", "unbind", "hstack", "vstack",
            "repeat_interleave", "nonzero", "scatter", "atleast_1d", "atleast_2d", "atleast_3d", "fliplr", "flipud",
-           "rot90", "repeat_elements", "scalar_to_tensor", "tuple_to_array", "numel", "size", "rank", "shape", "is_tensor", "is_floating_point"]
+           "rot90", "repeat_elements", "scalar_to_tensor", "tuple_to_array", "numel", "size", "rank", "shape",
+           "is_tensor", "is_floating_point"]
 TENSOR_METHODS = ["broadcast_to", "swapaxes", "swapdims", "moveaxis", "movedim", "narrow", "unbind",
-                  "repeat_interleave", "nonzero", "scatter", "atleast_1d", "atleast_2d", "atleast_3d", "fliplr", "flipud",
-           "rot90", "repeat_elements", "scalar_to_tensor", "tuple_to_array", "numel", "is_floating_point"]
+                  "repeat_interleave", "nonzero", "scatter", "atleast_1d", "atleast_2d", "atleast_3d", "fliplr",
+                  "flipud", "rot90", "repeat_elements", "scalar_to_tensor", "tuple_to_array", "numel",
+                  "is_floating_point"]

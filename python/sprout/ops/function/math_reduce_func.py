@@ -340,7 +340,7 @@ def norm(A, ord=None, dim=None, keepdim=False, *, dtype=None):
 
 
 __all__ = ["prod", "all", "any", "max", "min", "median", "count_nonzero", "logsumexp", "logcumsumexp", "cummax",
-           "cummin", "histc", "bincount", "var", "std", "var_mean", "std_mean",
-           "norm"]
+           "cummin", "histc", "bincount", "var", "std", "var_mean", "std_mean", "norm"]
 
-TENSOR_METHODS = ["prod", "all", "any", "median", "count_nonzero", "logsumexp", "logcumsumexp", "cummax", "cummin", "var", "std", "norm"]
+TENSOR_METHODS = ["prod", "all", "any", "median", "count_nonzero", "logsumexp", "logcumsumexp", "cummax", "cummin",
+                  "var", "std", "norm"]

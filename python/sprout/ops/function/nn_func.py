@@ -452,10 +452,11 @@ def gru_cell(input, hx, w_ih, w_hh, b_ih=None, b_hh=None):
     return prim("GRUCellPointwise")(input_gates, hidden_gates, hx, b_ih, b_hh)
 
 
-__all__ = ["relu", "relu6", "leaky_relu", "prelu", "elu", "gelu", "silu", "mish", "hardswish", "hardsigmoid", "sigmoid",
-           "softplus", "logsigmoid", "softsign", "hardtanh", "selu", "celu", "glu", "softmax", "log_softmax", "binary_cross_entropy_with_logits", "binary_cross_entropy", "nll_loss",
-           "cross_entropy", "mse_loss", "l1_loss", "smooth_l1_loss", "kl_div", "dropout", "embedding",
-           "scaled_dot_product_attention", "lstm_cell", "gru_cell"]
+__all__ = ["relu", "relu6", "leaky_relu", "prelu", "elu", "gelu", "silu", "mish", "hardswish", "hardsigmoid",
+           "sigmoid", "softplus", "logsigmoid", "softsign", "hardtanh", "selu", "celu", "glu", "softmax",
+           "log_softmax", "binary_cross_entropy_with_logits", "binary_cross_entropy", "nll_loss", "cross_entropy",
+           "mse_loss", "l1_loss", "smooth_l1_loss", "kl_div", "dropout", "embedding", "scaled_dot_product_attention",
+           "lstm_cell", "gru_cell"]
 
 # Also Tensor methods (x.sigmoid(), x.softmax(axis) ...).
 TENSOR_METHODS = ["relu", "sigmoid", "softmax", "log_softmax", "softplus"]

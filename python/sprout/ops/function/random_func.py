@@ -13,7 +13,8 @@ from sprout.common import seed as _seed
 from sprout.common.tensor import Tensor
 from sprout.ops.function._prims import prim
 
-__all__ = ["standard_normal", "standard_laplace", "random_categorical", "normal", "uniform", "rand", "randn", "randint", "bernoulli", "multinomial", "randperm", "shuffle"]
+__all__ = ["standard_normal", "standard_laplace", "random_categorical", "normal", "uniform", "rand", "randn",
+           "randint", "bernoulli", "multinomial", "randperm", "shuffle"]
 
 _INT_DTYPES = (mstype.int8, mstype.int16, mstype.int32, mstype.int64, mstype.uint8)
 _FLOAT_DTYPES = (mstype.float16, mstype.bfloat16, mstype.float32, mstype.float64)
