@@ -1,7 +1,6 @@
 """Array ops that search or address positions: searchsorted, bucketize, diagonal, tril/triu_indices,
-argwhere, index_add and index_fill. MindSpore 2.x names and arguments, built from registry primitives."""
-import builtins
-
+argwhere, index_add, index_fill and tensor_scatter_add/sub. MindSpore 2.x names and arguments, built from
+registry primitives."""
 import numpy as np
 
 from sprout.common import dtype as mstype
@@ -50,7 +49,7 @@ def bucketize(input, boundaries, *, right=False):
     """The bucket of each element among sorted `boundaries` (a list of numbers): i with boundaries[i-1] < x
     <= boundaries[i], or boundaries[i-1] <= x < boundaries[i] with `right`; Int32."""
     x = _tensor(input, "bucketize", "input")
-    if not isinstance(boundaries, (list, tuple)) or not builtins.all(
+    if not isinstance(boundaries, (list, tuple)) or not all(
             isinstance(b, (int, float)) and not isinstance(b, bool) for b in boundaries):
         raise TypeError(f"bucketize: 'boundaries' must be a list of numbers, but got {boundaries!r}")
     edges = Tensor(np.asarray(boundaries, np.float64), x.dtype if x.dtype in mstype.float_type else mstype.float32)
@@ -69,7 +68,7 @@ def diagonal(input, offset=0, dim1=0, dim2=1):
     offset = _int(offset, "diagonal", "offset")
     planes = moveaxis(x, (a, b), (-2, -1))
     n, m = planes.shape[-2:]
-    count = builtins.max(0, builtins.min(n, m - offset) if offset >= 0 else builtins.min(n + offset, m))
+    count = max(0, min(n, m - offset) if offset >= 0 else min(n + offset, m))
     start = offset if offset >= 0 else -offset * m
     flat = reshape(planes, planes.shape[:-2] + (n * m,))
     positions = Tensor(np.arange(count, dtype=np.int64) * (m + 1) + start)
@@ -114,7 +113,7 @@ def index_add(x, indices, y, axis, use_lock=True, check_index_bound=True):
     target, updates = _tensor(x, "index_add", "x"), _tensor(y, "index_add", "y")
     axis = _axis("index_add", "axis", axis, target.ndim)
     index = _check_index("index_add", indices)
-    if updates.ndim != target.ndim or updates.shape[axis] != index.shape[0] or builtins.any(
+    if updates.ndim != target.ndim or updates.shape[axis] != index.shape[0] or any(
             u != t for i, (u, t) in enumerate(zip(updates.shape, target.shape)) if i != axis):
         raise ValueError(f"index_add: 'y' must have the shape of 'x' {target.shape} with {index.shape[0]} (the "
                          f"number of indices) along axis {axis}, but got {updates.shape}")

@@ -1,10 +1,10 @@
 """Array ops that move, pick or repeat axes: broadcast_to, swapaxes/moveaxis, narrow, unbind, hstack/vstack,
-repeat_interleave, nonzero, and the tensor queries numel, rank, shape, size.
+atleast_1d/2d/3d, fliplr/flipud/rot90, repeat_interleave, nonzero, scatter; small constructors
+(scalar_to_tensor, tuple_to_array) and the tensor queries numel, rank, shape, size.
 
 MindSpore 2.x names and arguments, built from registry primitives (views where the layout allows), so
 eager mode, graph mode and autodiff see the same ops.
 """
-import builtins
 
 from sprout.common import dtype as mstype
 from sprout.common.tensor import Tensor
@@ -16,10 +16,10 @@ from sprout.ops.function.array_func import (_int, _ints, _tensor, _tensors, conc
 def _axis(api, arg, axis, ndim):
     """`axis` checked against a rank-`ndim` tensor and made non-negative."""
     axis = _int(axis, api, arg)
-    if not -builtins.max(ndim, 1) <= axis < builtins.max(ndim, 1):
-        raise ValueError(f"{api}: '{arg}' must be in [{-builtins.max(ndim, 1)}, {builtins.max(ndim, 1)}) for a "
+    if not -max(ndim, 1) <= axis < max(ndim, 1):
+        raise ValueError(f"{api}: '{arg}' must be in [{-max(ndim, 1)}, {max(ndim, 1)}) for a "
                          f"{ndim}-d input, but got {axis}")
-    return axis % builtins.max(ndim, 1)
+    return axis % max(ndim, 1)
 
 
 def broadcast_to(input, shape):
@@ -32,7 +32,7 @@ def swapaxes(input, axis0, axis1):
     """`input` with axes `axis0` and `axis1` exchanged; a view."""
     x = _tensor(input, "swapaxes", "input")
     a, b = _axis("swapaxes", "axis0", axis0, x.ndim), _axis("swapaxes", "axis1", axis1, x.ndim)
-    perm = list(builtins.range(x.ndim))
+    perm = list(range(x.ndim))
     perm[a], perm[b] = perm[b], perm[a]
     return transpose(x, perm)
 
@@ -52,9 +52,9 @@ def moveaxis(x, source, destination):
                          f"and {len(dst)}")
     if len(set(src)) != len(src) or len(set(dst)) != len(dst):
         raise ValueError(f"moveaxis: repeated axis in 'source' {tuple(src)} or 'destination' {tuple(dst)}")
-    rest = iter(a for a in builtins.range(x.ndim) if a not in src)
+    rest = iter(a for a in range(x.ndim) if a not in src)
     placed = dict(zip(dst, src))
-    return transpose(x, [placed[i] if i in placed else next(rest) for i in builtins.range(x.ndim)])
+    return transpose(x, [placed[i] if i in placed else next(rest) for i in range(x.ndim)])
 
 
 def movedim(x, source, destination):
@@ -86,7 +86,7 @@ def unbind(input, dim=0):
     if x.ndim == 0:
         raise ValueError("unbind: 'input' must have at least one dimension, but got a 0-d tensor")
     shape = x.shape[:dim] + x.shape[dim + 1:]
-    return tuple(reshape(narrow(x, dim, i, 1), shape) for i in builtins.range(x.shape[dim]))
+    return tuple(reshape(narrow(x, dim, i, 1), shape) for i in range(x.shape[dim]))
 
 
 def _at_least(tensors, api, rank):
@@ -97,7 +97,7 @@ def _at_least(tensors, api, rank):
 def hstack(tensors):
     """Tensors joined column-wise: along axis 1, or axis 0 for 1-d ones (NumPy's hstack)."""
     ts = _at_least(tensors, "hstack", 1)
-    return concat(ts, 0 if builtins.all(t.ndim == 1 for t in ts) else 1)
+    return concat(ts, 0 if all(t.ndim == 1 for t in ts) else 1)
 
 
 def vstack(inputs):
@@ -212,10 +212,10 @@ def scalar_to_tensor(input_x, dtype=mstype.float32):
 
 def tuple_to_array(input_x):
     """A 1-d tensor of a tuple of numbers (Int64 for ints, Float32 otherwise, as MindSpore's)."""
-    if not isinstance(input_x, tuple) or not input_x or not builtins.all(
+    if not isinstance(input_x, tuple) or not input_x or not all(
             isinstance(v, (int, float)) and not isinstance(v, bool) for v in input_x):
         raise TypeError(f"tuple_to_array: 'input_x' must be a non-empty tuple of numbers, but got {input_x!r}")
-    ints = builtins.all(isinstance(v, int) for v in input_x)
+    ints = all(isinstance(v, int) for v in input_x)
     return Tensor(list(input_x), mstype.int64 if ints else mstype.float32)
 
 

@@ -1,7 +1,6 @@
-"""Products and distances built on matmul: bmm, addmm/baddbmm, outer/inner, kron, cross, trace, diag,
-cdist and cosine_similarity. MindSpore 2.x names and arguments; compositions of registry primitives, so
+"""Products and distances: bmm, addmm/baddbmm, outer/inner, kron, cross, tensor_dot, trace, diag, cdist,
+dist, pairwise_distance and cosine_similarity. MindSpore 2.x names and arguments; compositions of registry primitives, so
 they differentiate (and compile) through those primitives' rules."""
-import builtins
 import numbers
 
 from sprout.common import dtype as mstype
@@ -69,7 +68,7 @@ def inner(input, other):
 def kron(input, other):
     """The Kronecker product: blocks input[i] * other, tiled (the lower rank padded with leading 1s)."""
     a, b = _tensor(input, "kron", "input"), _tensor(other, "kron", "other")
-    rank = builtins.max(a.ndim, b.ndim)
+    rank = max(a.ndim, b.ndim)
     a = reshape(a, (1,) * (rank - a.ndim) + a.shape)
     b = reshape(b, (1,) * (rank - b.ndim) + b.shape)
     # (a0, 1, a1, 1, ...) * (1, b0, 1, b1, ...) -> (a0, b0, a1, b1, ...) -> (a0 b0, a1 b1, ...)
@@ -98,13 +97,13 @@ def cross(input, other, dim=None):
 
 
 def _broadcast_shape(s, t):
-    rank = builtins.max(len(s), len(t))
+    rank = max(len(s), len(t))
     s, t = (1,) * (rank - len(s)) + tuple(s), (1,) * (rank - len(t)) + tuple(t)
     out = []
     for m, n in zip(s, t):
         if m != n and 1 not in (m, n):
             raise ValueError(f"cross: shapes {s} and {t} do not broadcast")
-        out.append(builtins.max(m, n) if 0 not in (m, n) else 0)
+        out.append(max(m, n) if 0 not in (m, n) else 0)
     return tuple(out)
 
 
@@ -113,17 +112,17 @@ def tensor_dot(x1, x2, axes):
     first k; a pair of lists pairs them one to one. The free axes of x1 come first, then x2's."""
     a, b = _tensor(x1, "tensor_dot", "x1"), _tensor(x2, "tensor_dot", "x2")
     if isinstance(axes, int) and not isinstance(axes, bool):
-        if not 0 <= axes <= builtins.min(a.ndim, b.ndim):
-            raise ValueError(f"tensor_dot: 'axes' {axes} must be in [0, {builtins.min(a.ndim, b.ndim)}] for shapes "
+        if not 0 <= axes <= min(a.ndim, b.ndim):
+            raise ValueError(f"tensor_dot: 'axes' {axes} must be in [0, {min(a.ndim, b.ndim)}] for shapes "
                              f"{a.shape} and {b.shape}")
         axes_a, axes_b = list(range(a.ndim - axes, a.ndim)), list(range(axes))
     elif isinstance(axes, (tuple, list)) and len(axes) == 2:
         axes_a, axes_b = ([axes_i] if isinstance(axes_i, int) else list(axes_i) for axes_i in axes)
-        axes_a = [_int(v, "tensor_dot", "axes") % builtins.max(a.ndim, 1) for v in axes_a]
-        axes_b = [_int(v, "tensor_dot", "axes") % builtins.max(b.ndim, 1) for v in axes_b]
+        axes_a = [_int(v, "tensor_dot", "axes") % max(a.ndim, 1) for v in axes_a]
+        axes_b = [_int(v, "tensor_dot", "axes") % max(b.ndim, 1) for v in axes_b]
     else:
         raise TypeError(f"tensor_dot: 'axes' must be an int or a pair of axis lists, but got {axes!r}")
-    if len(axes_a) != len(axes_b) or builtins.any(a.shape[i] != b.shape[j] for i, j in zip(axes_a, axes_b)):
+    if len(axes_a) != len(axes_b) or any(a.shape[i] != b.shape[j] for i, j in zip(axes_a, axes_b)):
         raise ValueError(f"tensor_dot: the paired axes {axes_a} of {a.shape} and {axes_b} of {b.shape} must match")
     free_a = [i for i in range(a.ndim) if i not in axes_a]
     free_b = [j for j in range(b.ndim) if j not in axes_b]
@@ -138,7 +137,7 @@ def tensor_dot(x1, x2, axes):
 def trace(input):
     """The sum of a 2-d tensor's main diagonal."""
     x = _rank("trace", "input", input, (2,))
-    n = builtins.min(x.shape)
+    n = min(x.shape)
     square = narrow(narrow(x, 0, 0, n), 1, 0, n)
     return prim("ReduceSum", keep_dims=False)(_mul(square, eye(n, n, x.dtype)), ())
 
