@@ -19,6 +19,7 @@ def randn(*shape):
 
 
 def numeric_grad(f, x, eps=1e-6):
+    x = np.ascontiguousarray(x)  # the perturbations below write through reshape(-1), a view only then
     g = np.zeros_like(x)
     for i in range(x.size):
         d = np.zeros_like(x)
