@@ -5,15 +5,7 @@ import pytest
 import sprout as ms
 from sprout import ops
 
-
-def numeric_grad(f, x, eps=1e-6):
-    x = np.array(x, dtype=np.float64)
-    g = np.zeros_like(x)
-    for i in range(x.size):
-        d = np.zeros_like(x)
-        d.reshape(-1)[i] = eps
-        g.reshape(-1)[i] = (f(x + d) - f(x - d)) / (2 * eps)
-    return g
+from finite_differences import numeric_grad
 
 
 def test_seed_second_derivative_prints_12(capsys):

@@ -8,6 +8,8 @@ import pytest
 import sprout as ms
 from sprout import ops
 
+from finite_differences import numeric_grad
+
 RNG = np.random.default_rng(11)
 FLOAT_TOL = {np.float32: dict(rtol=2e-5, atol=2e-5), np.float64: dict(rtol=1e-11, atol=1e-12)}
 
@@ -32,16 +34,6 @@ def spd(*shape):
 
 def swap(x):
     return np.swapaxes(x, -1, -2)
-
-
-def numeric_grad(f, x, eps=1e-6):
-    x = np.ascontiguousarray(x, np.float64)  # reshape(-1) below must be a view
-    g = np.zeros_like(x)
-    for i in range(x.size):
-        d = np.zeros_like(x)
-        d.reshape(-1)[i] = eps
-        g.reshape(-1)[i] = (f(x + d) - f(x - d)) / (2 * eps)
-    return g
 
 
 def check_grad(fn, *arrays, rtol=1e-6, atol=1e-8):

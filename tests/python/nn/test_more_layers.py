@@ -7,20 +7,13 @@ import pytest
 import sprout as ms
 from sprout import nn, ops
 
+from finite_differences import numeric_grad
+
 RNG = np.random.default_rng(11)
 
 
 def T(a):
     return ms.Tensor(np.asarray(a))
-
-
-def numeric_grad(f, x, eps=1e-6):
-    g = np.zeros_like(x)
-    for i in range(x.size):
-        d = np.zeros_like(x)
-        d.reshape(-1)[i] = eps
-        g.reshape(-1)[i] = (f(x + d) - f(x - d)) / (2 * eps)
-    return g
 
 
 def params_np(cell):
