@@ -107,3 +107,12 @@ def test_bad_arguments():
         ops.ctc_loss(ms.Tensor(lp), ms.Tensor(targets), ms.Tensor(in_len[:2]), ms.Tensor(tg_len))
     with pytest.raises(ValueError, match="ctc_loss: 'log_probs' must be a float32/float64 \\(T, N, C\\) tensor"):
         ops.ctc_loss(ms.Tensor(lp[0]), ms.Tensor(targets), ms.Tensor(in_len), ms.Tensor(tg_len))
+
+
+def test_an_unbatched_sequence_through_the_cell():
+    # (T, C) log-probabilities with a 1-d target: the cell runs it as a batch of one.
+    lp, targets, in_len, tg_len = make()
+    single = nn.CTCLoss(reduction="sum")(ms.Tensor(lp[:, 0]), ms.Tensor(targets[0]), ms.Tensor(in_len[:1]),
+                                         ms.Tensor(tg_len[:1]))
+    want = reference(lp[:, :1], targets[:1], in_len[:1], tg_len[:1])
+    assert float(single.asnumpy()) == pytest.approx(want[0], rel=1e-12)

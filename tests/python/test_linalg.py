@@ -8,7 +8,7 @@ import pytest
 import sprout as ms
 from sprout import ops
 
-from finite_differences import numeric_grad
+from finite_differences import check_grad, numeric_grad
 
 RNG = np.random.default_rng(11)
 FLOAT_TOL = {np.float32: dict(rtol=2e-5, atol=2e-5), np.float64: dict(rtol=1e-11, atol=1e-12)}
@@ -34,19 +34,6 @@ def spd(*shape):
 
 def swap(x):
     return np.swapaxes(x, -1, -2)
-
-
-def check_grad(fn, *arrays, rtol=1e-6, atol=1e-8):
-    """d sum(fn(*inputs) * w) / d input_i through ms.grad against central differences in float64."""
-    w = RNG.standard_normal(np.shape(fn(*[T(a) for a in arrays]).asnumpy()))
-    loss = lambda *xs: (fn(*xs) * T(w)).sum()  # noqa: E731
-    grads = ms.grad(loss, grad_position=tuple(range(len(arrays))))(*[T(a) for a in arrays])
-    grads = grads if isinstance(grads, tuple) else (grads,)
-    for i, a in enumerate(arrays):
-        def f(v, i=i):
-            return float(loss(*[T(v) if j == i else T(b) for j, b in enumerate(arrays)]).asnumpy())
-        np.testing.assert_allclose(grads[i].asnumpy(), numeric_grad(f, np.array(a, np.float64)), rtol=rtol,
-                                   atol=atol, err_msg=f"input {i}")
 
 
 # ---- values --------------------------------------------------------------------------------------------------

@@ -7,7 +7,7 @@ import pytest
 import sprout as ms
 from sprout import nn, ops
 
-from finite_differences import numeric_grad
+from finite_differences import check_grad
 
 RNG = np.random.default_rng(7)
 
@@ -18,20 +18,6 @@ def T(a, dtype=None):
 
 def randn(*shape):
     return RNG.standard_normal(shape)
-
-
-def check_grad(fn, *arrays, eps=1e-6, rtol=1e-6, atol=1e-8):
-    """d sum(fn(*inputs) * w) / d input_i against central differences in float64, for every input."""
-    w = RNG.standard_normal(np.shape(fn(*[T(a) for a in arrays]).asnumpy()))
-    loss = lambda *xs: (fn(*xs) * T(w)).sum()  # noqa: E731
-    grads = ms.grad(loss, grad_position=tuple(range(len(arrays))))(*[T(a) for a in arrays])
-    grads = grads if isinstance(grads, tuple) else (grads,)
-    for i, a in enumerate(arrays):
-        def f(v, i=i):
-            xs = [T(v) if j == i else T(b) for j, b in enumerate(arrays)]
-            return float(loss(*xs).asnumpy())
-        np.testing.assert_allclose(grads[i].asnumpy(), numeric_grad(f, np.array(a, np.float64), eps), rtol=rtol,
-                                   atol=atol)
 
 
 # ---- array views and queries -----------------------------------------------------------------------
@@ -518,3 +504,35 @@ def test_distances_clipping_and_small_constructors():
     assert abs(lap.mean()) < 0.03 and abs(np.abs(lap).mean() - 1.0) < 0.03  # E|X| = 1 for Laplace(0, 1)
     draws = ops.random_categorical(T(np.log(np.array([[0.2, 0.8]], np.float32))), 4000).asnumpy()
     assert draws.shape == (1, 4000) and abs(draws.mean() - 0.8) < 0.03
+
+
+def test_empty_inputs_and_more_bad_arguments():
+    empty = T(np.zeros(0, np.float32))
+    np.testing.assert_array_equal(ops.histc(empty, 4).asnumpy(), np.zeros(4))  # no data range to take
+    assert ops.cummax(T(np.zeros((2, 0))), 1)[0].shape == (2, 0)
+    assert ops.bincount(T(np.zeros(0, np.int64))).shape == (0,)
+    assert ops.searchsorted(T([1.0, 2.0]), empty).shape == (0,)
+    with pytest.raises(ValueError, match="median: axis 1 of 'input' is empty"):
+        ops.median(T(np.zeros((2, 0))), 1)
+    with pytest.raises(ValueError, match="histc: 'bins' must be a positive int"):
+        ops.histc(T([1.0]), 0)
+    with pytest.raises(ValueError, match="histc: 'min' must not exceed 'max'"):
+        ops.histc(T([1.0]), 4, min=2.0, max=1.0)
+    with pytest.raises(TypeError, match="bincount: 'input' must be a 1-d integer tensor"):
+        ops.bincount(T([1.0, 2.0]))
+    with pytest.raises(ValueError, match="bincount: 'weights' must have the shape of 'input'"):
+        ops.bincount(T(np.array([0, 1])), T([1.0]))
+    with pytest.raises(TypeError, match="scalar_to_tensor: 'input_x' must be an int or float"):
+        ops.scalar_to_tensor("1")
+    with pytest.raises(TypeError, match="tuple_to_array: 'input_x' must be a non-empty tuple of numbers"):
+        ops.tuple_to_array([1, 2])
+    with pytest.raises(TypeError, match="clip_by_norm: 'x' must be a Tensor or a non-empty tuple/list of Tensors"):
+        ops.clip_by_norm([], 1.0)
+    with pytest.raises(ValueError, match="clip_by_norm: 'max_norm' must be a number >= 0"):
+        ops.clip_by_norm(T([1.0]), -1.0)
+    with pytest.raises(ValueError, match="diagonal: 'dim1' and 'dim2' must differ"):
+        ops.diagonal(T(np.zeros((2, 2))), 0, 1, 1)
+    with pytest.raises(TypeError, match="grid_sample: 'input' and 'grid' must share a floating-point dtype"):
+        ops.grid_sample(T(np.zeros((1, 1, 2, 2), np.float32)), T(np.zeros((1, 2, 2, 2))))
+    with pytest.raises(TypeError, match="Unflatten: 'unflattened_size' must be a tuple or list"):
+        nn.Unflatten(1, 4)

@@ -78,7 +78,8 @@ def _differentiable(t):
 
 def _check_eager(api, value):
     """The tape records eager ops: a value being compiled (ms.jit, GRAPH_MODE) has none to record."""
-    if type(value).__name__ == "GraphTensor":
+    from sprout._frontend.graph_tensor import GraphTensor  # here: the frontend imports this module
+    if isinstance(value, GraphTensor):
         raise RuntimeError(f"{api}: runs in PYNATIVE mode only, but was called inside compiled code (ms.jit or "
                            "GRAPH_MODE); call it outside, or use ms.grad, which compiles")
 

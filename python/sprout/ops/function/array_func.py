@@ -449,9 +449,17 @@ def meshgrid(*inputs, indexing='xy'):
 
 
 def _narrow(x, axis, start, count):
+    """Elements [start, start + count) of x along `axis` (checked by the caller); a view."""
     begin, size = [0] * x.ndim, list(x.shape)
     begin[axis], size[axis] = start, count
     return prim("Slice")(x, tuple(begin), tuple(size))
+
+
+def _shift(x, axis, by, fill):
+    """x moved `by` positions along `axis` (non-negative), `fill` entering at the front: the step of the
+    doubling scans (logcumsumexp, cummax) and of CTC's recursion."""
+    padding = (0, 0) * (x.ndim - 1 - axis) + (by, 0)  # pad's pairs start from the last axis
+    return _narrow(pad(x, padding, value=fill), axis, 0, x.shape[axis])
 
 
 def _pad_edges(x, axis, before, after, mode):

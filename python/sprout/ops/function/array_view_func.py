@@ -9,8 +9,8 @@ eager mode, graph mode and autodiff see the same ops.
 from sprout.common import dtype as mstype
 from sprout.common.tensor import Tensor
 from sprout.ops.function._prims import prim
-from sprout.ops.function.array_func import (_int, _ints, _tensor, _tensors, concat, reshape, tensor_scatter_elements,
-                                            transpose)
+from sprout.ops.function.array_func import (_int, _ints, _narrow, _tensor, _tensors, concat, reshape,
+                                            tensor_scatter_elements, transpose)
 
 
 def _axis(api, arg, axis, ndim):
@@ -73,10 +73,7 @@ def narrow(input, axis, start, length):
     if not 0 <= start <= size or length < 0 or start + length > size:
         raise ValueError(f"narrow: 'start' {start} and 'length' {length} must stay within axis {axis} of size "
                          f"{size}")
-    begin = [0] * x.ndim
-    sizes = list(x.shape)
-    begin[axis], sizes[axis] = start, length
-    return prim("Slice")(x, tuple(begin), tuple(sizes))
+    return _narrow(x, axis, start, length)
 
 
 def unbind(input, dim=0):
@@ -246,8 +243,7 @@ def is_tensor(obj):
 
 def is_floating_point(input):
     """Whether `input`'s dtype is a floating-point one."""
-    return _tensor(input, "is_floating_point", "input").dtype in (mstype.float16, mstype.bfloat16, mstype.float32,
-                                                                 mstype.float64)
+    return _tensor(input, "is_floating_point", "input").dtype in mstype.float_type
 
 
 __all__ = ["broadcast_to", "swapaxes", "swapdims", "moveaxis", "movedim", "narrow", "unbind", "hstack", "vstack",

@@ -13,13 +13,12 @@ from sprout.ops.function.math_reduce_func import _FINITE_MAX
 
 _mul, _add, _sub, _div = prim("Mul"), prim("Add"), prim("Sub"), prim("Div")
 _log, _exp, _cast, _select = prim("Log"), prim("Exp"), prim("Cast"), prim("Select")
-_FLOATS = (mstype.float16, mstype.bfloat16, mstype.float32, mstype.float64)
 
 
 def _float(api, arg, x):
     """x as a floating-point tensor (integers and bools as Float32, as MindSpore's float ops take them)."""
     x = _tensor(x, api, arg)
-    return x if x.dtype in _FLOATS else _cast(x, mstype.float32)
+    return x if x.dtype in mstype.float_type else _cast(x, mstype.float32)
 
 
 def _scale(api, x, factor):
@@ -45,7 +44,7 @@ def exp2(input):
 def trunc(input):
     """Rounds toward zero (integers unchanged)."""
     x = _tensor(input, "trunc", "input")
-    if x.dtype not in _FLOATS:
+    if x.dtype not in mstype.float_type:
         return x
     return _mul(prim("Sign")(x), prim("Floor")(prim("Abs")(x)))
 
@@ -161,7 +160,7 @@ def nan_to_num(input, nan=0.0, posinf=None, neginf=None):
     """NaN, +inf and -inf replaced by `nan`, `posinf` and `neginf` (the dtype's largest finite values when
     None); other values unchanged."""
     x = _tensor(input, "nan_to_num", "input")
-    if x.dtype not in _FLOATS:
+    if x.dtype not in mstype.float_type:
         return x
     largest = _FINITE_MAX[x.dtype]
     posinf = largest if posinf is None else posinf

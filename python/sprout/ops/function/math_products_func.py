@@ -9,9 +9,9 @@ from sprout.ops.function._prims import prim
 from sprout.ops.function.array_func import _int, _tensor, eye, reshape, stack, transpose
 from sprout.ops.function.array_view_func import broadcast_to, narrow, unbind
 from sprout.ops.function.math_func import matmul
+from sprout.ops.function.math_reduce_func import _vector_norm
 
 _mul, _add, _sub, _sqrt = prim("Mul"), prim("Add"), prim("Sub"), prim("Sqrt")
-_FLOATS = (mstype.float16, mstype.bfloat16, mstype.float32, mstype.float64)
 
 
 def _scaled(x, factor):
@@ -159,27 +159,17 @@ def cdist(x1, x2, p=2.0):
     if a.ndim != b.ndim or a.shape[-1] != b.shape[-1] or a.shape[:-2] != b.shape[:-2]:
         raise ValueError(f"cdist: 'x1' and 'x2' must be (B, P, M) and (B, R, M) or (P, M) and (R, M), but got shapes "
                          f"{a.shape} and {b.shape}")
-    if a.dtype not in _FLOATS:
+    if a.dtype not in mstype.float_type:
         raise TypeError(f"cdist: 'x1' must be a floating-point tensor, but got {a.dtype}")
     diff = _sub(prim("ExpandDims")(a, a.ndim - 1), prim("ExpandDims")(b, b.ndim - 2))
     return _p_norm("cdist", diff, p, (-1,), False)
 
 
 def _p_norm(api, diff, p, axes, keep):
+    """The p-norm (p >= 0, inf included) of diff over `axes`, as ops.norm takes vector norms."""
     if not isinstance(p, numbers.Real) or isinstance(p, bool) or p < 0:
         raise ValueError(f"{api}: 'p' must be a number >= 0, but got {p!r}")
-    absolute = prim("Abs")(diff)
-    if p == 0:
-        return prim("ReduceSum", keep_dims=keep)(prim("Cast")(prim("NotEqual")(absolute, Tensor(0, diff.dtype)),
-                                                              diff.dtype), axes)
-    if p == float("inf"):
-        return prim("ReduceMax", keep_dims=keep)(absolute, axes)
-    if p == 1:
-        return prim("ReduceSum", keep_dims=keep)(absolute, axes)
-    if p == 2:
-        return _sqrt(prim("ReduceSum", keep_dims=keep)(prim("Square")(absolute), axes))
-    powered = prim("ReduceSum", keep_dims=keep)(prim("Pow")(absolute, Tensor(float(p), diff.dtype)), axes)
-    return prim("Pow")(powered, Tensor(1.0 / p, diff.dtype))
+    return _vector_norm(diff, p, axes, keep)
 
 
 def dist(input, other, p=2):

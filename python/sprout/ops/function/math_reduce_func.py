@@ -9,7 +9,7 @@ import numpy as np
 from sprout.common import dtype as mstype
 from sprout.common.tensor import Tensor
 from sprout.ops.function._prims import prim
-from sprout.ops.function.array_func import pad
+from sprout.ops.function.array_func import _narrow, _shift
 from sprout.ops.function.math_func import _axes
 
 _abs, _square, _sqrt, _exp, _log = prim("Abs"), prim("Square"), prim("Sqrt"), prim("Exp"), prim("Log")
@@ -107,14 +107,19 @@ def median(input, axis=-1, keepdims=False):
     if n == 0:
         raise ValueError(f"median: axis {axis} of 'input' is empty")
     values, indices = prim("Sort", axis=axis, descending=False)(input)
-    begin, size = [0] * input.ndim, list(input.shape)
-    begin[axis], size[axis] = (n - 1) // 2, 1
-    pick = prim("Slice")
-    values, indices = pick(values, tuple(begin), tuple(size)), pick(indices, tuple(begin), tuple(size))
-    indices = _cast(indices, mstype.int64)
+    middle = (n - 1) // 2
+    values, indices = _narrow(values, axis, middle, 1), _cast(_narrow(indices, axis, middle, 1), mstype.int64)
     if not keepdims:
         values, indices = prim("Squeeze", axis=(axis,))(values), prim("Squeeze", axis=(axis,))(indices)
     return values, indices
+
+
+def _scan_axis(api, input, axis):
+    """`axis` of a scan over `input`, non-negative (0 for a 0-d input)."""
+    rank = builtins.max(input.ndim, 1)
+    if not isinstance(axis, int) or isinstance(axis, bool) or not -rank <= axis < rank:
+        raise ValueError(f"{api}: 'axis' must be an int in range for shape {input.shape}, but got {axis!r}")
+    return axis % rank
 
 
 def logcumsumexp(input, axis):
@@ -122,18 +127,12 @@ def logcumsumexp(input, axis):
     log2(n) steps adds, by logaddexp, the running value `step` positions back)."""
     from sprout.ops.function.math_elementwise_func import logaddexp  # here: that module imports this one
     _check_floating("logcumsumexp", "input", input)
-    rank = builtins.max(input.ndim, 1)
-    if not isinstance(axis, int) or isinstance(axis, bool) or not -rank <= axis < rank:
-        raise ValueError(f"logcumsumexp: 'axis' must be an int in range for shape {input.shape}, but got {axis!r}")
+    axis = _scan_axis("logcumsumexp", input, axis)
     if input.ndim == 0:
         return input
-    axis %= input.ndim
     n, out, step = input.shape[axis], input, 1
     while step < n:
-        # The running values shifted `step` along the axis, -inf where nothing precedes.
-        padding = (0, 0) * (input.ndim - 1 - axis) + (step, 0)  # pairs from the last axis
-        shifted = prim("Slice")(pad(out, padding, value=float("-inf")), (0,) * input.ndim, input.shape)
-        out = logaddexp(out, shifted)
+        out = logaddexp(out, _shift(out, axis, step, float("-inf")))  # -inf where nothing precedes
         step *= 2
     return out
 
@@ -143,12 +142,9 @@ def _cumulative_extreme(api, greater, input, axis):
     combining every position's window with the window `step` before it (the earlier one wins only when
     strictly better, so ties keep the latest index, as PyTorch's cummax does)."""
     _check_tensor(api, "input", input)
-    rank = builtins.max(input.ndim, 1)
-    if not isinstance(axis, int) or isinstance(axis, bool) or not -rank <= axis < rank:
-        raise ValueError(f"{api}: 'axis' must be an int in range for shape {input.shape}, but got {axis!r}")
+    axis = _scan_axis(api, input, axis)
     if input.ndim == 0:
         return input, Tensor(0, mstype.int64)
-    axis %= input.ndim
     n = input.shape[axis]
     positions = Tensor(np.arange(n, dtype=np.int64).reshape((n,) + (1,) * (input.ndim - 1 - axis)))
     values, indices = input, prim("BroadcastTo", shape=input.shape)(positions)
@@ -160,9 +156,7 @@ def _cumulative_extreme(api, greater, input, axis):
         fill = int(limits.min if greater else limits.max)
     step = 1
     while step < n:
-        padding = (0, 0) * (input.ndim - 1 - axis) + (step, 0)  # pairs from the last axis
-        earlier_v = prim("Slice")(pad(values, padding, value=fill), (0,) * input.ndim, input.shape)
-        earlier_i = prim("Slice")(pad(indices, padding, value=0), (0,) * input.ndim, input.shape)
+        earlier_v, earlier_i = _shift(values, axis, step, fill), _shift(indices, axis, step, 0)
         take = better(earlier_v, values)
         values, indices = prim("Select")(take, earlier_v, values), prim("Select")(take, earlier_i, indices)
         step *= 2
@@ -187,6 +181,8 @@ def histc(input, bins=100, min=0.0, max=0.0):
     if isinstance(bins, bool) or not isinstance(bins, int) or bins < 1:
         raise ValueError(f"histc: 'bins' must be a positive int, but got {bins!r}")
     x = _reshape(input, (-1,))
+    if x.size == 0:  # nothing to count, and no range to take from the data
+        return Tensor(np.zeros(bins), x.dtype)
     if min == 0 and max == 0:
         low, high = _reduce("ReduceMin", x, (), False), _reduce("ReduceMax", x, (), False)
     else:

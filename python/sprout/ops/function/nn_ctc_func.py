@@ -11,7 +11,7 @@ import numpy as np
 from sprout.common import dtype as mstype
 from sprout.common.tensor import Tensor
 from sprout.ops.function._prims import prim
-from sprout.ops.function.array_func import _tensor, cast, pad
+from sprout.ops.function.array_func import _shift, _tensor, cast
 from sprout.ops.function.math_elementwise_func import logaddexp
 
 _INTS = (mstype.int32, mstype.int64)
@@ -23,11 +23,6 @@ def _lengths(api, arg, value, n):
         raise ValueError(f"{api}: '{arg}' must be a tuple or an int32/int64 tensor of shape ({n},), but got "
                          f"{t.dtype} of shape {t.shape}")
     return cast(t, mstype.int64)
-
-
-def _shift(x, by, fill):
-    """x moved `by` positions along its last axis, `fill` entering at the front."""
-    return prim("Slice")(pad(x, (by, 0), value=fill), (0,) * x.ndim, x.shape)
 
 
 def ctc_loss(log_probs, targets, input_lengths, target_lengths, blank=0, reduction="mean", zero_infinity=False):
@@ -59,7 +54,7 @@ def ctc_loss(log_probs, targets, input_lengths, target_lengths, blank=0, reducti
     spread = prim("Reshape")(prim("Stack", axis=2)((Tensor(np.full((n, s), blank, np.int64)), labels)), (n, 2 * s))
     ext = prim("Concat", axis=1)((spread, Tensor(np.full((n, 1), blank, np.int64))))  # (N, 2S + 1)
     # A skip from s - 2 is allowed into a label that differs from the label two back.
-    two_back = _shift(ext, 2, blank)
+    two_back = _shift(ext, 1, 2, blank)
     skip = prim("LogicalAnd")(prim("NotEqual")(ext, Tensor(blank, mstype.int64)), prim("NotEqual")(ext, two_back))
     neg_inf = float("-inf")
     positions = Tensor(np.arange(width, dtype=np.int64))
@@ -71,7 +66,7 @@ def ctc_loss(log_probs, targets, input_lengths, target_lengths, blank=0, reducti
             start = prim("Less")(positions, Tensor(2, mstype.int64))  # only the first blank and first label
             new = prim("Select")(prim("BroadcastTo", shape=(n, width))(start), emit, prim("ZerosLike")(emit) + neg_inf)
         else:
-            stay, step1, step2 = alpha, _shift(alpha, 1, neg_inf), _shift(alpha, 2, neg_inf)
+            stay, step1, step2 = alpha, _shift(alpha, 1, 1, neg_inf), _shift(alpha, 1, 2, neg_inf)
             step2 = prim("Select")(skip, step2, prim("ZerosLike")(step2) + neg_inf)
             new = logaddexp(logaddexp(stay, step1), step2) + emit
             active = prim("ExpandDims")(prim("Less")(Tensor(t, mstype.int64), in_len), 1)  # still inside the input
