@@ -24,6 +24,7 @@ from sprout import amp
 from sprout import runtime
 from sprout import train
 from sprout.train import Model
+from sprout.train.mindir import export, load
 from sprout.train.serialization import load_checkpoint, load_param_into_net, save_checkpoint
 from sprout.ops.composite import grad, jacfwd, jacrev, jvp, value_and_grad, vjp, vmap
 from sprout.ops.composite.grad import _no_grad

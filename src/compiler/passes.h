@@ -70,4 +70,8 @@ struct Compiled {
 // Runs the pass pipeline on `entry` (in place) and lowers the result.
 Compiled compile_graph(ir::FuncGraph& entry, const CompileOptions& options);
 
+// The passes that keep registry ops as they are (up to cse, then dce; no fusion), in place: the
+// graph a model file holds (io/mindir.h).
+void optimize_for_export(ir::FuncGraph& entry);
+
 }  // namespace sprout::compiler

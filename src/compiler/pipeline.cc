@@ -113,4 +113,10 @@ Compiled compile_graph(FuncGraph& entry, const CompileOptions& options) {
   return result;
 }
 
+void optimize_for_export(FuncGraph& entry) {
+  for (size_t (*pass)(FuncGraph&) : {closure_convert, simplify, expand_grad, simplify, inline_calls, simplify,
+                                     fold_constants, cse, dce})
+    pass(entry);
+}
+
 }  // namespace sprout::compiler

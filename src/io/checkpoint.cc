@@ -10,6 +10,7 @@
 #include <sstream>
 
 #include "checkpoint.pb.h"
+#include "io/atomic_file.h"
 
 namespace sprout {
 namespace {
@@ -20,63 +21,40 @@ constexpr size_t kCrcBytes = 10;  // the CRC-32 as a 10-byte big-endian integer,
 
 std::string file_error_context(const std::string& path) { return str("checkpoint file '", path, "'"); }
 
-void write_all(std::FILE* f, const std::string& bytes, const std::string& path) {
-  SPROUT_CHECK(std::fwrite(bytes.data(), 1, bytes.size(), f) == bytes.size(), RuntimeError,
-               "save_checkpoint: writing ", file_error_context(path), " failed (disk full?)");
-}
-
 }  // namespace
 
 std::string checkpoint_type_name(DType t) { return std::string(name(t)); }
 
 void save_checkpoint(const std::string& path, const std::vector<CheckpointEntry>& entries, bool crc_check) {
-  namespace fs = std::filesystem;
-  fs::path target(path);
-  fs::path tmp = target;
-  tmp += ".tmp";
-  std::FILE* f = std::fopen(tmp.c_str(), "wb");
-  SPROUT_CHECK(f, RuntimeError, "save_checkpoint: cannot create ", file_error_context(tmp.string()), ": ",
-               std::strerror(errno));
+  AtomicFile file("save_checkpoint", path);
   uLong crc = crc32(0L, Z_NULL, 0);
-  try {
-    for (const CheckpointEntry& e : entries) {
-      // One message per entry: readers merge concatenated messages, and a large tensor never has to be
-      // serialized together with the others.
-      ckpt::Checkpoint message;
-      ckpt::Checkpoint::Value* value = message.add_value();
-      value->set_tag(e.name);
-      ckpt::TensorProto* proto = value->mutable_tensor();
-      if (const auto* s = std::get_if<std::string>(&e.value)) {
-        proto->set_tensor_type("str");
-        proto->set_tensor_content(*s);
-      } else {
-        Tensor t = std::get<Tensor>(e.value).contiguous();
-        for (int64_t d : t.shape()) proto->add_dims(d);
-        proto->set_tensor_type(checkpoint_type_name(t.dtype()));
-        proto->set_tensor_content(static_cast<const char*>(t.raw_data()), t.nbytes());
-      }
-      std::string bytes = message.SerializeAsString();
-      crc = crc32(crc, reinterpret_cast<const Bytef*>(bytes.data()), static_cast<uInt>(bytes.size()));
-      write_all(f, bytes, tmp.string());
+  for (const CheckpointEntry& e : entries) {
+    // One message per entry: readers merge concatenated messages, and a large tensor never has to be
+    // serialized together with the others.
+    ckpt::Checkpoint message;
+    ckpt::Checkpoint::Value* value = message.add_value();
+    value->set_tag(e.name);
+    ckpt::TensorProto* proto = value->mutable_tensor();
+    if (const auto* s = std::get_if<std::string>(&e.value)) {
+      proto->set_tensor_type("str");
+      proto->set_tensor_content(*s);
+    } else {
+      Tensor t = std::get<Tensor>(e.value).contiguous();
+      for (int64_t d : t.shape()) proto->add_dims(d);
+      proto->set_tensor_type(checkpoint_type_name(t.dtype()));
+      proto->set_tensor_content(static_cast<const char*>(t.raw_data()), t.nbytes());
     }
-    if (crc_check) {
-      std::string trailer(kCrcMagic, kCrcMagicLen);
-      for (size_t i = 0; i < kCrcBytes; ++i)
-        trailer.push_back(static_cast<char>(i < kCrcBytes - 4 ? 0 : (crc >> (8 * (kCrcBytes - 1 - i))) & 0xff));
-      write_all(f, trailer, tmp.string());
-    }
-    SPROUT_CHECK(std::fflush(f) == 0 && ::fsync(fileno(f)) == 0, RuntimeError, "save_checkpoint: flushing ",
-                 file_error_context(tmp.string()), " failed");
-  } catch (...) {
-    std::fclose(f);
-    std::error_code ignored;
-    fs::remove(tmp, ignored);
-    throw;
+    std::string bytes = message.SerializeAsString();
+    crc = crc32(crc, reinterpret_cast<const Bytef*>(bytes.data()), static_cast<uInt>(bytes.size()));
+    file.write(bytes);
   }
-  std::fclose(f);
-  std::error_code ec;
-  fs::rename(tmp, target, ec);
-  SPROUT_CHECK(!ec, RuntimeError, "save_checkpoint: cannot move the finished file to '", path, "': ", ec.message());
+  if (crc_check) {
+    std::string trailer(kCrcMagic, kCrcMagicLen);
+    for (size_t i = 0; i < kCrcBytes; ++i)
+      trailer.push_back(static_cast<char>(i < kCrcBytes - 4 ? 0 : (crc >> (8 * (kCrcBytes - 1 - i))) & 0xff));
+    file.write(trailer);
+  }
+  file.commit();
 }
 
 std::vector<CheckpointEntry> load_checkpoint(const std::string& path, bool crc_check) {

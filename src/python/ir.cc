@@ -20,6 +20,7 @@
 #include "ir/printer.h"
 #include "ir/verifier.h"
 #include "python/bindings.h"
+#include "python/ir_handles.h"
 
 namespace sprout::py {
 
@@ -27,18 +28,6 @@ using namespace ir;
 
 namespace {
 
-// Handles that keep the module (which owns every graph and node) alive.
-struct PyGraph {
-  std::shared_ptr<Module> module;
-  FuncGraph* graph;
-};
-struct PyModule {
-  std::shared_ptr<Module> module;
-};
-struct PyNode {
-  std::shared_ptr<Module> module;
-  AnfNode* node;
-};
 
 // Note [Side effects in graph mode]
 // Ops that write a Parameter in place (Assign, optimizer updates) or draw random numbers must run

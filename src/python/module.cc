@@ -17,4 +17,5 @@ NB_MODULE(_C, m) {
   bind_io(m);
   bind_data(m);
   bind_ir(m);
+  bind_mindir(m);
 }

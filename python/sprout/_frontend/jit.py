@@ -35,10 +35,9 @@ class CompiledGraph:
 _dump_counter = [0]
 
 
-def compile_function(fn, args, kwargs, name):
-    """Stages fn(*args, **kwargs), runs the compiler, returns a CompiledGraph."""
-    from sprout.context import get_context
-    start = time.perf_counter()
+def stage_function(fn, args, kwargs, name):
+    """Stages fn(*args, **kwargs) into a graph: (context, input template, output template). The graph,
+    ``context.entry``, takes the tensors of the arguments, then ``context.parameters``."""
     ctx = CompileContext(name)
     _C.ir.begin_trace(GraphTensor, Parameter, ctx.load_parameter)
     try:
@@ -46,13 +45,21 @@ def compile_function(fn, args, kwargs, name):
         template, fg = calls.stage_entry(ctx, fn, args, kwargs)
     finally:
         _C.ir.end_trace()
+    return ctx, template, fg.template
+
+
+def compile_function(fn, args, kwargs, name):
+    """Stages fn(*args, **kwargs), runs the compiler, returns a CompiledGraph."""
+    from sprout.context import get_context
+    start = time.perf_counter()
+    ctx, template, output_template = stage_function(fn, args, kwargs, name)
     dump_dir, prefix = "", ""
     if get_context("save_graphs"):
         dump_dir = get_context("save_graphs_path")
         prefix = f"{name}_{_dump_counter[0]}_"
         _dump_counter[0] += 1
     program = _C.ir.compile(ctx.entry, dump_dir, prefix, verify=_VERIFY[0])
-    return CompiledGraph(program, template, fg.template, list(ctx.parameters), (time.perf_counter() - start) * 1e3)
+    return CompiledGraph(program, template, output_template, list(ctx.parameters), (time.perf_counter() - start) * 1e3)
 
 
 _VERIFY = [False]  # tests turn the IR verifier on after every pass

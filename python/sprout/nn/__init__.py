@@ -1,5 +1,6 @@
 """Neural-network building blocks (``mindspore.nn``): Cell, layers, losses, optimizers, wrappers."""
 from sprout.nn.cell import Cell
+from sprout.nn.graph_cell import GraphCell
 from sprout.nn.layer import *  # noqa: F401,F403
 from sprout.nn.learning_rate_schedule import (CosineDecayLR, ExponentialDecayLR, InverseDecayLR,
                                               LearningRateSchedule, NaturalExpDecayLR, PolynomialDecayLR,

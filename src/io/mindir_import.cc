@@ -1,0 +1,266 @@
+// Reading a MindIR file into a graph. The file's nodes come in an order where each follows its
+// inputs, so one pass rebuilds the graph: every name of the file stands for a node of the new graph,
+// a constant, a tuple of those, or a monad (MindSpore's tokens ordering side effects: Load of a
+// weight is the weight itself, UpdateState and Depend only order, which a model without side effects
+// does not need). Registry ops are emitted through graph_emit, so every node gets its abstract from
+// the op's own infer function, and a file whose shapes do not fit fails here, not when run.
+#include <fstream>
+#include <iterator>
+#include <unordered_map>
+
+#include "base/error.h"
+#include "compiler/graph_emit.h"
+#include "io/mindir.h"
+#include "io/mindir_values.h"
+
+namespace sprout::mindir {
+namespace {
+
+using ir::AnfNode;
+using Attr = mind_ir::AttributeProto;
+
+// What a name of the file stands for.
+struct Ref {
+  enum class Kind : uint8_t { Node, Tuple, Constant, Tensor, Monad };
+  Kind kind = Kind::Monad;
+  AnfNode* node = nullptr;
+  std::vector<Ref> items;
+  mindir::Constant value;
+  Tensor tensor;
+};
+
+Ref node_ref(AnfNode* n) { return Ref{Ref::Kind::Node, n, {}, std::nullopt, {}}; }
+
+bool readable(Attr::AttributeType t) {
+  switch (t) {
+    case Attr::BOOL: case Attr::FLOAT: case Attr::DOUBLE: case Attr::STRING: case Attr::NONE: case Attr::INT8:
+    case Attr::INT16: case Attr::INT32: case Attr::INT64: case Attr::UINT8: case Attr::UINT16: case Attr::UINT32:
+    case Attr::UINT64:
+      return true;
+    default:
+      return false;
+  }
+}
+bool readable_tuple(const Attr& a) {
+  if (a.type() != Attr::TUPLE && a.type() != Attr::LIST) return false;
+  for (const Attr& item : a.values())
+    if (!readable(item.type()) || item.type() == Attr::STRING || item.type() == Attr::NONE) return false;
+  return true;
+}
+
+class Reader {
+ public:
+  Reader(const mind_ir::ModelProto& model, std::string path) : model_(model), path_(std::move(path)) {
+    for (const mind_ir::PrimitiveProto& p : model.primitives()) prims_[p.name()] = &p;
+  }
+
+  Model read() {
+    const mind_ir::GraphProto& graph = model_.graph();
+    SPROUT_CHECK(model_.functions_size() == 0, RuntimeError, "load MindIR: '", path_, "' holds ",
+                 model_.functions_size(), " functions besides its graph (control flow or calls that were not "
+                 "inlined); Sprout loads single-graph models");
+    Model out;
+    out.module = std::make_shared<ir::Module>();
+    g_ = out.module->new_graph(graph.name().empty() ? "mindir" : graph.name());
+    out.graph = g_;
+    for (const mind_ir::ValueInfoProto& input : graph.input()) {
+      SPROUT_CHECK(input.tensor_size() == 1, RuntimeError, "load MindIR: input '", input.name(), "' of '", path_,
+                   "' is not a tensor");
+      TensorSpec s = spec_of(input.tensor(0), "input '" + input.name() + "'");
+      ir::ParameterNode* p = g_->add_parameter(short_name(input.name()));
+      p->set_abstract(ir::tensor_abstract(s.dtype, s.shape));
+      refs_[input.name()] = node_ref(p);
+      out.input_names.push_back(short_name(input.name()));
+      out.input_specs.push_back(s);
+    }
+    for (const mind_ir::TensorProto& weight : graph.parameter()) {
+      Tensor value = read_tensor(weight, "weight '" + weight.name() + "' of '" + path_ + "'");
+      ir::ParameterNode* p = g_->add_parameter(short_name(weight.name()));
+      p->set_abstract(ir::tensor_abstract(value.dtype(), value.shape()));
+      refs_[weight.name()] = node_ref(p);
+      out.weights.push_back({short_name(weight.name()), value});
+    }
+    for (const mind_ir::NodeProto& node : graph.node()) read_node(node);
+
+    SPROUT_CHECK(graph.output_size() == 1, RuntimeError, "load MindIR: '", path_, "' has ", graph.output_size(),
+                 " outputs; expected one (a tensor or a tuple)");
+    const Ref& result = ref(graph.output(0).name(), "the graph's output");
+    std::vector<AnfNode*> outputs;
+    out.single_output = result.kind != Ref::Kind::Tuple;
+    for (const Ref& item : out.single_output ? std::vector<Ref>{result} : result.items)
+      outputs.push_back(tensor_node(item, "the graph's output"));
+    g_->set_output(compiler::emit_make_tuple(*g_, outputs));
+    return out;
+  }
+
+ private:
+  // "graph:conv1.weight" -> "conv1.weight": names in the file carry their graph's name.
+  std::string short_name(const std::string& name) const {
+    const std::string prefix = model_.graph().name() + ":";
+    return name.compare(0, prefix.size(), prefix) == 0 ? name.substr(prefix.size()) : name;
+  }
+
+  TensorSpec spec_of(const mind_ir::TensorProto& t, const std::string& what) const {
+    TensorSpec s;
+    s.dtype = dtype_of_data_type(t.data_type(), what + " of '" + path_ + "'");
+    for (int64_t d : t.dims()) {
+      SPROUT_CHECK(d >= 0, RuntimeError, "load MindIR: ", what, " of '", path_, "' has a dimension of unknown size; ",
+                   "Sprout loads models of fixed shapes");
+      s.shape.push_back(d);
+    }
+    return s;
+  }
+
+  const Ref& ref(const std::string& name, const std::string& user) const {
+    auto it = refs_.find(name);
+    SPROUT_CHECK(it != refs_.end(), RuntimeError, "load MindIR: ", user, " in '", path_, "' uses '", name,
+                 "', which no earlier node or input defines");
+    return it->second;
+  }
+
+  AnfNode* tensor_node(const Ref& r, const std::string& user) {
+    if (r.kind == Ref::Kind::Node) return r.node;
+    if (r.kind == Ref::Kind::Tensor) return compiler::constant_tensor(*g_, r.tensor);
+    throw RuntimeError(str("load MindIR: ", user, " in '", path_, "' takes a ",
+                           r.kind == Ref::Kind::Tuple ? "tuple" : "constant", " where a tensor is expected"));
+  }
+
+  Ref outputs_ref(const std::vector<AnfNode*>& outs, bool tuple) {
+    if (!tuple && outs.size() == 1) return node_ref(outs[0]);
+    Ref r{Ref::Kind::Tuple, nullptr, {}, std::nullopt, {}};
+    for (AnfNode* n : outs) r.items.push_back(node_ref(n));
+    return r;
+  }
+
+  Ref emit(const Primitive& prim, std::vector<AnfNode*> inputs) {
+    return outputs_ref(compiler::emit_primitive(*g_, prim, inputs), prim.def().tuple_output);
+  }
+
+  void read_node(const mind_ir::NodeProto& node) {
+    SPROUT_CHECK(node.output_size() == 1, RuntimeError, "load MindIR: node '", node.name(), "' of '", path_, "' has ",
+                 node.output_size(), " outputs; expected one");
+    const std::string& out = node.output(0);
+    if (node.op_type() == "Constant") {
+      refs_[out] = constant(node);
+      return;
+    }
+    std::string type = node.op_type();
+    bool function = false;
+    std::vector<NamedConstant> attributes;
+    if (type.compare(0, 5, "REF::") == 0) {
+      auto it = prims_.find(type.substr(5));
+      SPROUT_CHECK(it != prims_.end(), RuntimeError, "load MindIR: node '", node.name(), "' of '", path_,
+                   "' refers to primitive '", type.substr(5), "', which the file does not define");
+      const mind_ir::PrimitiveProto& prim = *it->second;
+      type = prim.op_type();
+      function = prim.prim_type() == mind_ir::PrimitiveProto::PRIMITIVE_FUNCTION;
+      for (const Attr& a : prim.attribute())
+        if (readable(a.type()) || readable_tuple(a)) attributes.push_back({a.name(), read_constant(a, a.name())});
+    }
+    std::vector<const Ref*> in;
+    for (const std::string& name : node.input()) in.push_back(&ref(name, type + " node '" + node.name() + "'"));
+    refs_[out] = call(type, function, attributes, in, node.name());
+  }
+
+  Ref constant(const mind_ir::NodeProto& node) {
+    SPROUT_CHECK(node.attribute_size() >= 1, RuntimeError, "load MindIR: Constant node '", node.name(), "' of '",
+                 path_, "' has no value");
+    const Attr& a = node.attribute(0);
+    const std::string where = "Constant '" + node.name() + "' of '" + path_ + "'";
+    if (a.type() == Attr::UMONAD || a.type() == Attr::IOMONAD) return Ref{};
+    if (a.type() == Attr::TENSORS || a.type() == Attr::TENSOR) {
+      SPROUT_CHECK(a.type() == Attr::TENSOR || a.tensors_size() == 1, RuntimeError, "load MindIR: ", where, " holds ",
+                   a.tensors_size(), " tensors; expected one");
+      return Ref{Ref::Kind::Tensor, nullptr, {}, std::nullopt,
+                 read_tensor(a.type() == Attr::TENSOR ? a.t() : a.tensors(0), where)};
+    }
+    return Ref{Ref::Kind::Constant, nullptr, {}, read_constant(a, where), {}};
+  }
+
+  Ref call(const std::string& type, bool function, const std::vector<NamedConstant>& attributes,
+           const std::vector<const Ref*>& in, const std::string& node_name) {
+    const std::string user = type + " node '" + node_name + "'";
+    if (type == "Load" || type == "Depend") {  // a weight's value / a value ordered after others
+      SPROUT_CHECK(!in.empty(), RuntimeError, "load MindIR: ", user, " of '", path_, "' has no inputs");
+      return *in[0];
+    }
+    if (type == "UpdateState") return Ref{};
+    if (type == "MakeTuple") {
+      Ref r{Ref::Kind::Tuple, nullptr, {}, std::nullopt, {}};
+      for (const Ref* item : in) r.items.push_back(*item);
+      return r;
+    }
+    if (type == "TupleGetItem") {
+      SPROUT_CHECK(in.size() == 2 && in[0]->kind == Ref::Kind::Tuple && in[1]->kind == Ref::Kind::Constant &&
+                       in[1]->value && std::holds_alternative<int64_t>(*in[1]->value),
+                   RuntimeError, "load MindIR: ", user, " of '", path_, "' does not take a tuple and a constant index");
+      const int64_t i = std::get<int64_t>(*in[1]->value);
+      SPROUT_CHECK(i >= 0 && i < static_cast<int64_t>(in[0]->items.size()), RuntimeError, "load MindIR: ", user,
+                   " of '", path_, "' takes item ", i, " of a tuple of ", in[0]->items.size());
+      return in[0]->items[static_cast<size_t>(i)];
+    }
+    if (type == "BiasAdd") return bias_add(in, user);
+    if (type == "MatMulExt") {  // NumPy's matmul of two matrices or batches of them
+      SPROUT_CHECK(in.size() == 2, RuntimeError, "load MindIR: ", user, " of '", path_, "' takes ", in.size(),
+                   " inputs; expected 2");
+      AnfNode* a = tensor_node(*in[0], user);
+      AnfNode* b = tensor_node(*in[1], user);
+      const bool matrices = compiler::node_spec(a).shape.size() == 2 && compiler::node_spec(b).shape.size() == 2;
+      return emit(Primitive::make(matrices ? "MatMul" : "BatchMatMul"), {a, b});
+    }
+    // The constant inputs are the op's arguments (they follow its tensors).
+    std::vector<NamedConstant> constants;
+    for (const Ref* r : in)
+      if (r->kind == Ref::Kind::Constant) constants.push_back({"", r->value});
+    const SproutCall sc = from_mindspore(type, function, constants, attributes, in.size());
+    std::vector<AnfNode*> tensors;
+    for (size_t i = 0; i < sc.n_tensor_inputs; ++i) {
+      if (sc.prim.def().variadic) {
+        SPROUT_CHECK(in[i]->kind == Ref::Kind::Tuple, RuntimeError, "load MindIR: ", user, " of '", path_,
+                     "' takes its tensors as a tuple");
+        for (const Ref& item : in[i]->items) tensors.push_back(tensor_node(item, user));
+      } else {
+        tensors.push_back(tensor_node(*in[i], user));
+      }
+    }
+    return emit(sc.prim, tensors);
+  }
+
+  // BiasAdd(x, bias, data_format): bias along the channel axis, 1 for NCHW (axis -1 for NHWC and 2-d x).
+  Ref bias_add(const std::vector<const Ref*>& in, const std::string& user) {
+    SPROUT_CHECK(in.size() >= 2, RuntimeError, "load MindIR: ", user, " of '", path_, "' takes ", in.size(),
+                 " inputs; expected x, bias and a data format");
+    AnfNode* x = tensor_node(*in[0], user);
+    AnfNode* bias = tensor_node(*in[1], user);
+    const bool nhwc = in.size() > 2 && in[2]->kind == Ref::Kind::Constant && in[2]->value &&
+                      std::holds_alternative<int64_t>(*in[2]->value) && std::get<int64_t>(*in[2]->value) == 1;
+    const size_t rank = compiler::node_spec(x).shape.size();
+    if (!nhwc && rank > 2) {
+      std::vector<int64_t> shape(rank - 1, 1);
+      shape[0] = -1;
+      bias = compiler::emit_primitive(*g_, Primitive::make("Reshape").with_attr("shape", AttrValue(shape)),
+                                      std::vector<AnfNode*>{bias})[0];
+    }
+    return emit(Primitive::make("Add"), {x, bias});
+  }
+
+  const mind_ir::ModelProto& model_;
+  std::string path_;
+  ir::FuncGraph* g_ = nullptr;
+  std::unordered_map<std::string, const mind_ir::PrimitiveProto*> prims_;
+  std::unordered_map<std::string, Ref> refs_;
+};
+
+}  // namespace
+
+Model import_mindir(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  SPROUT_CHECK(in, RuntimeError, "load MindIR: '", path, "' does not exist or cannot be read");
+  std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  mind_ir::ModelProto model;
+  SPROUT_CHECK(!bytes.empty() && model.ParseFromString(bytes) && model.has_graph(), RuntimeError, "load MindIR: '",
+               path, "' is not a MindIR file (it does not parse as a model with a graph)");
+  return Reader(model, path).read();
+}
+
+}  // namespace sprout::mindir

@@ -1,0 +1,321 @@
+// Note [MindIR ops]
+// MindSpore 2.x writes most ops as PRIMITIVE_FUNCTION nodes: the op's arguments follow its tensor
+// inputs as constant inputs, in the order of MindSpore's operator definition (its generated
+// gen_ops_prim.py: `MatMul(input, mat2, transpose_a, transpose_b)`), strings that name a choice as
+// enum numbers (pad_mode 'valid' = 2, data_format 'NCHW' = 0) and dtypes as TypeId numbers (Float32 =
+// 43). A few older ops (Conv2D, MaxPool) are PRIMITIVE nodes whose arguments are attributes of the
+// PrimitiveProto, in MindSpore's own spelling (4-element strides, upper-case pad modes). Sprout's
+// registry ops carry the same arguments as attributes, with MindSpore's names; the table below maps
+// each argument both ways. Files written here load in MindSpore, and MindSpore's files load here, for
+// the ops of the table (checked with MindSpore 2.10 by benchmarks/interop/mindspore_files.py).
+#include "io/mindir_ops.h"
+
+#include <algorithm>
+#include <cctype>
+#include <span>
+
+#include "base/error.h"
+
+namespace sprout::mindir {
+namespace {
+
+// How one argument is spelled in MindIR.
+enum class Form : uint8_t {
+  Plain,       // the attribute's own value (bool, int, float, tuple of ints)
+  PadMode,     // 'pad' / 'same' / 'valid' as 0 / 1 / 2
+  Format,      // 'NCHW' / 'NHWC' as 0 / 1
+  TypeId,      // a dtype as its TypeId number
+  Pair,        // a 2-d window: 1, 2 or 4 (N, C, H, W) entries written as (H, W)
+  FalseFlag,   // no Sprout attribute: MindSpore's argument, always False (ReduceSum's skip_mode)
+};
+
+struct Arg {
+  const char* attr;  // the Sprout attribute (the MindSpore argument's name too)
+  Form form = Form::Plain;
+};
+
+struct OpEntry {
+  const char* sprout;
+  const char* mindspore;
+  std::vector<Arg> args;  // constant inputs after the tensor inputs, in MindSpore's order
+};
+
+// PRIMITIVE_FUNCTION ops. Tensor-only ops have no arguments.
+const std::vector<OpEntry>& function_ops() {
+  static const std::vector<OpEntry> table = {
+      {"Abs", "Abs", {}},           {"Add", "Add", {}},           {"Cos", "Cos", {}},
+      {"Div", "Div", {}},           {"Equal", "Equal", {}},       {"Erf", "Erf", {}},
+      {"Exp", "Exp", {}},           {"Flatten", "Flatten", {}},   {"Floor", "Floor", {}},
+      {"GeLU", "GeLU", {}},         {"Greater", "Greater", {}},   {"HSwish", "HSwish", {}},
+      {"Less", "Less", {}},         {"Log", "Log", {}},           {"Maximum", "Maximum", {}},
+      {"Minimum", "Minimum", {}},   {"Mul", "Mul", {}},           {"Neg", "Neg", {}},
+      {"Pow", "Pow", {}},           {"RealDiv", "RealDiv", {}},   {"ReLU", "ReLU", {}},
+      {"ReLU6", "ReLU6", {}},       {"Rsqrt", "Rsqrt", {}},       {"Select", "Select", {}},
+      {"SiLU", "SiLU", {}},         {"Sigmoid", "Sigmoid", {}},   {"Sin", "Sin", {}},
+      {"Sqrt", "Sqrt", {}},         {"Square", "Square", {}},     {"Sub", "Sub", {}},
+      {"Tanh", "Tanh", {}},         {"ZerosLike", "ZerosLike", {}},
+      {"AvgPool", "AvgPool", {{"kernel_size", Form::Pair}, {"strides", Form::Pair}, {"pad_mode", Form::PadMode},
+                              {"data_format", Form::Format}}},
+      {"BatchMatMul", "BatchMatMul", {{"transpose_a"}, {"transpose_b"}}},
+      {"BatchNorm", "BatchNorm", {{"is_training"}, {"epsilon"}, {"momentum"}, {"data_format", Form::Format}}},
+      {"Cast", "Cast", {{"dst_type", Form::TypeId}}},
+      {"Concat", "Concat", {{"axis"}}},
+      {"Elu", "Elu", {{"alpha"}}},
+      {"ExpandDims", "ExpandDims", {{"axis"}}},
+      {"LayerNorm", "LayerNorm", {{"begin_norm_axis"}, {"begin_params_axis"}, {"epsilon"}}},
+      {"LogSoftmax", "LogSoftmax", {{"axis"}}},
+      {"MatMul", "MatMul", {{"transpose_a"}, {"transpose_b"}}},
+      {"ReduceMax", "ReduceMax", {{"axis"}, {"keep_dims"}}},
+      {"ReduceMean", "ReduceMean", {{"axis"}, {"keep_dims"}}},
+      {"ReduceSum", "ReduceSum", {{"axis"}, {"keep_dims"}, {"skip_mode", Form::FalseFlag}}},
+      {"Reshape", "Reshape", {{"shape"}}},
+      {"Softmax", "Softmax", {{"axis"}}},
+      {"Squeeze", "Squeeze", {{"axis"}}},
+      {"Transpose", "Transpose", {{"perm"}}},
+  };
+  return table;
+}
+
+std::string lower(std::string s) {
+  std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  return s;
+}
+std::string upper(std::string s) {
+  std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return static_cast<char>(std::toupper(c)); });
+  return s;
+}
+
+constexpr const char* kPadModes[] = {"pad", "same", "valid"};
+constexpr const char* kFormats[] = {"NCHW", "NHWC"};
+
+int64_t enum_number(std::span<const char* const> names, const std::string& value, const std::string& op,
+                    const char* attr) {
+  for (size_t i = 0; i < names.size(); ++i)
+    if (lower(names[i]) == lower(value)) return static_cast<int64_t>(i);
+  throw RuntimeError(str("export MindIR: ", op, "'s ", attr, " '", value, "' has no MindIR form"));
+}
+
+std::string enum_name(std::span<const char* const> names, int64_t value, const std::string& op, const char* attr) {
+  SPROUT_CHECK(value >= 0 && value < static_cast<int64_t>(names.size()), RuntimeError, "load MindIR: ", op, "'s ",
+               attr, " is ", value, ", not a known value");
+  return names[static_cast<size_t>(value)];
+}
+
+// (H, W) of a window given as 1, 2 or 4 (N, C, H, W) numbers.
+std::vector<int64_t> window_pair(const std::vector<int64_t>& v, const std::string& op, const char* attr) {
+  SPROUT_CHECK(v.size() == 1 || v.size() == 2 || v.size() == 4, RuntimeError, "MindIR: ", op, "'s ", attr,
+               " has ", v.size(), " entries; expected 1, 2 or 4");
+  if (v.size() == 1) return {v[0], v[0]};
+  if (v.size() == 2) return v;
+  return {v[2], v[3]};
+}
+// (1, 1, H, W), MindSpore's Conv2D stride and dilation.
+std::vector<int64_t> window_nchw(const std::vector<int64_t>& v, const std::string& op, const char* attr) {
+  std::vector<int64_t> hw = window_pair(v, op, attr);
+  return {1, 1, hw[0], hw[1]};
+}
+// Conv2D's (top, bottom, left, right) padding from 1, 2 (H, W) or 4 numbers.
+std::vector<int64_t> pad4(const std::vector<int64_t>& v, const std::string& op) {
+  if (v.size() == 1) return {v[0], v[0], v[0], v[0]};
+  if (v.size() == 2) return {v[0], v[0], v[1], v[1]};
+  SPROUT_CHECK(v.size() == 4, RuntimeError, "MindIR: ", op, "'s pad has ", v.size(), " entries; expected 1, 2 or 4");
+  return v;
+}
+
+std::vector<int64_t> ints_of(const Primitive& p, const char* attr) { return std::get<std::vector<int64_t>>(p.attr(attr)); }
+std::string string_of(const Primitive& p, const char* attr) { return std::get<std::string>(p.attr(attr)); }
+
+Constant encode(const Primitive& p, const Arg& arg) {
+  switch (arg.form) {
+    case Form::Plain: return p.attr(arg.attr);
+    case Form::PadMode: return AttrValue(enum_number(kPadModes, string_of(p, arg.attr), p.name(), arg.attr));
+    case Form::Format: return AttrValue(enum_number(kFormats, string_of(p, arg.attr), p.name(), arg.attr));
+    case Form::TypeId: return AttrValue(type_id(std::get<DType>(p.attr(arg.attr))));
+    case Form::Pair: return AttrValue(window_pair(ints_of(p, arg.attr), p.name(), arg.attr));
+    case Form::FalseFlag: return AttrValue(false);
+  }
+  return std::nullopt;
+}
+
+Primitive decode(Primitive p, const Arg& arg, const Constant& value, const std::string& op) {
+  SPROUT_CHECK(value.has_value() || arg.form == Form::FalseFlag, RuntimeError, "load MindIR: ", op, "'s argument ",
+               arg.attr, " is None; Sprout needs a value");
+  auto as_int = [&] {
+    const int64_t* i = std::get_if<int64_t>(&*value);
+    SPROUT_CHECK(i, RuntimeError, "load MindIR: ", op, "'s argument ", arg.attr, " is ", attr_value_str(*value),
+                 "; expected an integer");
+    return *i;
+  };
+  switch (arg.form) {
+    case Form::Plain: return p.with_attr(arg.attr, *value);
+    case Form::PadMode: return p.with_attr(arg.attr, AttrValue(enum_name(kPadModes, as_int(), op, arg.attr)));
+    case Form::Format: return p.with_attr(arg.attr, AttrValue(enum_name(kFormats, as_int(), op, arg.attr)));
+    case Form::TypeId: return p.with_attr(arg.attr, AttrValue(dtype_of_type_id(as_int())));
+    case Form::Pair: {
+      const auto* v = std::get_if<std::vector<int64_t>>(&*value);
+      std::vector<int64_t> ints = v ? *v : std::vector<int64_t>{as_int()};
+      return p.with_attr(arg.attr, AttrValue(window_pair(ints, op, arg.attr)));
+    }
+    case Form::FalseFlag: return p;
+  }
+  return p;
+}
+
+const OpEntry* find_by_sprout(const std::string& name) {
+  for (const OpEntry& e : function_ops())
+    if (name == e.sprout) return &e;
+  return nullptr;
+}
+const OpEntry* find_by_mindspore(const std::string& name) {
+  for (const OpEntry& e : function_ops())
+    if (name == e.mindspore) return &e;
+  return nullptr;
+}
+
+const Constant* find(const std::vector<NamedConstant>& list, const char* name) {
+  for (const NamedConstant& c : list)
+    if (c.name == name) return &c.value;
+  return nullptr;
+}
+
+template <class T>
+T required(const std::vector<NamedConstant>& attrs, const char* name, const std::string& op) {
+  const Constant* c = find(attrs, name);
+  SPROUT_CHECK(c && *c, RuntimeError, "load MindIR: ", op, " has no attribute '", name, "'");
+  const T* v = std::get_if<T>(&**c);
+  SPROUT_CHECK(v, RuntimeError, "load MindIR: ", op, "'s attribute '", name, "' is ", attr_value_str(**c),
+               ", of the wrong kind");
+  return *v;
+}
+
+// Conv2D and MaxPool: PRIMITIVE nodes with MindSpore's attribute spelling.
+MindSporeCall conv2d_to_mindspore(const Primitive& p) {
+  const std::string& op = p.name();
+  std::vector<int64_t> pad = pad4(ints_of(p, "pad"), op);
+  const std::string pad_mode = lower(string_of(p, "pad_mode"));
+  const int64_t group = std::get<int64_t>(p.attr("group"));
+  return {"Conv2D", false,
+          {{"kernel_size", AttrValue(window_pair(ints_of(p, "kernel_size"), op, "kernel_size"))},
+           {"mode", p.attr("mode")},
+           {"out_channel", p.attr("out_channel")},
+           {"pad", AttrValue(pad)},
+           {"pad_mode", AttrValue(pad_mode)},
+           {"format", p.attr("data_format")},
+           {"pad_list", AttrValue(pad_mode == "pad" ? pad : std::vector<int64_t>{0, 0, 0, 0})},
+           {"groups", AttrValue(group)},
+           {"stride", AttrValue(window_nchw(ints_of(p, "stride"), op, "stride"))},
+           {"group", AttrValue(group)},
+           {"dilation", AttrValue(window_nchw(ints_of(p, "dilation"), op, "dilation"))}}};
+}
+
+Primitive conv2d_from_mindspore(const std::vector<NamedConstant>& attrs) {
+  const std::string op = "Conv2D";
+  Primitive p = Primitive::make("Conv2D");
+  p = p.with_attr("out_channel", AttrValue(required<int64_t>(attrs, "out_channel", op)));
+  p = p.with_attr("kernel_size", AttrValue(window_pair(required<std::vector<int64_t>>(attrs, "kernel_size", op), op,
+                                                        "kernel_size")));
+  if (const Constant* mode = find(attrs, "mode"); mode && *mode) p = p.with_attr("mode", **mode);
+  p = p.with_attr("pad_mode", AttrValue(lower(required<std::string>(attrs, "pad_mode", op))));
+  p = p.with_attr("pad", AttrValue(pad4(required<std::vector<int64_t>>(attrs, "pad", op), op)));
+  p = p.with_attr("stride", AttrValue(window_pair(required<std::vector<int64_t>>(attrs, "stride", op), op, "stride")));
+  p = p.with_attr("dilation",
+                  AttrValue(window_pair(required<std::vector<int64_t>>(attrs, "dilation", op), op, "dilation")));
+  p = p.with_attr("group", AttrValue(required<int64_t>(attrs, "group", op)));
+  if (const Constant* format = find(attrs, "format"); format && *format) p = p.with_attr("data_format", **format);
+  return p;
+}
+
+MindSporeCall maxpool_to_mindspore(const Primitive& p) {
+  const std::string& op = p.name();
+  return {"MaxPool", false,
+          {{"pad_mode", AttrValue(upper(string_of(p, "pad_mode")))},
+           {"kernel_size", AttrValue(window_nchw(ints_of(p, "kernel_size"), op, "kernel_size"))},
+           {"format", p.attr("data_format")},
+           {"strides", AttrValue(window_nchw(ints_of(p, "strides"), op, "strides"))}}};
+}
+
+Primitive maxpool_from_mindspore(const std::vector<NamedConstant>& attrs) {
+  const std::string op = "MaxPool";
+  Primitive p = Primitive::make("MaxPool");
+  p = p.with_attr("kernel_size", AttrValue(window_pair(required<std::vector<int64_t>>(attrs, "kernel_size", op), op,
+                                                        "kernel_size")));
+  p = p.with_attr("strides",
+                  AttrValue(window_pair(required<std::vector<int64_t>>(attrs, "strides", op), op, "strides")));
+  p = p.with_attr("pad_mode", AttrValue(lower(required<std::string>(attrs, "pad_mode", op))));
+  if (const Constant* format = find(attrs, "format"); format && *format) p = p.with_attr("data_format", **format);
+  return p;
+}
+
+}  // namespace
+
+int64_t type_id(DType dtype) {
+  switch (dtype) {
+    case DType::Bool: return 30;
+    case DType::Int8: return 32;
+    case DType::Int16: return 33;
+    case DType::Int32: return 34;
+    case DType::Int64: return 35;
+    case DType::UInt8: return 37;
+    case DType::Float16: return 42;
+    case DType::Float32: return 43;
+    case DType::Float64: return 44;
+    case DType::BFloat16: return 45;
+  }
+  return 0;
+}
+
+DType dtype_of_type_id(int64_t id) {
+  for (int i = 0; i < kNumDTypes; ++i)
+    if (type_id(static_cast<DType>(i)) == id) return static_cast<DType>(i);
+  throw RuntimeError(str("load MindIR: TypeId ", id, " is not a dtype Sprout has"));
+}
+
+std::string supported_ops() {
+  std::vector<std::string> names = {"Conv2D", "MaxPool"};
+  for (const OpEntry& e : function_ops()) names.push_back(e.sprout);
+  std::sort(names.begin(), names.end());
+  std::string out;
+  for (const std::string& n : names) out += (out.empty() ? "" : ", ") + n;
+  return out;
+}
+
+MindSporeCall to_mindspore(const Primitive& prim) {
+  const std::string& name = prim.name();
+  if (name == "Conv2D") return conv2d_to_mindspore(prim);
+  if (name == "MaxPool") return maxpool_to_mindspore(prim);
+  // MindSpore's GeLU primitive is the tanh approximation; its exact GeLU is a composition of Erf.
+  SPROUT_CHECK(name != "GeLU" || string_of(prim, "approximate") == "tanh", RuntimeError,
+               "export MindIR: GeLU(approximate='", string_of(prim, "approximate"),
+               "') has no MindIR op (MindSpore's GeLU is the tanh approximation)");
+  const OpEntry* e = find_by_sprout(name);
+  SPROUT_CHECK(e, RuntimeError, "export MindIR: the graph uses ", name,
+               ", which has no MindIR form here; ops that do: ", supported_ops());
+  MindSporeCall call{e->mindspore, true, {}};
+  for (const Arg& arg : e->args) call.args.push_back({arg.attr, encode(prim, arg)});
+  return call;
+}
+
+SproutCall from_mindspore(const std::string& op_type, bool function, const std::vector<NamedConstant>& constants,
+                          const std::vector<NamedConstant>& attributes, size_t n_inputs) {
+  if (op_type == "Conv2D") return {conv2d_from_mindspore(attributes), 2};
+  if (op_type == "MaxPool") return {maxpool_from_mindspore(attributes), 1};
+  const OpEntry* e = find_by_mindspore(op_type);
+  SPROUT_CHECK(e, RuntimeError, "load MindIR: the model uses MindSpore's ", op_type,
+               ", which Sprout cannot load; ops it can: ", supported_ops());
+  Primitive p = Primitive::make(e->sprout);
+  const size_t n_tensors = p.def().variadic ? 1 : p.def().inputs.size();
+  SPROUT_CHECK(n_inputs == n_tensors + (function ? e->args.size() : 0), RuntimeError, "load MindIR: ", op_type,
+               " has ", n_inputs, " inputs; expected ", n_tensors, " tensors", function ? " and " : "",
+               function ? std::to_string(e->args.size()) + " arguments" : "");
+  for (size_t i = 0; i < e->args.size(); ++i) {
+    const Arg& arg = e->args[i];
+    if (function) {
+      p = decode(p, arg, constants.at(i).value, op_type);
+    } else if (const Constant* c = find(attributes, arg.attr)) {  // an older file: arguments as attributes
+      p = decode(p, arg, *c, op_type);
+    }
+  }
+  return {p, n_tensors};
+}
+
+}  // namespace sprout::mindir

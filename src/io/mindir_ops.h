@@ -1,0 +1,50 @@
+// How registry ops are written in MindIR files as MindSpore 2.x writes them (Note [MindIR ops]).
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "ops/attrs.h"
+#include "ops/op_def.h"
+
+namespace sprout::mindir {
+
+// A constant of a MindIR file: an argument or attribute value; nullopt is None.
+using Constant = std::optional<AttrValue>;
+
+struct NamedConstant {
+  std::string name;
+  Constant value;
+};
+
+// One op as MindSpore calls it. A PRIMITIVE_FUNCTION op takes its arguments as constant inputs after
+// the tensor inputs, in the order of MindSpore's operator definition; a PRIMITIVE op keeps them as
+// attributes of its PrimitiveProto.
+struct MindSporeCall {
+  std::string op_type;
+  bool function = true;              // PRIMITIVE_FUNCTION, else PRIMITIVE
+  std::vector<NamedConstant> args;   // constant inputs (function) or attributes (primitive)
+};
+
+// The MindSpore call of a registry primitive. RuntimeError naming the op when it has no MindIR form.
+MindSporeCall to_mindspore(const Primitive& prim);
+
+// The registry primitive of a MindSpore op: `args` are the constant inputs (function ops) and the
+// PrimitiveProto's attributes (primitive ops) by name; `n_tensor_inputs` says how many of the node's
+// inputs are tensors. RuntimeError naming the op when Sprout cannot run it.
+struct SproutCall {
+  Primitive prim;
+  size_t n_tensor_inputs = 0;  // the node's leading inputs that are tensors (a tuple for Concat)
+};
+SproutCall from_mindspore(const std::string& op_type, bool function, const std::vector<NamedConstant>& constants,
+                          const std::vector<NamedConstant>& attributes, size_t n_inputs);
+
+// MindSpore's TypeId numbers (Cast's dtype argument), and back.
+int64_t type_id(DType dtype);
+DType dtype_of_type_id(int64_t id);
+
+// The ops with a MindIR form, for error messages and the docs.
+std::string supported_ops();
+
+}  // namespace sprout::mindir
