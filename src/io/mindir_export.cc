@@ -83,6 +83,8 @@ class Writer {
 
   void output(bool single_output) {
     AnfNode* out = g_.output();
+    while (out->kind() == ir::NodeKind::CNode && static_cast<CNode*>(out)->is_special(SpecialOp::Depend))
+      out = static_cast<CNode*>(out)->input(1);  // ordering only (Depend nodes are dropped)
     if (single_output) {
       auto* tuple = out->kind() == ir::NodeKind::CNode ? static_cast<CNode*>(out) : nullptr;
       SPROUT_ASSERT(tuple && tuple->is_special(SpecialOp::MakeTuple) && tuple->inputs().size() == 2,

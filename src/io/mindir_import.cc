@@ -200,6 +200,7 @@ class Reader {
       return in[0]->items[static_cast<size_t>(i)];
     }
     if (type == "BiasAdd") return bias_add(in, user);
+    if (type == "SumExt" || type == "MeanExt") return reduce_ext(type == "SumExt" ? "ReduceSum" : "ReduceMean", in, user);
     if (type == "MatMulExt") {  // NumPy's matmul of two matrices or batches of them
       SPROUT_CHECK(in.size() == 2, RuntimeError, "load MindIR: ", user, " of '", path_, "' takes ", in.size(),
                    " inputs; expected 2");
@@ -242,6 +243,28 @@ class Reader {
                                       std::vector<AnfNode*>{bias})[0];
     }
     return emit(Primitive::make("Add"), {x, bias});
+  }
+
+  // SumExt / MeanExt(x, dim, keepdim, dtype): ReduceSum / ReduceMean over `dim` (all axes when None),
+  // then a Cast when a dtype is given.
+  Ref reduce_ext(const char* op, const std::vector<const Ref*>& in, const std::string& user) {
+    auto constant_at = [&](size_t i) -> const mindir::Constant& {
+      SPROUT_CHECK(i < in.size() && in[i]->kind == Ref::Kind::Constant, RuntimeError, "load MindIR: ", user, " of '",
+                   path_, "' takes x, dim, keepdim and dtype; argument ", i, " is not a constant");
+      return in[i]->value;
+    };
+    const mindir::Constant& dim = constant_at(1);
+    const mindir::Constant& keepdim = constant_at(2);
+    const mindir::Constant& dtype = constant_at(3);
+    Primitive reduce = Primitive::make(op);
+    if (dim) reduce = reduce.with_attr("axis", *dim);
+    if (keepdim) reduce = reduce.with_attr("keep_dims", *keepdim);
+    AnfNode* out = compiler::emit_primitive(*g_, reduce, std::vector<AnfNode*>{tensor_node(*in[0], user)})[0];
+    if (!dtype) return node_ref(out);
+    SPROUT_CHECK(std::holds_alternative<int64_t>(*dtype), RuntimeError, "load MindIR: ", user, " of '", path_,
+                 "' has dtype ", attr_value_str(*dtype), "; expected a TypeId");
+    const Primitive cast = Primitive::make("Cast").with_attr("dst_type", AttrValue(dtype_of_type_id(std::get<int64_t>(*dtype))));
+    return emit(cast, {out});
   }
 
   const mind_ir::ModelProto& model_;

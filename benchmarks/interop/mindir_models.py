@@ -1,0 +1,76 @@
+"""Models that move between Sprout and MindSpore as MindIR files, written once for both: `ms` is
+`sprout` or `mindspore` (Sprout runs MindSpore code as `import sprout as ms`)."""
+import numpy as np
+
+
+def models(ms):
+    nn, ops = ms.nn, ms.ops
+
+    class LeNet5(nn.Cell):
+        def __init__(self):
+            super().__init__()
+            self.conv1 = nn.Conv2d(1, 6, 5, pad_mode="valid")
+            self.conv2 = nn.Conv2d(6, 16, 5, pad_mode="valid")
+            self.fc1 = nn.Dense(16 * 5 * 5, 120)
+            self.fc2 = nn.Dense(120, 84)
+            self.fc3 = nn.Dense(84, 10)
+            self.relu = nn.ReLU()
+            self.pool = nn.MaxPool2d(kernel_size=2, stride=2)
+            self.flatten = nn.Flatten()
+
+        def construct(self, x):
+            x = self.pool(self.relu(self.conv1(x)))
+            x = self.pool(self.relu(self.conv2(x)))
+            x = self.flatten(x)
+            x = self.relu(self.fc1(x))
+            x = self.relu(self.fc2(x))
+            return self.fc3(x)
+
+    class ConvBN(nn.Cell):
+        """Padded, strided and grouped convolutions, BatchNorm with running statistics, average pooling."""
+
+        def __init__(self):
+            super().__init__()
+            self.conv1 = nn.Conv2d(3, 8, 3, stride=2, pad_mode="pad", padding=1, has_bias=True)
+            self.bn = nn.BatchNorm2d(8)
+            self.conv2 = nn.Conv2d(8, 8, 3, pad_mode="same", group=2)
+            self.pool = nn.AvgPool2d(kernel_size=2, stride=2)
+            self.flatten = nn.Flatten()
+            self.fc = nn.Dense(8 * 2 * 2, 5)
+            self.softmax = nn.Softmax()
+
+        def construct(self, x):
+            x = ops.relu(self.bn(self.conv1(x)))
+            x = self.pool(ops.sigmoid(self.conv2(x)))
+            return self.softmax(self.fc(self.flatten(x)))
+
+    class Mixer(nn.Cell):
+        """Shape ops, reductions, normalization and elementwise math; two outputs."""
+
+        def __init__(self):
+            super().__init__()
+            self.dense = nn.Dense(6, 6, activation="tanh")
+            self.norm = nn.LayerNorm((6,))
+
+        def construct(self, x, y):
+            h = self.norm(self.dense(x))                        # (4, 6)
+            t = ops.transpose(ops.reshape(h, (4, 2, 3)), (0, 2, 1))  # (4, 3, 2)
+            c = ops.concat((t, ops.exp(t) - ops.abs(t)), axis=2)     # (4, 3, 4)
+            m = ops.maximum(c, y) * ops.sqrt(ops.abs(c) + 1.0) / (c * c + 2.0) - ops.neg(c)
+            r = ops.mean(m, 1) + ops.sum(m, 1)                      # (4, 4)
+            return ops.log_softmax(r, 1), ops.minimum(ops.sigmoid(r), 0.75)
+
+    rng = np.random.default_rng(5)
+
+    def tensor(*shape):
+        return ms.Tensor(rng.standard_normal(shape).astype(np.float32))
+
+    def with_statistics(net):
+        # Running statistics away from (0, 1), so inference-mode BatchNorm visibly uses them.
+        net.bn.moving_mean.set_data(tensor(8))
+        net.bn.moving_variance.set_data(ms.Tensor(rng.uniform(0.5, 2.0, 8).astype(np.float32)))
+        return net
+
+    return [("lenet", LeNet5(), [tensor(2, 1, 32, 32)]),
+            ("convbn", with_statistics(ConvBN()), [tensor(2, 3, 8, 8)]),
+            ("mixer", Mixer(), [tensor(4, 6), tensor(4, 3, 4)])]
