@@ -3,6 +3,7 @@ MindSpore 2.10 wrote (tests/python/data/mindir, made by benchmarks/interop/minds
 which also runs Sprout's files in MindSpore), atomic writes and clear errors."""
 import importlib.util
 import os
+import subprocess
 import sys
 
 import numpy as np
@@ -195,3 +196,21 @@ def test_load_reports_missing_and_corrupt_files(tmp_path):
         ms.load(str(truncated))
     with pytest.raises(ValueError, match="dec_key .* not supported"):
         ms.load(os.path.join(DATA, "mindspore_convbn.mindir"), dec_key=b"0123456789abcdef")
+
+
+def test_the_cpp_inference_example_runs_an_exported_model(tmp_path):
+    # examples/cpp/sprout_infer.cc: Sprout's C++ inference API, no Python, on a model exported here.
+    binary = os.path.join(REPO, os.environ.get("SPROUT_BUILD_DIR", os.path.join("build", "dev")), "sprout_infer")
+    assert os.path.exists(binary), f"{binary} is missing: `make build` builds it"
+    net = _module(os.path.join(REPO, "examples", "lenet_mnist.py"), "lenet_mnist").LeNet5()
+    x = np.random.default_rng(3).random((2, 1, 32, 32), dtype=np.float32)
+    path = ms.export(net, Tensor(x), file_name=str(tmp_path / "lenet"))
+    x.tofile(tmp_path / "x.f32")
+    run = subprocess.run([binary, path, str(tmp_path / "x.f32")], capture_output=True, text=True, timeout=120)
+    assert run.returncode == 0, run.stderr
+    lines = run.stdout.splitlines()
+    assert lines[0] == "output 0 Float32 [2, 10]"
+    np.testing.assert_allclose(np.array(lines[1:], np.float32).reshape(2, 10), net(Tensor(x)).asnumpy(), rtol=1e-5,
+                               atol=1e-6)
+    bad = subprocess.run([binary, str(tmp_path / "x.f32")], capture_output=True, text=True, timeout=120)
+    assert bad.returncode == 1 and "is not a MindIR file" in bad.stderr
