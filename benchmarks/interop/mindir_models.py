@@ -60,6 +60,51 @@ def models(ms):
             r = ops.mean(m, 1) + ops.sum(m, 1)                      # (4, 4)
             return ops.log_softmax(r, 1), ops.minimum(ops.sigmoid(r), 0.75)
 
+    class Layers(nn.Cell):
+        """More layers: 'same' padding, LeakyReLU, adaptive pooling, Dropout at inference, GELU, SiLU,
+        HSwish, ELU, ReLU6, an Embedding (int32 indices), a batched matmul and a transpose."""
+
+        def __init__(self):
+            super().__init__()
+            self.conv = nn.Conv2d(3, 8, 3, has_bias=True)
+            self.bn = nn.BatchNorm2d(8)
+            self.pool = nn.AdaptiveAvgPool2d((1, 1))
+            self.max_pool = nn.MaxPool2d(3, 1, pad_mode="same")
+            self.drop = nn.Dropout(p=0.5)
+            self.gelu, self.silu, self.lrelu = nn.GELU(), nn.SiLU(), nn.LeakyReLU(0.1)
+            self.hswish, self.elu, self.relu6 = nn.HSwish(), nn.ELU(), nn.ReLU6()
+            self.dense = nn.Dense(8, 4)
+            self.embedding = nn.Embedding(10, 4)
+
+        def construct(self, x, indices):
+            y = self.max_pool(self.lrelu(self.bn(self.conv(x))))
+            y = ops.flatten(self.pool(self.silu(y)))
+            y = self.dense(self.hswish(self.drop(self.gelu(y)))) + self.embedding(indices).sum(1)
+            y = self.elu(self.relu6(y))
+            z = ops.matmul(y, y.T)
+            return ops.softmax(z, -1), ops.cat((y, y), 1).mean(1, keep_dims=True), ops.squeeze(ops.unsqueeze(y, 0), 0)
+
+    class Primitives(nn.Cell):
+        """Primitives called directly, with MindSpore's constructor arguments."""
+
+        def __init__(self):
+            super().__init__()
+            self.softplus, self.hsigmoid, self.erfc, self.sign = ops.Softplus(), ops.HSigmoid(), ops.Erfc(), ops.Sign()
+            self.adaptive = ops.AdaptiveAvgPool2D((1, 1))
+            self.gather, self.tile, self.split, self.slice = ops.Gather(), ops.Tile(), ops.Split(1, 2), ops.Slice()
+            self.argmax = ops.Argmax(1)
+            self.resize = ops.ResizeNearestNeighbor((4, 4))
+            self.broadcast = ops.BroadcastTo((3, 2, 4))
+            self.strided = ops.StridedSlice()
+            self.pow, self.addn = ops.Pow(), ops.AddN()
+
+        def construct(self, x, image, indices):
+            a = self.softplus(x) + self.hsigmoid(x) + self.erfc(x) + self.sign(x)
+            left, right = self.split(x)
+            return (a, self.adaptive(image), self.gather(x, indices, 0), self.tile(x, (2, 1)), left * right,
+                    self.slice(x, (0, 1), (2, 2)), self.argmax(x), self.resize(image), self.broadcast(x),
+                    self.strided(x, (0, 0), (2, 4), (1, 2)), self.pow(x, 2.0) + self.addn((x, x, x)))
+
     rng = np.random.default_rng(5)
 
     def tensor(*shape):
@@ -73,4 +118,6 @@ def models(ms):
 
     return [("lenet", LeNet5(), [tensor(2, 1, 32, 32)]),
             ("convbn", with_statistics(ConvBN()), [tensor(2, 3, 8, 8)]),
-            ("mixer", Mixer(), [tensor(4, 6), tensor(4, 3, 4)])]
+            ("mixer", Mixer(), [tensor(4, 6), tensor(4, 3, 4)]),
+            ("layers", Layers(), [tensor(2, 3, 6, 6), ms.Tensor(np.array([[1, 2], [3, 4]], np.int32))]),
+            ("primitives", Primitives(), [tensor(2, 4), tensor(1, 2, 2, 2), ms.Tensor(np.array([1, 0], np.int32))])]

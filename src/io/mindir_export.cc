@@ -5,6 +5,7 @@
 #include <unordered_map>
 
 #include "base/error.h"
+#include "compiler/graph_emit.h"
 #include "compiler/passes.h"
 #include "io/atomic_file.h"
 #include "io/mindir.h"
@@ -30,6 +31,30 @@ void write_abstract(const ir::Abstract& a, Attr& out) {
     for (const ir::AbstractPtr& e : s->elements) write_abstract(*e, *out.add_values());
   } else {
     out.set_type(Attr::NONE);
+  }
+}
+
+// Sprout ops MindSpore has no primitive for, rewritten into ones it has (as MindSpore's own layers
+// compute them): LeakyReLU as Maximum(x, alpha x) (Minimum for alpha > 1), Embedding as Gather of the
+// table's rows.
+void lower_for_mindspore(ir::FuncGraph& g) {
+  for (CNode* node : g.topological_order()) {
+    const ir::IrValue* callee = node->callee_value();
+    const Primitive* prim = callee ? callee->as<Primitive>() : nullptr;
+    if (!prim) continue;
+    AnfNode* replacement = nullptr;
+    if (prim->name() == "LeakyReLU") {
+      const double alpha = std::get<double>(prim->attr("alpha"));
+      AnfNode* x = node->input(1);
+      AnfNode* scale = compiler::constant_tensor(g, Tensor::scalar(alpha, compiler::node_spec(x).dtype));
+      AnfNode* scaled = compiler::emit_primitive(g, Primitive::make("Mul"), std::vector<AnfNode*>{x, scale})[0];
+      replacement = compiler::emit_primitive(g, Primitive::make(alpha <= 1 ? "Maximum" : "Minimum"),
+                                             std::vector<AnfNode*>{x, scaled})[0];
+    } else if (prim->name() == "Embedding") {
+      const Primitive gather = Primitive::make("Gather").with_attr("axis", AttrValue(int64_t{0}));
+      replacement = compiler::emit_primitive(g, gather, std::vector<AnfNode*>{node->input(2), node->input(1)})[0];
+    }
+    if (replacement) g.replace_all_uses(node, replacement);
   }
 }
 
@@ -238,6 +263,7 @@ class Writer {
 void export_mindir(ir::FuncGraph& entry, size_t n_inputs, const std::vector<NamedTensor>& weights, bool single_output,
                    const std::string& model_version, const std::string& path) {
   compiler::optimize_for_export(entry);
+  lower_for_mindspore(entry);
   mind_ir::ModelProto model;
   model.set_ir_version("1.1");
   model.set_producer_name("Sprout");

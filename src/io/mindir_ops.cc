@@ -26,7 +26,8 @@ enum class Form : uint8_t {
   Format,      // 'NCHW' / 'NHWC' as 0 / 1
   TypeId,      // a dtype as its TypeId number
   Pair,        // a 2-d window: 1, 2 or 4 (N, C, H, W) entries written as (H, W)
-  FalseFlag,   // no Sprout attribute: MindSpore's argument, always False (ReduceSum's skip_mode)
+  FixedFalse,  // no Sprout attribute: a MindSpore argument Sprout runs only as False (ReduceSum's skip_mode)
+  FixedZero,   // the same for 0 (Gather's batch_dims)
 };
 
 struct Arg {
@@ -37,10 +38,11 @@ struct Arg {
 struct OpEntry {
   const char* sprout;
   const char* mindspore;
-  std::vector<Arg> args;  // constant inputs after the tensor inputs, in MindSpore's order
+  std::vector<Arg> args;   // constant inputs after the tensor inputs, in MindSpore's order
+  bool function = true;    // else a PRIMITIVE op: the arguments are attributes of its PrimitiveProto
 };
 
-// PRIMITIVE_FUNCTION ops. Tensor-only ops have no arguments.
+// The ops with a MindIR form (besides Conv2D and MaxPool below). Tensor-only ops have no arguments.
 const std::vector<OpEntry>& function_ops() {
   static const std::vector<OpEntry> table = {
       {"Abs", "Abs", {}},           {"Add", "Add", {}},           {"Cos", "Cos", {}},
@@ -53,7 +55,20 @@ const std::vector<OpEntry>& function_ops() {
       {"ReLU6", "ReLU6", {}},       {"Rsqrt", "Rsqrt", {}},       {"Select", "Select", {}},
       {"SiLU", "SiLU", {}},         {"Sigmoid", "Sigmoid", {}},   {"Sin", "Sin", {}},
       {"Sqrt", "Sqrt", {}},         {"Square", "Square", {}},     {"Sub", "Sub", {}},
-      {"Tanh", "Tanh", {}},         {"ZerosLike", "ZerosLike", {}},
+      {"Tanh", "Tanh", {}},         {"ZerosLike", "ZerosLike", {}},  {"AddN", "AddN", {}},
+      {"Erfc", "Erfc", {}},         {"HSigmoid", "HSigmoid", {}},    {"Sign", "Sign", {}},
+      {"Softplus", "Softplus", {}, false},
+      {"AdaptiveAvgPool2D", "AdaptiveAvgPool2D", {{"output_size", Form::Pair}}, false},
+      {"Argmax", "Argmax", {{"axis"}, {"output_type", Form::TypeId}}},
+      {"BroadcastTo", "BroadcastTo", {{"shape"}}},
+      {"Gather", "Gather", {{"axis"}, {"batch_dims", Form::FixedZero}}},
+      {"ResizeNearestNeighbor", "ResizeNearestNeighbor",
+       {{"size"}, {"align_corners"}, {"half_pixel_centers", Form::FixedFalse}}},
+      {"Slice", "Slice", {{"begin"}, {"size"}}},
+      {"Split", "Split", {{"axis"}, {"output_num"}}},
+      {"StridedSlice", "StridedSlice", {{"begin"}, {"end"}, {"strides"}, {"begin_mask"}, {"end_mask"},
+                                        {"ellipsis_mask"}, {"new_axis_mask"}, {"shrink_axis_mask"}}},
+      {"Tile", "Tile", {{"multiples"}}},
       {"AvgPool", "AvgPool", {{"kernel_size", Form::Pair}, {"strides", Form::Pair}, {"pad_mode", Form::PadMode},
                               {"data_format", Form::Format}}},
       {"BatchMatMul", "BatchMatMul", {{"transpose_a"}, {"transpose_b"}}},
@@ -67,7 +82,7 @@ const std::vector<OpEntry>& function_ops() {
       {"MatMul", "MatMul", {{"transpose_a"}, {"transpose_b"}}},
       {"ReduceMax", "ReduceMax", {{"axis"}, {"keep_dims"}}},
       {"ReduceMean", "ReduceMean", {{"axis"}, {"keep_dims"}}},
-      {"ReduceSum", "ReduceSum", {{"axis"}, {"keep_dims"}, {"skip_mode", Form::FalseFlag}}},
+      {"ReduceSum", "ReduceSum", {{"axis"}, {"keep_dims"}, {"skip_mode", Form::FixedFalse}}},
       {"Reshape", "Reshape", {{"shape"}}},
       {"Softmax", "Softmax", {{"axis"}}},
       {"Squeeze", "Squeeze", {{"axis"}}},
@@ -122,6 +137,13 @@ std::vector<int64_t> pad4(const std::vector<int64_t>& v, const std::string& op) 
   return v;
 }
 
+std::string sorted_list(std::vector<std::string> names) {
+  std::sort(names.begin(), names.end());
+  std::string out;
+  for (const std::string& n : names) out += (out.empty() ? "" : ", ") + n;
+  return out;
+}
+
 std::vector<int64_t> ints_of(const Primitive& p, const char* attr) { return std::get<std::vector<int64_t>>(p.attr(attr)); }
 std::string string_of(const Primitive& p, const char* attr) { return std::get<std::string>(p.attr(attr)); }
 
@@ -132,14 +154,15 @@ Constant encode(const Primitive& p, const Arg& arg) {
     case Form::Format: return AttrValue(enum_number(kFormats, string_of(p, arg.attr), p.name(), arg.attr));
     case Form::TypeId: return AttrValue(type_id(std::get<DType>(p.attr(arg.attr))));
     case Form::Pair: return AttrValue(window_pair(ints_of(p, arg.attr), p.name(), arg.attr));
-    case Form::FalseFlag: return AttrValue(false);
+    case Form::FixedFalse: return AttrValue(false);
+    case Form::FixedZero: return AttrValue(int64_t{0});
   }
   return std::nullopt;
 }
 
 Primitive decode(Primitive p, const Arg& arg, const Constant& value, const std::string& op) {
-  SPROUT_CHECK(value.has_value() || arg.form == Form::FalseFlag, RuntimeError, "load MindIR: ", op, "'s argument ",
-               arg.attr, " is None; Sprout needs a value");
+  SPROUT_CHECK(value.has_value(), RuntimeError, "load MindIR: ", op, "'s argument ", arg.attr,
+               " is None; Sprout needs a value");
   auto as_int = [&] {
     const int64_t* i = std::get_if<int64_t>(&*value);
     SPROUT_CHECK(i, RuntimeError, "load MindIR: ", op, "'s argument ", arg.attr, " is ", attr_value_str(*value),
@@ -156,7 +179,13 @@ Primitive decode(Primitive p, const Arg& arg, const Constant& value, const std::
       std::vector<int64_t> ints = v ? *v : std::vector<int64_t>{as_int()};
       return p.with_attr(arg.attr, AttrValue(window_pair(ints, op, arg.attr)));
     }
-    case Form::FalseFlag: return p;
+    case Form::FixedFalse:
+    case Form::FixedZero: {
+      const AttrValue fixed = arg.form == Form::FixedFalse ? AttrValue(false) : AttrValue(int64_t{0});
+      SPROUT_CHECK(*value == fixed, RuntimeError, "load MindIR: ", op, "'s ", arg.attr, " is ",
+                   attr_value_str(*value), "; Sprout runs it only as ", attr_value_str(fixed));
+      return p;
+    }
   }
   return p;
 }
@@ -270,13 +299,18 @@ DType dtype_of_type_id(int64_t id) {
   throw RuntimeError(str("load MindIR: TypeId ", id, " is not a dtype Sprout has"));
 }
 
-std::string supported_ops() {
-  std::vector<std::string> names = {"Conv2D", "MaxPool"};
+std::string exportable_ops() {
+  // Embedding and LeakyReLU are written as the ops MindSpore computes them with (mindir_export.cc).
+  std::vector<std::string> names = {"Conv2D", "MaxPool", "Embedding", "LeakyReLU"};
   for (const OpEntry& e : function_ops()) names.push_back(e.sprout);
-  std::sort(names.begin(), names.end());
-  std::string out;
-  for (const std::string& n : names) out += (out.empty() ? "" : ", ") + n;
-  return out;
+  return sorted_list(names);
+}
+
+std::string loadable_ops() {
+  // BiasAdd, MatMulExt, SumExt and MeanExt become other registry ops (mindir_import.cc).
+  std::vector<std::string> names = {"Conv2D", "MaxPool", "BiasAdd", "MatMulExt", "SumExt", "MeanExt"};
+  for (const OpEntry& e : function_ops()) names.push_back(e.mindspore);
+  return sorted_list(names);
 }
 
 MindSporeCall to_mindspore(const Primitive& prim) {
@@ -289,8 +323,8 @@ MindSporeCall to_mindspore(const Primitive& prim) {
                "') has no MindIR op (MindSpore's GeLU is the tanh approximation)");
   const OpEntry* e = find_by_sprout(name);
   SPROUT_CHECK(e, RuntimeError, "export MindIR: the graph uses ", name,
-               ", which has no MindIR form here; ops that do: ", supported_ops());
-  MindSporeCall call{e->mindspore, true, {}};
+               ", which has no MindIR form here; ops that do: ", exportable_ops());
+  MindSporeCall call{e->mindspore, e->function, {}};
   for (const Arg& arg : e->args) call.args.push_back({arg.attr, encode(prim, arg)});
   return call;
 }
@@ -301,7 +335,7 @@ SproutCall from_mindspore(const std::string& op_type, bool function, const std::
   if (op_type == "MaxPool") return {maxpool_from_mindspore(attributes), 1};
   const OpEntry* e = find_by_mindspore(op_type);
   SPROUT_CHECK(e, RuntimeError, "load MindIR: the model uses MindSpore's ", op_type,
-               ", which Sprout cannot load; ops it can: ", supported_ops());
+               ", which Sprout cannot load; ops it can: ", loadable_ops());
   Primitive p = Primitive::make(e->sprout);
   const size_t n_tensors = p.def().variadic ? 1 : p.def().inputs.size();
   SPROUT_CHECK(n_inputs == n_tensors + (function ? e->args.size() : 0), RuntimeError, "load MindIR: ", op_type,

@@ -44,7 +44,9 @@ SproutCall from_mindspore(const std::string& op_type, bool function, const std::
 int64_t type_id(DType dtype);
 DType dtype_of_type_id(int64_t id);
 
-// The ops with a MindIR form, for error messages and the docs.
-std::string supported_ops();
+// The registry ops export writes, and the MindSpore ops load reads ("Abs, Add, ..."), for error
+// messages and the docs.
+std::string exportable_ops();
+std::string loadable_ops();
 
 }  // namespace sprout::mindir
