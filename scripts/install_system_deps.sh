@@ -3,7 +3,7 @@
 set -euo pipefail
 PACKAGES=(g++ ccache ninja-build pkg-config python3-venv python3-dev
           libdnnl-dev libopenblas-openmp-dev libhwy-dev libgtest-dev
-          protobuf-compiler libprotobuf-dev zlib1g-dev
+          protobuf-compiler libprotobuf-dev zlib1g-dev libopenmpi-dev openmpi-bin
           libopencv-core-dev libopencv-imgproc-dev libopencv-imgcodecs-dev libjpeg62-turbo-dev
           # oneDNN's CMake config (dnnl-config.cmake) looks for OpenCL; without recommends it is not pulled in.
           ocl-icd-opencl-dev)

@@ -18,11 +18,14 @@ from sprout.common.seed import get_seed, set_seed
 from sprout.common.tensor import Tensor, from_dlpack, from_numpy
 from sprout import context
 from sprout.context import GRAPH_MODE, PYNATIVE_MODE, get_context, set_context
+from sprout.parallel_context import (ParallelMode, get_auto_parallel_context, reset_auto_parallel_context,
+                                     set_auto_parallel_context)
 from sprout import ops
 from sprout import nn
 from sprout import amp
 from sprout import runtime
 from sprout import train
+from sprout import communication
 from sprout.train import Model
 from sprout.train.mindir import export, load
 from sprout.train.serialization import load_checkpoint, load_param_into_net, save_checkpoint

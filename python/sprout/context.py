@@ -124,3 +124,7 @@ def get_context(attr_key):
 
 if "SPROUT_MODE" in os.environ:  # lets a test run whole suites in either mode
     set_context(mode=GRAPH_MODE if os.environ["SPROUT_MODE"].upper() == "GRAPH" else PYNATIVE_MODE)
+
+# MindSpore also has these under mindspore.context.
+from sprout.parallel_context import (ParallelMode, get_auto_parallel_context,  # noqa: E402,F401
+                                     reset_auto_parallel_context, set_auto_parallel_context)

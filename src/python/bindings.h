@@ -28,6 +28,7 @@ void bind_runtime(nb::module_& m);
 void bind_autograd(nb::module_& m);
 void bind_io(nb::module_& m);
 void bind_mindir(nb::module_& m);
+void bind_dist(nb::module_& m);
 void bind_data(nb::module_& m);
 
 // Python object -> Tensor. Tensors pass through; Python scalars, sequences and arrays are converted

@@ -18,4 +18,5 @@ NB_MODULE(_C, m) {
   bind_data(m);
   bind_ir(m);
   bind_mindir(m);
+  bind_dist(m);
 }

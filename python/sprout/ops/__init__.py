@@ -5,3 +5,11 @@ from sprout.ops.operations import *  # noqa: F401,F403
 from sprout.ops.function import *  # noqa: F401,F403
 from sprout.ops import composite, operations, function
 from sprout.ops.composite import GradOperation, grad, jacfwd, jacrev, jvp, value_and_grad, vjp, vmap
+
+
+class ReduceOp:
+    """How AllReduce combines the ranks' tensors (``ops.AllReduce(ops.ReduceOp.SUM)``)."""
+    SUM = "sum"
+    MAX = "max"
+    MIN = "min"
+    PROD = "prod"

@@ -66,6 +66,7 @@ class TrainOneStepCell(Cell):
         self.sens = 1.0 if sens is None else sens
         self.return_grad = return_grad
         self._value_and_grad = value_and_grad(network, None, self.weights)
+        self.grad_reducer = data_parallel_reducer(self.weights)
 
     def construct(self, *inputs):
         if is_building_graph():  # the compiler derives the gradient (Note [J transform])
@@ -75,8 +76,28 @@ class TrainOneStepCell(Cell):
         else:
             loss, grads = _loss_and_grads(self.network, self.weights, inputs, self.sens, "TrainOneStepCell")
             loss = _C.detach(loss)
+        if self.grad_reducer is not None:
+            grads = self.grad_reducer(grads)
         self.optimizer(grads)
         return (loss, grads) if self.return_grad else loss
+
+
+def data_parallel_reducer(weights):
+    """In a data-parallel job (set_auto_parallel_context(parallel_mode=DATA_PARALLEL)), the cell that
+    combines the ranks' gradients, after the weights were made equal on every rank when asked
+    (parameter_broadcast); None otherwise."""
+    from sprout import parallel_context
+    if not parallel_context._data_parallel():
+        return None
+    from sprout.nn.wrap.grad_reducer import DistributedGradReducer
+    if parallel_context.get_auto_parallel_context("parameter_broadcast"):
+        from sprout import ops
+        broadcast = ops.Broadcast(0)
+        with _C.NoGrad():
+            for w in weights:
+                w.set_data(broadcast((w,))[0])
+    return DistributedGradReducer(weights, parallel_context.get_auto_parallel_context("gradients_mean"),
+                                  parallel_context.get_auto_parallel_context("device_num"))
 
 
 class WithEvalCell(Cell):

@@ -12,7 +12,7 @@ from sprout.common import dtype as mstype
 from sprout.common.parameter import Parameter
 from sprout.common.tensor import Tensor
 from sprout.nn.cell import Cell
-from sprout.nn.wrap.cell_wrapper import _loss_and_grads
+from sprout.nn.wrap.cell_wrapper import _loss_and_grads, data_parallel_reducer
 
 
 def _finite(tensors):
@@ -77,11 +77,14 @@ class TrainOneStepWithLossScaleCell(Cell):
             raise TypeError("TrainOneStepWithLossScaleCell: 'scale_sense' must be a loss-scale update cell or a "
                             f"one-element Tensor, but got {type(scale_sense).__name__}")
         self.scale_sense = Parameter(Tensor([initial], mstype.float32), name="scale_sense", requires_grad=False)
+        self.grad_reducer = data_parallel_reducer(self.weights)
 
     def construct(self, *inputs):
         scale = float(self.scale_sense.item())
         loss, grads = _loss_and_grads(self.network, self.weights, inputs, scale, "TrainOneStepWithLossScaleCell")
         grads = tuple(g / scale for g in grads)
+        if self.grad_reducer is not None:  # every rank then sees the same gradients, and the same overflow
+            grads = self.grad_reducer(grads)
         overflow = not _finite(grads)
         if self.scale_update_cell is not None:
             overflow = self.scale_update_cell(self.scale_sense, overflow)

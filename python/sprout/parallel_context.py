@@ -1,0 +1,72 @@
+"""``set_auto_parallel_context`` and ``ParallelMode`` (MindSpore 2.x): how a job of several ranks trains.
+
+Sprout trains data parallel: every rank holds the whole model and a shard of each global batch, and
+TrainOneStepCell averages (or sums) the gradients across ranks before the optimizer step
+(nn.DistributedGradReducer). The model-sharding modes are not built.
+"""
+
+
+class ParallelMode:
+    STAND_ALONE = "stand_alone"
+    DATA_PARALLEL = "data_parallel"
+    HYBRID_PARALLEL = "hybrid_parallel"
+    SEMI_AUTO_PARALLEL = "semi_auto_parallel"
+    AUTO_PARALLEL = "auto_parallel"
+    MODE_LIST = [STAND_ALONE, DATA_PARALLEL, HYBRID_PARALLEL, SEMI_AUTO_PARALLEL, AUTO_PARALLEL]
+
+
+_DEFAULTS = {"parallel_mode": ParallelMode.STAND_ALONE, "gradients_mean": False, "device_num": None,
+             "global_rank": None, "parameter_broadcast": False}
+_context = dict(_DEFAULTS)
+
+
+def _check(key, value):
+    if key == "parallel_mode":
+        if value not in ParallelMode.MODE_LIST:
+            raise ValueError(f"set_auto_parallel_context: parallel_mode must be one of {ParallelMode.MODE_LIST}, "
+                             f"but got {value!r}")
+        if value not in (ParallelMode.STAND_ALONE, ParallelMode.DATA_PARALLEL):
+            raise ValueError(f"set_auto_parallel_context: parallel_mode '{value}' (sharding the model across "
+                             f"ranks) is not supported; Sprout trains 'data_parallel' or 'stand_alone'")
+    elif key in ("gradients_mean", "parameter_broadcast"):
+        if not isinstance(value, bool):
+            raise TypeError(f"set_auto_parallel_context: {key} must be a bool, but got {type(value).__name__}")
+    elif key in ("device_num", "global_rank"):
+        lowest = 1 if key == "device_num" else 0
+        if isinstance(value, bool) or not isinstance(value, int) or value < lowest:
+            raise ValueError(f"set_auto_parallel_context: {key} must be an int >= {lowest}, but got {value!r}")
+    else:
+        raise ValueError(f"set_auto_parallel_context: unknown key '{key}'; Sprout's keys: "
+                         f"{', '.join(sorted(_DEFAULTS))}")
+    return value
+
+
+def set_auto_parallel_context(**kwargs):
+    checked = {k: _check(k, v) for k, v in kwargs.items()}
+    _context.update(checked)
+
+
+def get_auto_parallel_context(attr_key):
+    if attr_key not in _context:
+        raise ValueError(f"get_auto_parallel_context: unknown key '{attr_key}'; Sprout's keys: "
+                         f"{', '.join(sorted(_DEFAULTS))}")
+    if attr_key == "device_num" and _context["device_num"] is None:
+        return _group_size()
+    if attr_key == "global_rank" and _context["global_rank"] is None:
+        from sprout import _C
+        return _C.dist_rank() if _C.dist_initialized() else 0
+    return _context[attr_key]
+
+
+def reset_auto_parallel_context():
+    _context.clear()
+    _context.update(_DEFAULTS)
+
+
+def _group_size():
+    from sprout import _C
+    return _C.dist_size() if _C.dist_initialized() else 1
+
+
+def _data_parallel():
+    return _context["parallel_mode"] == ParallelMode.DATA_PARALLEL
