@@ -44,13 +44,14 @@ class LeNet5(nn.Cell):
         return self.fc3(x)
 
 
-def create_dataset(data_dir, usage, batch_size=64, shuffle=True, max_batches=None, augment=False):
+def create_dataset(data_dir, usage, batch_size=64, shuffle=True, max_batches=None, augment=False, **shard):
     """MnistDataset -> the quick-start transforms -> batches of (N, 1, 32, 32) float32 images.
 
     28x28 digits are padded to LeNet's 32x32; training images are also shifted by up to 2 pixels
-    (RandomCrop with padding), which 4,000 training digits need to generalize well.
+    (RandomCrop with padding), which 4,000 training digits need to generalize well. `shard`: num_shards
+    and shard_id, for one rank's part of the digits in a data-parallel job.
     """
-    mnist = ds.MnistDataset(data_dir, usage=usage, shuffle=shuffle)
+    mnist = ds.MnistDataset(data_dir, usage=usage, shuffle=shuffle, **shard)
     ops = [vision.Pad(2)]
     if augment:
         ops.append(vision.RandomCrop(32, padding=2))

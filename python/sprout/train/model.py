@@ -4,6 +4,8 @@ from types import SimpleNamespace
 
 import numpy as np
 
+from sprout import _C
+
 from sprout.common.tensor import Tensor
 from sprout.nn.cell import Cell
 from sprout.nn.wrap.cell_wrapper import TrainOneStepCell, WithEvalCell, WithLossCell
@@ -117,7 +119,7 @@ class Model:
         if valid_dataset is not None and not self._metrics:
             raise ValueError("Model.fit: validation needs metrics: Model(..., metrics={'accuracy'})")
         user = list(callbacks) if isinstance(callbacks, (list, tuple)) else ([callbacks] if callbacks else [])
-        if self._progress:
+        if self._progress and _is_first_rank():  # one progress bar for a data-parallel job, not one per rank
             user.append(ProgressBar())
         cbs = CallbackList(user)
         cb = SimpleNamespace(train_network=self._train_network, network=self._network, optimizer=self._optimizer,
@@ -195,3 +197,7 @@ class Model:
         """The network's output for `predict_data` (in inference mode)."""
         self._network.set_train(False)
         return self._network(*predict_data)
+
+
+def _is_first_rank():
+    return not _C.dist_initialized() or _C.dist_rank() == 0
