@@ -2,8 +2,6 @@
 their collectives checked against NumPy, and their training against one process on the whole batch."""
 import json
 import os
-import shutil
-import subprocess
 import sys
 
 import numpy as np
@@ -11,6 +9,7 @@ import pytest
 
 import sprout as ms
 from sprout import Tensor, nn, ops
+from mpi_launch import run_mpi
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 JOB = os.path.join(HERE, "dist", "data_parallel_job.py")
@@ -21,16 +20,8 @@ sys.path.pop(0)
 
 
 def run_job(mode, tmp_path, ranks=2):
-    mpirun = shutil.which("mpirun")
-    assert mpirun, "mpirun is missing: scripts/install_system_deps.sh installs openmpi-bin"
-    # Not this process's own MPI state (a test here may have joined a job of one).
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("OMPI_", "PMIX_", "OPAL_"))}
-    env.update(PYTHONPATH=os.path.dirname(os.path.dirname(HERE)) + "/python",
-               OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1",
-               OMPI_MCA_btl_vader_single_copy_mechanism="none")  # containers forbid cross-process memory reads
     out = str(tmp_path / "result")
-    done = subprocess.run([mpirun, "-n", str(ranks), "--oversubscribe", sys.executable, JOB, mode, out],
-                          capture_output=True, text=True, env=env, timeout=300)
+    done = run_mpi([sys.executable, JOB, mode, out], ranks, timeout=300)
     assert done.returncode == 0, done.stdout + done.stderr
     return [json.load(open(f"{out}.{r}")) for r in range(ranks)]
 

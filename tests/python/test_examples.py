@@ -39,16 +39,10 @@ def test_quick_start_runs(digits, capsys):
 
 
 def test_data_parallel_lenet_runs_on_two_ranks(digits, tmp_path):
-    import shutil
-    import subprocess
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("OMPI_", "PMIX_", "OPAL_"))}
-    env.update(PYTHONPATH=os.path.join(ROOT, "python"), OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1",
-               OMPI_MCA_btl_vader_single_copy_mechanism="none")
+    from mpi_launch import run_mpi
     model = str(tmp_path / "lenet.mindir")
-    done = subprocess.run([shutil.which("mpirun"), "-n", "2", "--oversubscribe", sys.executable,
-                           os.path.join(ROOT, "examples", "data_parallel_lenet.py"), "--epochs", "1", "--max-steps",
-                           "3", "--data", digits, "--export", model], capture_output=True, text=True, env=env,
-                          timeout=600)
+    done = run_mpi([sys.executable, os.path.join(ROOT, "examples", "data_parallel_lenet.py"), "--epochs", "1",
+                    "--max-steps", "3", "--data", digits, "--export", model])
     assert done.returncode == 0, done.stdout + done.stderr
     assert "2 ranks trained 1 epochs" in done.stdout and f"exported {model}" in done.stdout
     assert os.path.getsize(model) > 61706 * 4
