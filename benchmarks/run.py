@@ -226,6 +226,7 @@ def full(args) -> int:
             results = {n: results[n] for n in info if n in results}
             measured.append((w, results, load, conditions))
             print("\n".join(report.workload_table(w, results, limits, threads, load, conditions)))
+            replace_stopped_workers(workers, info)
     finally:
         for wk in workers.values():
             wk.close()
@@ -257,6 +258,20 @@ def write_atomically(path: str, text: str) -> None:
     except BaseException:
         os.unlink(tmp)
         raise
+
+
+def replace_stopped_workers(workers, info):
+    """A worker stopped after a timeout (or that died) gets a fresh process for the workloads still to
+    come; one that cannot start again is dropped, its rows saying why."""
+    for name, wk in list(workers.items()):
+        if wk.alive():
+            continue
+        wk.close()
+        try:
+            workers[name] = wk.fresh_copy()
+        except WorkerError as e:
+            del workers[name]
+            info[name]["status"] = f"stopped: {e}"
 
 
 def main(argv=None) -> int:

@@ -36,9 +36,12 @@ class Worker:
             text=True, bufsize=1, env=env)
         self.hello = self._read()  # {"ok", "version", ...} or the import error
 
+    def alive(self) -> bool:
+        return not self.log.closed and self.proc.poll() is None
+
     def _read(self) -> dict:
         ready, _, _ = select.select([self.proc.stdout], [], [], self.timeout_s)
-        if not ready:
+        if not ready:  # stuck: stop it (the run replaces it with a fresh process for the next workload)
             self.close()
             raise WorkerError(f"{self.framework}: no reply within {self.timeout_s:.0f} s")
         line = self.proc.stdout.readline()
@@ -49,6 +52,8 @@ class Worker:
 
     def request(self, **req) -> dict:
         """Sends one request; returns the reply, raising on {"ok": false}."""
+        if self.log.closed:
+            raise WorkerError(f"{self.framework} worker was stopped earlier")
         try:
             self.proc.stdin.write(json.dumps(req) + "\n")
             self.proc.stdin.flush()
@@ -64,11 +69,16 @@ class Worker:
         return Worker(*self._spawn_args)
 
     def stderr_tail(self, lines: int = 8) -> str:
+        if self.log.closed:
+            return "(its log is gone with it)"
         self.log.flush()
         with open(self.log.name) as f:
             return " | ".join(f.read().strip().splitlines()[-lines:])
 
     def close(self) -> None:
+        """Stops the process and removes its log; a second call does nothing."""
+        if self.log.closed:
+            return
         if self.proc.poll() is None:
             try:
                 self.proc.stdin.write(json.dumps({"op": "quit"}) + "\n")

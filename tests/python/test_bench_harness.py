@@ -98,3 +98,29 @@ def test_a_bandwidth_workload_is_compared_with_its_triad_measured_just_before(tm
     # The probe's own triad, as run.py takes it before each bandwidth workload.
     gbps = machine.triad_gbps(machine.build_probe(str(tmp_path)), 1, 1 << 16)
     assert 1 < gbps < 10000
+
+
+def test_a_stopped_worker_is_replaced_for_the_workloads_after_it():
+    # A peer stuck past its timeout is stopped (its log removed with it); the run then gives the next
+    # workloads a fresh process instead of failing on the dead one (a whole run was once lost that way).
+    import run as bench_run
+    from harness.workers import Worker, WorkerError
+    wk = Worker("numpy", sys.executable, 1)
+    workers, info = {"numpy": wk}, {"numpy": {"status": "ok"}}
+    try:
+        wk.proc.kill()
+        wk.proc.wait()
+        assert not wk.alive()
+        with pytest.raises(WorkerError, match="numpy worker is gone"):
+            wk.request(op="setup", workload="add_1m", smoke=True, files={}, target_s=0.01, warmup_s=0.0)
+        wk.close()
+        wk.close()  # a second close does nothing
+        with pytest.raises(WorkerError, match="numpy worker was stopped earlier"):
+            wk.request(op="setup", workload="add_1m", smoke=True, files={}, target_s=0.01, warmup_s=0.0)
+        bench_run.replace_stopped_workers(workers, info)
+        assert workers["numpy"] is not wk and workers["numpy"].alive()
+        assert workers["numpy"].request(op="setup", workload="add_1m", smoke=True, files={}, target_s=0.01,
+                                        warmup_s=0.0)["ok"]
+    finally:
+        for w in workers.values():
+            w.close()
