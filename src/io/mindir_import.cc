@@ -30,6 +30,9 @@ struct Ref {
 };
 
 Ref node_ref(AnfNode* n) { return Ref{Ref::Kind::Node, n, {}, std::nullopt, {}}; }
+Ref tuple_ref(std::vector<Ref> items) { return Ref{Ref::Kind::Tuple, nullptr, std::move(items), std::nullopt, {}}; }
+Ref constant_ref(mindir::Constant value) { return Ref{Ref::Kind::Constant, nullptr, {}, std::move(value), {}}; }
+Ref tensor_ref(Tensor t) { return Ref{Ref::Kind::Tensor, nullptr, {}, std::nullopt, std::move(t)}; }
 
 bool readable(Attr::AttributeType t) {
   switch (t) {
@@ -127,9 +130,9 @@ class Reader {
 
   Ref outputs_ref(const std::vector<AnfNode*>& outs, bool tuple) {
     if (!tuple && outs.size() == 1) return node_ref(outs[0]);
-    Ref r{Ref::Kind::Tuple, nullptr, {}, std::nullopt, {}};
-    for (AnfNode* n : outs) r.items.push_back(node_ref(n));
-    return r;
+    std::vector<Ref> items;
+    for (AnfNode* n : outs) items.push_back(node_ref(n));
+    return tuple_ref(std::move(items));
   }
 
   Ref emit(const Primitive& prim, std::vector<AnfNode*> inputs) {
@@ -171,10 +174,9 @@ class Reader {
     if (a.type() == Attr::TENSORS || a.type() == Attr::TENSOR) {
       SPROUT_CHECK(a.type() == Attr::TENSOR || a.tensors_size() == 1, RuntimeError, "load MindIR: ", where, " holds ",
                    a.tensors_size(), " tensors; expected one");
-      return Ref{Ref::Kind::Tensor, nullptr, {}, std::nullopt,
-                 read_tensor(a.type() == Attr::TENSOR ? a.t() : a.tensors(0), where)};
+      return tensor_ref(read_tensor(a.type() == Attr::TENSOR ? a.t() : a.tensors(0), where));
     }
-    return Ref{Ref::Kind::Constant, nullptr, {}, read_constant(a, where), {}};
+    return constant_ref(read_constant(a, where));
   }
 
   Ref call(const std::string& type, bool function, const std::vector<NamedConstant>& attributes,
@@ -186,9 +188,9 @@ class Reader {
     }
     if (type == "UpdateState") return Ref{};
     if (type == "MakeTuple") {
-      Ref r{Ref::Kind::Tuple, nullptr, {}, std::nullopt, {}};
-      for (const Ref* item : in) r.items.push_back(*item);
-      return r;
+      std::vector<Ref> items;
+      for (const Ref* item : in) items.push_back(*item);
+      return tuple_ref(std::move(items));
     }
     if (type == "TupleGetItem") {
       SPROUT_CHECK(in.size() == 2 && in[0]->kind == Ref::Kind::Tuple && in[1]->kind == Ref::Kind::Constant &&

@@ -1,4 +1,6 @@
 // Joining a data-parallel job from Python: sprout.communication builds on these.
+#include <nanobind/stl/string.h>
+
 #include "dist/communication.h"
 #include "python/bindings.h"
 
@@ -11,6 +13,9 @@ void bind_dist(nb::module_& m) {
   m.def("dist_rank", &dist::rank);
   m.def("dist_size", &dist::size);
   m.def("dist_barrier", &dist::barrier);
+  m.def("dist_check_group", [](const std::string& group, const std::string& api) {
+    dist::check_group(group, api.c_str());
+  }, "ValueError naming `api` unless `group` is the world group.");
 }
 
 }  // namespace sprout::py

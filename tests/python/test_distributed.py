@@ -55,14 +55,17 @@ def test_two_ranks_train_like_one_process_on_the_whole_batch(tmp_path, mode):
         np.testing.assert_array_equal(r["gather"], np.concatenate(x))
         np.testing.assert_array_equal(r["broadcast"], x[1])
         np.testing.assert_array_equal(r["float16_sum"], x[0] + x[1])
+        np.testing.assert_array_equal(r["float16_gather"], np.concatenate(x))
+        np.testing.assert_array_equal(r["float16_broadcast"], x[1])
         # AllReduce's gradient is the AllReduce of its output's (MindSpore's rule): the gradient of the sum of
         # every rank's loss, each of which sees w_r through x_r * w_r.
         np.testing.assert_array_equal(r["grad"], 2 * x[r["rank"]])
     # Both ranks hold the same weights after every step, and they are the full-batch training's.
     expected = single_process_training()
-    for a, b, e in zip(results[0]["weights"], results[1]["weights"], expected):
-        np.testing.assert_array_equal(a, b)
-        np.testing.assert_allclose(a, e, rtol=1e-5, atol=1e-6)
+    for key in ("weights", "loss_scale_weights"):
+        for a, b, e in zip(results[0][key], results[1][key], expected):
+            np.testing.assert_array_equal(a, b)
+            np.testing.assert_allclose(a, e, rtol=1e-5, atol=1e-6, err_msg=key)
     assert results[0]["losses"] != results[1]["losses"]  # each rank's loss is on its own half of the batch
     # Model.train on dataset shards (rank r: rows r, r + 2, ...; 4 per step) is one process's training on
     # the whole dataset, 8 rows per step.
@@ -106,4 +109,18 @@ def test_bad_arguments_are_clear_errors():
         ms.set_auto_parallel_context(pipeline_stages=2)
     with pytest.raises(ValueError, match="degree must be an int >= 1, but got 0"):
         nn.DistributedGradReducer([], degree=0)
+    with pytest.raises(TypeError, match="mean must be a bool, but got str"):
+        nn.DistributedGradReducer([], mean="yes")
+    with pytest.raises(ValueError, match="got 2 gradients for 1 parameters"):
+        nn.DistributedGradReducer([ms.Parameter(x, name="p")])((x, x))
+    with pytest.raises(ValueError, match="init: backend_name must be one of"):
+        init("gloo")
+    with pytest.raises(TypeError, match="get_rank: group must be a str, but got int"):
+        get_rank(0)
+    with pytest.raises(TypeError, match="gradients_mean must be a bool, but got str"):
+        ms.set_auto_parallel_context(gradients_mean="yes")
+    with pytest.raises(ValueError, match="device_num must be an int >= 1, but got 0"):
+        ms.set_auto_parallel_context(device_num=0)
+    with pytest.raises(ValueError, match="get_auto_parallel_context: unknown key 'strategy'"):
+        ms.get_auto_parallel_context("strategy")
     assert ms.get_auto_parallel_context("parallel_mode") == "stand_alone"

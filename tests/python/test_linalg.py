@@ -259,6 +259,10 @@ def test_compiled_singular_and_indefinite_inputs_raise():
         _compiled_cholesky(T([[1., 2.], [2., 1.]]))
 
 
+def _tolerance(dtype):
+    return dict(rtol=1e-4, atol=1e-5) if dtype == np.float32 else dict(rtol=1e-12, atol=1e-12)
+
+
 # ---- svd -----------------------------------------------------------------------------------------------------
 
 @pytest.mark.parametrize("dtype", [np.float32, np.float64])
@@ -266,7 +270,7 @@ def test_compiled_singular_and_indefinite_inputs_raise():
 def test_svd_reconstructs_and_matches_numpy_singular_values(shape, dtype):
     a = T(RNG.standard_normal(shape), dtype)
     exact = a.asnumpy().astype(np.float64)
-    tol = dict(rtol=1e-4, atol=1e-5) if dtype == np.float32 else dict(rtol=1e-12, atol=1e-12)
+    tol = _tolerance(dtype)
     s, u, v = ops.svd(a)
     np.testing.assert_allclose(s.asnumpy(), np.linalg.svd(exact, compute_uv=False), **tol)
     np.testing.assert_allclose((u.asnumpy() * s.asnumpy()[..., None, :]) @ swap(v.asnumpy()), exact, **tol)
@@ -330,7 +334,7 @@ def test_svd_compiled_gradient_equals_eager():
 def test_qr_reconstructs_and_matches_numpy(shape, dtype):
     a = T(RNG.standard_normal(shape), dtype)
     exact = a.asnumpy().astype(np.float64)
-    tol = dict(rtol=1e-4, atol=1e-5) if dtype == np.float32 else dict(rtol=1e-12, atol=1e-12)
+    tol = _tolerance(dtype)
     m, n = shape[-2:]
     for mode in ("reduced", "complete"):
         q, r = ops.qr(a, mode)

@@ -157,6 +157,8 @@ def test_export_rejects_bad_arguments(tmp_path):
         ms.export(net, [1.0, 2.0, 3.0], file_name=str(tmp_path / "a"))
     with pytest.raises(TypeError, match="net must be a Cell or a function"):
         ms.export(3, x, file_name=str(tmp_path / "a"))
+    with pytest.raises(TypeError, match="file_name must be a non-empty path, but got 3"):
+        ms.export(net, x, file_name=3)
     assert os.listdir(tmp_path) == []
 
 

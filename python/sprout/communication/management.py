@@ -6,7 +6,6 @@ from sprout import _C
 
 HCCL_WORLD_COMM_GROUP = "hccl_world_group"
 NCCL_WORLD_COMM_GROUP = "nccl_world_group"
-_WORLD_NAMES = (HCCL_WORLD_COMM_GROUP, NCCL_WORLD_COMM_GROUP, "mccl_world_group", "world_group")
 _BACKENDS = (None, "hccl", "nccl", "mccl", "mpi")
 
 
@@ -38,9 +37,9 @@ def release():
 
 
 def _check_group(group, api):
-    if group not in _WORLD_NAMES:
-        raise ValueError(f"{api}: group '{group}' does not exist; Sprout has the world group only "
-                         f"({HCCL_WORLD_COMM_GROUP!r}, {NCCL_WORLD_COMM_GROUP!r})")
+    if not isinstance(group, str):
+        raise TypeError(f"{api}: group must be a str, but got {type(group).__name__}")
+    _C.dist_check_group(group, api)  # the one list of the world group's names (src/dist)
 
 
 def get_rank(group=GlobalComm.WORLD_COMM_GROUP):

@@ -62,7 +62,7 @@ class MindIRGraph:
     def __init__(self, path, graph, inputs, weights, single_output):
         self.file_name = path
         self.inputs = [(name, dtype, tuple(shape)) for name, dtype, shape in inputs]
-        self.weights = [(name, Tensor(value)) for name, value in weights]
+        self.weights = list(weights)  # (name, Tensor)
         self.single_output = single_output
         self.program = _C.ir.compile(graph)
 

@@ -136,7 +136,6 @@ void run_typed(const FusedElementwise& f, std::span<const Tensor> inputs, Tensor
     }
   }
   T* result = out.data<T>();
-  const int64_t block = std::min(kBlock, n);
   // Note [Streaming stores]: past the last-level cache the last step streams its results to the output.
   const Stores stores = stores_for(inputs, out);
   const bool any_band = std::any_of(input_inner.begin(), input_inner.end(), [](int64_t inner) { return inner != 0; });
@@ -151,6 +150,7 @@ void run_typed(const FusedElementwise& f, std::span<const Tensor> inputs, Tensor
     });
     return;
   }
+  const int64_t block = std::min(kBlock, n);
   parallel_for(n, kParallelGrain, [&](int64_t begin, int64_t end) {
     // One scratch row per step, reused across calls (grown, never shrunk or cleared).
     thread_local std::vector<T> scratch;

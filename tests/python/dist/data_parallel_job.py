@@ -39,7 +39,10 @@ def main():
     result["max"] = ops.AllReduce(ops.ReduceOp.MAX)(x).asnumpy().tolist()
     result["gather"] = ops.AllGather()(x).asnumpy().tolist()
     result["broadcast"] = ops.Broadcast(1)((x,))[0].asnumpy().tolist()
-    result["float16_sum"] = ops.AllReduce()(x.astype(ms.float16)).asnumpy().astype(np.float32).tolist()
+    half = x.astype(ms.float16)  # no MPI type: sent as Float32
+    result["float16_sum"] = ops.AllReduce()(half).asnumpy().astype(np.float32).tolist()
+    result["float16_gather"] = ops.AllGather()(half).asnumpy().astype(np.float32).tolist()
+    result["float16_broadcast"] = ops.Broadcast(1)((half,))[0].asnumpy().astype(np.float32).tolist()
     # The gradient of sum(AllReduce(x * w)): every rank's output depends on every rank's w.
     w = Tensor(np.ones((2, 3), np.float32))
     result["grad"] = ms.grad(lambda w: ops.AllReduce()(x * w).sum())(w).asnumpy().tolist()
@@ -55,6 +58,18 @@ def main():
         losses.append(float(step(Tensor(xb[rows]), Tensor(yb[rows])).asnumpy()))
     result["losses"] = losses
     result["weights"] = [p.asnumpy().tolist() for p in net.trainable_params()]
+
+    # The same steps with loss scaling (as amp does): the ranks' gradients are reduced after unscaling.
+    # (TrainOneStepWithLossScaleCell runs in PYNATIVE only: it reads the loss scale's value.)
+    ms.set_context(mode=ms.PYNATIVE_MODE)
+    ms.set_seed(rank)
+    net = mlp()
+    step = nn.TrainOneStepWithLossScaleCell(nn.WithLossCell(net, nn.MSELoss()),
+                                            nn.Momentum(net.trainable_params(), 0.1, 0.9), Tensor([1024.0]))
+    for xb, yb in global_batches():
+        step(Tensor(xb[4 * rank:4 * rank + 4]), Tensor(yb[4 * rank:4 * rank + 4]))
+    result["loss_scale_weights"] = [p.asnumpy().tolist() for p in net.trainable_params()]
+    ms.set_context(mode=ms.GRAPH_MODE if mode == "graph" else ms.PYNATIVE_MODE)
 
     # Model.train on this rank's shard of a dataset (rows rank, rank + size, ...), 4 rows per step.
     ms.set_seed(100 + rank)
