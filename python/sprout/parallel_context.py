@@ -1,8 +1,11 @@
 """``set_auto_parallel_context`` and ``ParallelMode`` (MindSpore 2.x): how a job of several ranks trains.
 
-Sprout trains data parallel: every rank holds the whole model and a shard of each global batch, and
-TrainOneStepCell averages (or sums) the gradients across ranks before the optimizer step
-(nn.DistributedGradReducer). The model-sharding modes are not built.
+DATA_PARALLEL: every rank holds the whole model and a shard of each global batch, and TrainOneStepCell
+averages (or sums) the gradients across ranks before the optimizer step (nn.DistributedGradReducer).
+SEMI_AUTO_PARALLEL: every rank feeds the whole batch (full_batch=True in MindSpore's terms) and holds the
+whole model; primitives given a strategy by ``shard`` split their computation across the ranks (Note
+[Sharded primitives] in sprout/parallel/operator_sharding.py). AUTO_PARALLEL's strategy search is not built.
+parameter_broadcast makes rank 0's weights everyone's when TrainOneStepCell is made, in either mode.
 """
 
 
@@ -16,7 +19,7 @@ class ParallelMode:
 
 
 _DEFAULTS = {"parallel_mode": ParallelMode.STAND_ALONE, "gradients_mean": False, "device_num": None,
-             "global_rank": None, "parameter_broadcast": False}
+             "global_rank": None, "parameter_broadcast": False, "full_batch": False}
 _context = dict(_DEFAULTS)
 
 
@@ -25,10 +28,11 @@ def _check(key, value):
         if value not in ParallelMode.MODE_LIST:
             raise ValueError(f"set_auto_parallel_context: parallel_mode must be one of {ParallelMode.MODE_LIST}, "
                              f"but got {value!r}")
-        if value not in (ParallelMode.STAND_ALONE, ParallelMode.DATA_PARALLEL):
-            raise ValueError(f"set_auto_parallel_context: parallel_mode '{value}' (sharding the model across "
-                             f"ranks) is not supported; Sprout trains 'data_parallel' or 'stand_alone'")
-    elif key in ("gradients_mean", "parameter_broadcast"):
+        if value in (ParallelMode.HYBRID_PARALLEL, ParallelMode.AUTO_PARALLEL):
+            raise ValueError(f"set_auto_parallel_context: parallel_mode '{value}' (a strategy search) is not "
+                             f"supported; Sprout trains 'semi_auto_parallel' (strategies given by "
+                             f"Primitive.shard), 'data_parallel' or 'stand_alone'")
+    elif key in ("gradients_mean", "parameter_broadcast", "full_batch"):
         if not isinstance(value, bool):
             raise TypeError(f"set_auto_parallel_context: {key} must be a bool, but got {type(value).__name__}")
     elif key in ("device_num", "global_rank"):
@@ -70,3 +74,7 @@ def _group_size():
 
 def _data_parallel():
     return _context["parallel_mode"] == ParallelMode.DATA_PARALLEL
+
+
+def _semi_auto_parallel():
+    return _context["parallel_mode"] == ParallelMode.SEMI_AUTO_PARALLEL

@@ -103,8 +103,8 @@ def test_bad_arguments_are_clear_errors():
         create_group("pairs", [0, 1])
     with pytest.raises(RuntimeError, match="AllReduce: only op='sum' has a gradient"):
         ms.grad(lambda v: ops.AllReduce("max")(v).sum())(x)
-    with pytest.raises(ValueError, match="parallel_mode 'semi_auto_parallel' .* is not supported"):
-        ms.set_auto_parallel_context(parallel_mode=ms.ParallelMode.SEMI_AUTO_PARALLEL)
+    with pytest.raises(ValueError, match="parallel_mode 'hybrid_parallel' .* is not supported"):
+        ms.set_auto_parallel_context(parallel_mode=ms.ParallelMode.HYBRID_PARALLEL)
     with pytest.raises(ValueError, match="unknown key 'pipeline_stages'"):
         ms.set_auto_parallel_context(pipeline_stages=2)
     with pytest.raises(ValueError, match="degree must be an int >= 1, but got 0"):

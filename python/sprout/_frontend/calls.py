@@ -119,8 +119,12 @@ def stage_custom_bprop_cell(stager, cell, construct, args, kwargs):
         if not finish_function(fg):
             raise TypeError(f"{type(cell).__name__}.construct must return tensors")
         bound = V.flatten(tuple(inputs) + (out,), V.tensor_leaves_template(tuple(inputs) + (out,)), graph)
+        saved_graph = ctx.current_graph  # library code calling this cell goes on in the caller's graph
         ctx.set_graph(graph)
-        graph.attach_custom_bprop(bfg.graph, bound)
+        try:
+            graph.attach_custom_bprop(bfg.graph, bound)
+        finally:
+            ctx.set_graph(saved_graph)
     return emit_call(stager, fg, env, None)
 
 

@@ -12,6 +12,7 @@ import numpy as np
 from sprout import _C
 from sprout.common import dtype as mstype
 from sprout.common.tensor import Tensor
+from sprout.parallel import operator_sharding
 
 
 class Primitive:
@@ -58,12 +59,43 @@ class Primitive:
                                f"PrimitiveWithInfer subclass, or use ops.Custom")
         return c(*args)
 
+    def shard(self, in_strategy=None, out_strategy=None):
+        """How many parts to split each axis of each tensor input into, one tuple per input, under
+        SEMI_AUTO_PARALLEL (Note [Sharded primitives]); ignored in the other parallel modes. Returns self."""
+        if self.__dict__.get("_c") is None or isinstance(self, PrimitiveWithInfer):
+            raise ValueError(f"{self.name}.shard: only built-in primitives can be sharded")
+        self.add_prim_attr("in_strategy", operator_sharding.check_strategy(self, in_strategy, out_strategy))
+        # The class of every instance keeps its plain __call__, the fast path of eager dispatch.
+        self.__class__ = _sharded_class(type(self))
+        return self
+
     def __repr__(self):
         return f"Prim[{self.name}]"
 
     def __deepcopy__(self, memo):
         # Primitives are descriptions of an op, shared safely between copies of a network.
         return self
+
+
+_SHARDED_CLASSES = {}
+
+
+def _sharded_class(cls):
+    """cls with a __call__ that splits the call across the ranks under SEMI_AUTO_PARALLEL."""
+    if getattr(cls, "_sharded", False):
+        return cls
+    sharded = _SHARDED_CLASSES.get(cls)
+    if sharded is None:
+        base_call = cls.__call__
+
+        def __call__(self, *args):
+            if operator_sharding.active():
+                return operator_sharding.sharded_call(self, args)
+            return base_call(self, *args)
+
+        sharded = _SHARDED_CLASSES[cls] = type(cls.__name__, (cls,), {"__call__": __call__, "_sharded": True,
+                                                                      "__module__": cls.__module__})
+    return sharded
 
 
 def prim_attr_register(fn):

@@ -84,18 +84,21 @@ class TrainOneStepCell(Cell):
 
 def data_parallel_reducer(weights):
     """In a data-parallel job (set_auto_parallel_context(parallel_mode=DATA_PARALLEL)), the cell that
-    combines the ranks' gradients, after the weights were made equal on every rank when asked
-    (parameter_broadcast); None otherwise."""
+    combines the ranks' gradients; None otherwise. In a data-parallel or semi-auto-parallel job the
+    weights are first made equal on every rank when asked (parameter_broadcast)."""
     from sprout import parallel_context
-    if not parallel_context._data_parallel():
+    data_parallel = parallel_context._data_parallel()
+    if not (data_parallel or parallel_context._semi_auto_parallel()):
         return None
-    from sprout.nn.wrap.grad_reducer import DistributedGradReducer
     if parallel_context.get_auto_parallel_context("parameter_broadcast"):
         from sprout import ops
         broadcast = ops.Broadcast(0)
         with _C.NoGrad():
             for w in weights:
                 w.set_data(broadcast((w,))[0])
+    if not data_parallel:  # semi-auto: sharded ops give every rank the whole gradient already
+        return None
+    from sprout.nn.wrap.grad_reducer import DistributedGradReducer
     return DistributedGradReducer(weights, parallel_context.get_auto_parallel_context("gradients_mean"),
                                   parallel_context.get_auto_parallel_context("device_num"))
 
