@@ -33,11 +33,11 @@ def test_sharded_ops_on_two_ranks_match_unsharded_ones(tmp_path, mode):
         # outside its block (so reading beyond it would show).
         for case, diffs in r["cases"].items():
             assert all(isinstance(d, float) and d <= 1e-5 for d in diffs), (case, diffs)
-        losses, weights = r["training"]
-        ref_losses, ref_weights = r["reference_training"]
-        np.testing.assert_allclose(losses, ref_losses, rtol=1e-5)
-        for w, ref in zip(weights, ref_weights):
-            np.testing.assert_allclose(w, ref, rtol=1e-5, atol=1e-6)
+        for net in ("matmul_net", "dense_layers"):  # five training steps, sharded and not
+            (losses, weights), (ref_losses, ref_weights) = r[net]["sharded"], r[net]["reference"]
+            np.testing.assert_allclose(losses, ref_losses, rtol=1e-5)
+            for w, ref in zip(weights, ref_weights):
+                np.testing.assert_allclose(w, ref, rtol=1e-5, atol=1e-6)
         errors = r["errors"]
         assert "input 0 axis 0 of size 3 cannot be split into 2 equal parts" in errors["indivisible"]
         assert "into 2 on input 0 but into 1 on input 1" in errors["disagree"]
@@ -45,7 +45,8 @@ def test_sharded_ops_on_two_ranks_match_unsharded_ones(tmp_path, mode):
         assert errors["softmax_axis"].startswith("ValueError: Softmax: input 0 axis 1 must not be split")
         assert "has 1 entries, but the input has rank 2" in errors["rank_mismatch"]
         assert "has 1 entries but the call has 2 tensor inputs" in errors["input_count"]
-    assert results[0]["training"] == results[1]["training"]  # the ranks' weights stay equal
+    for net in ("matmul_net", "dense_layers"):
+        assert results[0][net]["sharded"] == results[1][net]["sharded"]  # the ranks' weights stay equal
 
 
 def test_shard_returns_the_primitive_still_an_instance_of_its_class():

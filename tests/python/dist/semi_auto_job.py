@@ -112,8 +112,19 @@ class DenseMatMulNet(nn.Cell):
         return self.matmul2(ops.tanh(self.matmul1(x, self.w)), self.v)
 
 
-def train(sharded):
-    net = DenseMatMulNet(sharded)
+def dense_layers(sharded):
+    """Two nn.Dense, the first split by output features, the second by input features (Megatron-LM's
+    column- then row-parallel pair)."""
+    ms.set_seed(1)
+    first, second = nn.Dense(6, 8, activation="tanh"), nn.Dense(8, 4)
+    if sharded:
+        first.matmul.shard(((1, 1), (2, 1)))
+        first.bias_add.shard(((1, 2), (2,)))
+        second.matmul.shard(((1, 2), (1, 2)))
+    return nn.SequentialCell(first, second)
+
+
+def train(net):
     step = nn.TrainOneStepCell(nn.WithLossCell(net, nn.MSELoss()), nn.Momentum(net.trainable_params(), 0.1, 0.9))
     rng = np.random.default_rng(6)
     losses = [float(step(Tensor(rng.standard_normal((4, 6)).astype(np.float32)),
@@ -150,11 +161,11 @@ def main():
     ms.set_context(mode=ms.GRAPH_MODE if mode == "graph" else ms.PYNATIVE_MODE, runtime_num_threads=1)
     ms.set_auto_parallel_context(parallel_mode=ms.ParallelMode.SEMI_AUTO_PARALLEL, full_batch=True)
     result = {"rank": rank, "size": get_group_size(), "cases": run_cases(rank)}
-    ms.set_auto_parallel_context(parallel_mode=ms.ParallelMode.STAND_ALONE)
-    result["reference_training"] = train(sharded=False)
-    ms.set_auto_parallel_context(parallel_mode=ms.ParallelMode.SEMI_AUTO_PARALLEL)
-    losses, weights = train(sharded=True)
-    result["training"] = [losses, weights]
+    for name, make in (("matmul_net", DenseMatMulNet), ("dense_layers", dense_layers)):
+        ms.set_auto_parallel_context(parallel_mode=ms.ParallelMode.STAND_ALONE)
+        reference = train(make(sharded=False))
+        ms.set_auto_parallel_context(parallel_mode=ms.ParallelMode.SEMI_AUTO_PARALLEL)
+        result[name] = {"reference": reference, "sharded": train(make(sharded=True))}
     result["errors"] = errors()
     with open(f"{out}.{rank}", "w") as f:
         json.dump(result, f, default=lambda a: a.tolist())

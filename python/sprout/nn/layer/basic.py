@@ -32,7 +32,10 @@ class Dense(Cell):
         if activation is not None and not callable(activation):
             raise TypeError(f"Dense: 'activation' must be a Cell, callable or name, but got {type(activation).__name__}")
         self.activation = activation
-        self._matmul = ops.MatMul(transpose_b=True)
+        # Primitives under MindSpore's names, so that a model-parallel script can shard them
+        # (dense.matmul.shard(...), Note [Sharded primitives]).
+        self.matmul = ops.MatMul(transpose_b=True)
+        self.bias_add = ops.Add()
 
     def construct(self, x):
         if x.shape[-1] != self.in_channels:
@@ -40,9 +43,9 @@ class Dense(Cell):
                              f"{self.in_channels} (input shape {x.shape})")
         lead = x.shape[:-1]
         x2 = x.reshape(-1, self.in_channels) if x.ndim != 2 else x
-        y = self._matmul(x2, self.weight)
+        y = self.matmul(x2, self.weight)
         if self.has_bias:
-            y = y + self.bias
+            y = self.bias_add(y, self.bias)
         if x.ndim != 2:
             y = y.reshape(lead + (self.out_channels,))
         return self.activation(y) if self.activation is not None else y
