@@ -46,3 +46,11 @@ def test_data_parallel_lenet_runs_on_two_ranks(digits, tmp_path):
     assert done.returncode == 0, done.stdout + done.stderr
     assert "2 ranks trained 1 epochs" in done.stdout and f"exported {model}" in done.stdout
     assert os.path.getsize(model) > 61706 * 4
+
+
+def test_model_parallel_mlp_runs_on_two_ranks(digits):
+    from mpi_launch import run_mpi
+    done = run_mpi([sys.executable, os.path.join(ROOT, "examples", "model_parallel_mlp.py"), "--max-steps", "3",
+                    "--data", digits])
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "2 ranks trained 1 epochs" in done.stdout and "layers sharded" in done.stdout
