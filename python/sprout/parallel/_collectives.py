@@ -4,19 +4,23 @@ from sprout import ops
 from sprout.nn.cell import Cell
 
 
-class SumAcrossRanks(Cell):
-    """Forward: the sum over the ranks of each one's block. Backward: the gradient as it is, since every
-    rank goes on with the same sum and gets the same, whole, gradient of it."""
+class GatherFromRanks(Cell):
+    """Forward: every rank's tensor, stacked in rank order along axis 0. Backward: this rank's part of the
+    gradient, not its sum over the ranks (AllGather's own rule): every rank goes on with the same stack and
+    gets the same, whole, gradient of it."""
 
     def __init__(self):
         super().__init__(auto_prefix=False)
-        self.all_reduce = ops.AllReduce(ops.ReduceOp.SUM)
+        from sprout.communication.management import get_rank
+        self.all_gather = ops.AllGather()
+        self.rank = get_rank()
 
     def construct(self, x):
-        return self.all_reduce(x)
+        return self.all_gather(x)
 
     def bprop(self, x, out, dout):
-        return (dout,)
+        n = x.shape[0]
+        return (dout[self.rank * n:(self.rank + 1) * n],)
 
 
 class SumGradientAcrossRanks(Cell):

@@ -7,26 +7,25 @@ primitives are replicated: every rank holds all of them (the network's inputs ar
 every rank, MindSpore's full_batch=True, and every parameter is whole on every rank). A sharded call
   1. names the axes of its tensor inputs by dimension labels (MatMul: x "ik", w "kj", output "ij"); a
      label is split as many times as the strategy says for the axes it names, alike on every input;
-  2. lays its labels' split counts out as a device matrix: rank r works at the coordinates of
-     r mod (their product); the job's remaining ranks repeat the calculation, each taking an equal share
-     of the result;
+  2. lays the split labels' counts out as a device matrix: rank r works at the coordinates of
+     r mod (their product); the job's other ranks repeat the calculation;
   3. runs the primitive on each input's block at those coordinates;
-  4. pads the block of the output into a zero tensor of the whole output's shape and sums these across
-     the ranks (AllReduce): each block of the output lands once, and partial sums over a split label
-     that the output does not have (MatMul's k, a ReduceSum axis) add up.
-Every rank then computes the same loss from the same whole output, so each rank's gradient with respect
-to that output is the whole one: the forward AllReduce passes gradients through unchanged, and each
-input's gradient is the sum of its blocks' gradients over the ranks, an AllReduce in the backward pass
-of an identity at the start (Megatron-LM's "f" and "g" operators).
-So the computation of a sharded op is split, its memory is not (parameters and the tensors between
-sharded ops are whole on every rank), and a sharded op costs an AllReduce of its output forward and one
-of each input's gradient backward; layouts are not carried from one sharded op to the next (DESIGN.md's
-redistribution between layouts is always back to the replicated one here).
+  4. gathers every rank's block of the output (AllGather), keeps the first repetition's, adds up the
+     partial sums over a split label the output lacks (MatMul's k, a ReduceSum axis) and moves each block
+     to its place in the whole output.
+Every rank then goes on with the same whole output and computes the same loss, so each rank's gradient
+with respect to the output is the whole one. Hence the two collectives' gradients (_collectives.py):
+the gather's is this rank's part of the output gradient as it is (not summed over the ranks, AllGather's
+own rule), and each input's is the sum over the ranks of its blocks' gradients, an AllReduce in the
+backward pass of an identity at the start (Megatron-LM's "f" and "g" operators).
+So a sharded op splits its computation, not its memory (parameters and the tensors between sharded ops
+are whole on every rank), and costs an AllGather of its output forward and an AllReduce of each input's
+gradient backward; layouts are not carried from one sharded op to the next (DESIGN.md's redistribution
+between layouts is always back to the replicated one here).
 """
 import math
 
 from sprout import _C
-from sprout.common import dtype as mstype
 
 # Ops whose output element i depends on their inputs' elements i only (after broadcasting): every axis is
 # a label of the output.
@@ -63,9 +62,8 @@ def active():
 
 
 class _Layout:
-    """The labels of one sharded call: per tensor input and for the output, and the labels that must not
-    be split; `scale` multiplies the local result (a mean over split axes is the sum of the blocks' means
-    divided by their count)."""
+    """The labels of one sharded call: per tensor input and for the output, the labels that must not be
+    split, and those a mean runs over (its blocks' means add up to the mean times their count)."""
 
     def __init__(self, inputs, output, whole=(), mean_over=()):
         self.inputs, self.output, self.whole, self.mean_over = inputs, output, set(whole), mean_over
@@ -161,14 +159,12 @@ def _splits(prim, strategy, layout, shapes):
 
 def sharded_call(prim, args):
     """Runs prim(*args) split across the ranks by its strategy (Note [Sharded primitives])."""
-    from sprout import ops
     tensor_at = [i for i, a in enumerate(args) if _is_tensor(a)]
     shapes = [tuple(args[i].shape) for i in tensor_at]
     layout = _layout(prim, args, shapes)
-    splits = _splits(prim, prim.attrs["in_strategy"], layout, shapes)
-    labels = sorted(splits)
-    devices = math.prod(splits[label] for label in labels)
-    ranks = _C.dist_size()
+    splits = {label: n for label, n in _splits(prim, prim.attrs["in_strategy"], layout, shapes).items() if n > 1}
+    labels = sorted(splits)  # the device matrix's axes, the last varying fastest from rank to rank
+    devices, ranks = math.prod(splits.values()), _C.dist_size()
     if ranks % devices:
         raise ValueError(f"{prim.name}: the shard strategy {prim.attrs['in_strategy']} splits the op over {devices} "
                          f"ranks, which does not divide the job's {ranks} (get_group_size())")
@@ -176,47 +172,59 @@ def sharded_call(prim, args):
     for label in reversed(labels):
         coords[label] = rest % splits[label]
         rest //= splits[label]
-    repeats = ranks // devices
-    cells = prim.__dict__.get("_shard_cells")
-    if cells is None:
-        cells = _ShardCells()
-        object.__setattr__(prim, "_shard_cells", cells)
-
     local_args = list(args)
-    for i, labels_i in zip(tensor_at, layout.inputs):
-        x = cells.gradient_summed(args[i])
-        begin = [coords.get(label, 0) * (size // splits.get(label, 1)) for label, size in zip(labels_i, x.shape)]
-        size = [s // splits.get(label, 1) for label, s in zip(labels_i, x.shape)]
-        local_args[i] = ops.slice(x, tuple(begin), tuple(size)) if any(n > 1 for n in
-                                                                       (splits.get(lb, 1) for lb in labels_i)) else x
-    local = prim._c(*local_args)
-    scale = 1.0 / (repeats * math.prod(splits.get(label, 1) for label in layout.mean_over))
-    if scale != 1.0:
-        if not mstype.is_floating_type(local.dtype):
-            raise ValueError(f"{prim.name}: the shard strategy leaves {repeats} ranks repeating each block, which "
-                             f"only a floating-point output allows (got {local.dtype}); split the op over all "
-                             f"{ranks} ranks")
-        local = local * scale
-    paddings = []
-    for label, size in zip(layout.output, local.shape):
-        n, c = splits.get(label, 1), coords.get(label, 0)
-        paddings.append((c * size, (n - 1 - c) * size))
-    if any(p != (0, 0) for p in paddings):
-        local = ops.Pad(tuple(paddings))(local)
-    return cells.summed(local)
+    for i, input_labels in zip(tensor_at, layout.inputs):
+        local_args[i] = _block(_cell(prim, "SumGradientAcrossRanks")(args[i]), input_labels, splits, coords)
+    return _assemble(prim, prim._c(*local_args), layout, labels, splits, ranks // devices)
+
+
+def _block(x, labels, splits, coords):
+    """The block of x at this rank's coordinates."""
+    from sprout import ops
+    if not any(label in splits for label in labels):
+        return x
+    size = [n // splits.get(label, 1) for label, n in zip(labels, x.shape)]
+    begin = [coords.get(label, 0) * n for label, n in zip(labels, size)]
+    return ops.slice(x, tuple(begin), tuple(size))
+
+
+def _assemble(prim, local, layout, labels, splits, repeats):
+    """The whole output from every rank's block of it: gathered in rank order, the first repetition's
+    blocks kept, partial sums over split labels the output lacks added up, each block moved to its place."""
+    from sprout import ops
+    block_shape = tuple(local.shape)
+    gathered = _cell(prim, "GatherFromRanks")(ops.reshape(local, (1,) + block_shape))
+    device_shape = tuple(splits[label] for label in labels)
+    blocks = ops.reshape(gathered, (repeats,) + device_shape + block_shape)
+    blocks = ops.reshape(ops.slice(blocks, (0,) * blocks.ndim, (1,) + blocks.shape[1:]), device_shape + block_shape) \
+        if repeats > 1 else ops.reshape(blocks, device_shape + block_shape)
+    summed = tuple(a for a, label in enumerate(labels) if label not in layout.output)
+    if summed:
+        blocks = ops.ReduceSum()(blocks, summed)
+        labels = [label for label in labels if label in layout.output]
+    scale = 1.0 / math.prod(splits.get(label, 1) for label in layout.mean_over)
+    if scale != 1.0:  # ReduceMean: the mean of the blocks' means
+        blocks = blocks * scale
+    # Device axis of each split output axis right before it, then merged with it.
+    order = []
+    for a, label in enumerate(layout.output):
+        if label in labels:
+            order.append(labels.index(label))
+        order.append(len(labels) + a)
+    full = tuple(n * splits.get(label, 1) for label, n in zip(layout.output, block_shape))
+    return ops.reshape(ops.transpose(blocks, tuple(order)), full)
+
+
+def _cell(prim, name):
+    """prim's instance of the collective Cell `name` of _collectives.py (made on first use: nn imports ops)."""
+    cells = prim.__dict__.setdefault("_shard_cells", {})
+    if name not in cells:
+        from sprout.parallel import _collectives
+        cells[name] = getattr(_collectives, name)()
+    return cells[name]
 
 
 def _is_tensor(x):
     from sprout.common.tensor import Tensor
     from sprout._frontend.graph_tensor import GraphTensor
     return isinstance(x, (Tensor, GraphTensor))
-
-
-class _ShardCells:
-    """The two collectives of a sharded call, each a Cell with its own bprop (made on first use: nn imports
-    ops)."""
-
-    def __init__(self):
-        from sprout.parallel._collectives import SumAcrossRanks, SumGradientAcrossRanks
-        self.summed = SumAcrossRanks()
-        self.gradient_summed = SumGradientAcrossRanks()
