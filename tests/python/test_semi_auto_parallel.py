@@ -73,6 +73,9 @@ def test_a_job_of_one_runs_strategies_that_split_nothing():
     with pytest.raises(ValueError, match=r"MatMul: the shard strategy \(\(1, 2\), \(2, 1\)\) splits the op over 2 "
                                          r"ranks, which does not divide the job's 1"):
         ops.MatMul().shard(((1, 2), (2, 1)))(Tensor(x), Tensor(x.T))
+    ms.set_auto_parallel_context(device_num=8)
+    with pytest.raises(ValueError, match=r"MatMul: set_auto_parallel_context\(device_num=8\) but the job has 1 ranks"):
+        ops.MatMul().shard(((1, 1), (1, 1)))(Tensor(x), Tensor(x.T))
 
 
 @pytest.mark.parametrize("strategy, error, message", [

@@ -164,7 +164,7 @@ def sharded_call(prim, args):
     layout = _layout(prim, args, shapes)
     splits = {label: n for label, n in _splits(prim, prim.attrs["in_strategy"], layout, shapes).items() if n > 1}
     labels = sorted(splits)  # the device matrix's axes, the last varying fastest from rank to rank
-    devices, ranks = math.prod(splits.values()), _C.dist_size()
+    devices, ranks = math.prod(splits.values()), _job_size(prim)
     if ranks % devices:
         raise ValueError(f"{prim.name}: the shard strategy {prim.attrs['in_strategy']} splits the op over {devices} "
                          f"ranks, which does not divide the job's {ranks} (get_group_size())")
@@ -176,6 +176,15 @@ def sharded_call(prim, args):
     for i, input_labels in zip(tensor_at, layout.inputs):
         local_args[i] = _block(_cell(prim, "SumGradientAcrossRanks")(args[i]), input_labels, splits, coords)
     return _assemble(prim, prim._c(*local_args), layout, labels, splits, ranks // devices)
+
+
+def _job_size(prim):
+    from sprout import parallel_context
+    ranks, asked = _C.dist_size(), parallel_context._context["device_num"]
+    if asked is not None and asked != ranks:
+        raise ValueError(f"{prim.name}: set_auto_parallel_context(device_num={asked}) but the job has {ranks} ranks "
+                         f"(get_group_size()); leave device_num unset or equal to it")
+    return ranks
 
 
 def _block(x, labels, splits, coords):
