@@ -1,5 +1,7 @@
 // Python values as op operands, and MindSpore's implicit promotion of Python scalars.
 #include <array>
+#include <limits>
+#include <type_traits>
 
 #include "python/bindings.h"
 #include "runtime/eager.h"
@@ -50,6 +52,26 @@ DType weak_scalar_dtype(const Primitive& prim, std::optional<DType> tensors_dtyp
   return target;
 }
 
+namespace {
+
+// A Python int joins integer tensors in their dtype (MindSpore's and NumPy 2's rule): one outside that
+// dtype's range is an error, as in NumPy 2, rather than a value wrapped around (int32 + 2**40 == int32).
+void check_int_fits(const Primitive& prim, int64_t value, DType dtype) {
+  if (!is_integral(dtype)) return;
+  visit_dtype(dtype, [&](auto zero) {
+    using T = decltype(zero);
+    if constexpr (std::is_integral_v<T> && !std::is_same_v<T, bool> && !std::is_same_v<T, int64_t>) {
+      const bool fits = std::is_signed_v<T> ? value >= std::numeric_limits<T>::min() &&
+                                                  value <= static_cast<int64_t>(std::numeric_limits<T>::max())
+                                            : value >= 0 && static_cast<uint64_t>(value) <= std::numeric_limits<T>::max();
+      SPROUT_CHECK(fits, ValueError, prim.def().name, ": the Python int ", value, " does not fit in ", name(dtype),
+                   ", the dtype of the tensors it goes with; cast them to a wider dtype first");
+    }
+  });
+}
+
+}  // namespace
+
 std::vector<Tensor> run_with_operands(const Primitive& prim, std::span<Operand> operands) {
   bool any_scalar = false;
   std::optional<DType> tensors_dtype;
@@ -73,6 +95,7 @@ std::vector<Tensor> run_with_operands(const Primitive& prim, std::span<Operand> 
     if (!o.is_scalar) {
       inputs[i] = std::move(o.tensor);
     } else if (o.scalar_kind == DTypeKind::Integer && !is_floating(target)) {
+      check_int_fits(prim, *o.tensor.data<int64_t>(), target);
       inputs[i] = cast(o.tensor, target);
     } else {
       inputs[i] = Tensor::scalar(o.scalar, target);

@@ -12,11 +12,21 @@
 namespace sprout::py {
 namespace {
 
+// An int attribute, a ValueError naming it when it does not fit in int64 (not nanobind's bare bad_cast).
+int64_t attr_int(nb::handle v, std::string_view op, std::string_view attr) {
+  int overflow = 0;
+  const long long i = PyLong_AsLongLongAndOverflow(v.ptr(), &overflow);
+  SPROUT_CHECK(!overflow, ValueError, op, ": attribute '", attr, "' must fit in a 64-bit integer, but got ",
+               py_text(nb::repr(v)));
+  if (i == -1 && PyErr_Occurred()) throw nb::python_error();
+  return i;
+}
+
 AttrValue to_attr_value(nb::handle v, std::string_view op, std::string_view attr) {
   if (PyBool_Check(v.ptr())) return nb::cast<bool>(v);
   if (nb::isinstance<DType>(v)) return nb::cast<DType>(v);
   if (PyFloat_Check(v.ptr())) return nb::cast<double>(v);
-  if (PyLong_Check(v.ptr())) return nb::cast<int64_t>(v);
+  if (PyLong_Check(v.ptr())) return attr_int(v, op, attr);
   if (PyUnicode_Check(v.ptr())) return std::string(nb::str(v).c_str());
   if (nb::isinstance<nb::tuple>(v) || nb::isinstance<nb::list>(v)) {
     std::vector<int64_t> ints;
@@ -36,7 +46,7 @@ AttrValue to_attr_value(nb::handle v, std::string_view op, std::string_view attr
         all_int = false;
         floats.push_back(nb::cast<double>(item));
       } else if (PyLong_Check(item.ptr()) || nb::hasattr(item, "__index__")) {
-        int64_t i = nb::cast<int64_t>(item.attr("__index__")());
+        int64_t i = attr_int(item.attr("__index__")(), op, attr);
         ints.push_back(i);
         floats.push_back(static_cast<double>(i));
       } else {
@@ -47,7 +57,7 @@ AttrValue to_attr_value(nb::handle v, std::string_view op, std::string_view attr
     if (all_int) return ints;
     return floats;
   }
-  if (!nb::isinstance<Tensor>(v) && nb::hasattr(v, "__index__")) return nb::cast<int64_t>(v.attr("__index__")());  // NumPy ints
+  if (!nb::isinstance<Tensor>(v) && nb::hasattr(v, "__index__")) return attr_int(v.attr("__index__")(), op, attr);  // NumPy ints
   throw TypeError(str(op, ": attribute '", attr, "' got an unsupported value ", py_text(nb::repr(v)),
                       " of type ", py_text(nb::str(v.type().attr("__name__")))));
 }

@@ -31,6 +31,17 @@ Tensor cast(const Tensor& x, DType dtype) {
   return out;
 }
 
+void run_kernel(const OpDef& def, const KernelFn& kernel, const void* attrs, std::span<const Tensor> inputs,
+                std::span<Tensor> outputs) {
+  try {
+    kernel(attrs, inputs, outputs);
+  } catch (const std::bad_alloc&) {
+    throw RuntimeError(str(def.name, ": out of memory for the scratch space of its kernel"));
+  } catch (const std::length_error&) {
+    throw RuntimeError(str(def.name, ": the inputs ask for a buffer larger than memory can hold"));
+  }
+}
+
 std::vector<Tensor> run_eager(const Primitive& prim, std::span<const Tensor> given) {
   const OpDef& def = prim.def();
   OpTimer timer(def.name);
@@ -68,8 +79,8 @@ std::vector<Tensor> run_eager(const Primitive& prim, std::span<const Tensor> giv
   SPROUT_CHECK(kernel, RuntimeError, def.name, ": no CPU kernel is registered for this op");
   std::vector<Tensor> outputs;
   outputs.reserve(out_specs.size());
-  for (const TensorSpec& s : out_specs) outputs.push_back(Tensor::empty(s.shape, s.dtype));
-  kernel(prim.attrs(), inputs, outputs);
+  for (const TensorSpec& s : out_specs) outputs.push_back(Tensor::empty(s.shape, s.dtype, def.name));
+  run_kernel(def, kernel, prim.attrs(), inputs, outputs);
   record_op(prim, inputs, outputs);
   return outputs;
 }

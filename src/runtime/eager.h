@@ -21,4 +21,9 @@ std::optional<DType> policy_dtype(const OpDef& def, std::span<const DType> input
 
 Tensor cast(const Tensor& x, DType dtype);
 
+// Runs `kernel` of `def` on allocated outputs; a kernel's own allocation failing (a scratch buffer, a
+// std::vector sized from the inputs) becomes a RuntimeError naming the op instead of std::bad_alloc.
+void run_kernel(const OpDef& def, const KernelFn& kernel, const void* attrs, std::span<const Tensor> inputs,
+                std::span<Tensor> outputs);
+
 }  // namespace sprout

@@ -52,8 +52,9 @@ VmValue run_code(const GraphCode* code, std::vector<VmValue> args) {
           if (!ins.out_specs.empty()) {
             OpTimer timer(ins.prim.name());
             outs.reserve(ins.out_specs.size());
-            for (const TensorSpec& spec : ins.out_specs) outs.push_back(Tensor::empty(spec.shape, spec.dtype));
-            ins.prim.def().kernel(Device::CPU)(ins.prim.attrs(), inputs, outs);
+            const OpDef& def = ins.prim.def();
+            for (const TensorSpec& spec : ins.out_specs) outs.push_back(Tensor::empty(spec.shape, spec.dtype, def.name));
+            run_kernel(def, def.kernel(Device::CPU), ins.prim.attrs(), inputs, outs);
           } else {
             outs = run_eager(ins.prim, inputs);
           }
@@ -71,7 +72,7 @@ VmValue run_code(const GraphCode* code, std::vector<VmValue> args) {
           inputs.reserve(ins.in.size());
           for (int32_t s : ins.in) inputs.push_back(tensor_in(frame[static_cast<size_t>(s)], ins));
           OpTimer timer(ins.fused->label);
-          Tensor result = Tensor::empty(ins.fused->shape, ins.fused->dtype);
+          Tensor result = Tensor::empty(ins.fused->shape, ins.fused->dtype, ins.fused->label);
           run_fused_elementwise(*ins.fused, inputs, result);
           out.v = std::move(result);
           break;

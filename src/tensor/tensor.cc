@@ -14,10 +14,34 @@ Tensor::Tensor(std::shared_ptr<Storage> storage, DType dtype, Shape shape, Strid
   SPROUT_ASSERT(shape_.size() == strides_.size(), "shape and strides differ in rank");
 }
 
-Tensor Tensor::empty(std::span<const int64_t> shape, DType dtype) {
-  check_shape("Tensor", "shape", shape);
-  size_t bytes = static_cast<size_t>(sprout::numel(shape)) * sprout::itemsize(dtype);
-  return Tensor(Storage::allocate(bytes), dtype, Shape(shape), contiguous_strides(shape), 0);
+namespace {
+
+// Bytes of a contiguous tensor; a ValueError past what a 64-bit process can address (the product
+// would otherwise wrap around, to a small buffer that the kernel overruns).
+size_t checked_nbytes(std::string_view op, std::span<const int64_t> shape, DType dtype) {
+  constexpr uint64_t kMaxBytes = uint64_t{1} << 47;  // x86-64 and AArch64 user address space
+  uint64_t bytes = sprout::itemsize(dtype);
+  if (std::find(shape.begin(), shape.end(), 0) != shape.end()) return 0;
+  for (int64_t d : shape)
+    SPROUT_CHECK(!__builtin_mul_overflow(bytes, static_cast<uint64_t>(d), &bytes) && bytes <= kMaxBytes, ValueError,
+                 op, ": an output of shape ", shape_str(shape), " and dtype ", name(dtype),
+                 " would take more memory than a process can address");
+  return static_cast<size_t>(bytes);
+}
+
+}  // namespace
+
+Tensor Tensor::empty(std::span<const int64_t> shape, DType dtype, std::string_view op) {
+  check_shape(op, "shape", shape);
+  const size_t bytes = checked_nbytes(op, shape, dtype);
+  std::shared_ptr<Storage> storage;
+  try {
+    storage = Storage::allocate(bytes);
+  } catch (const RuntimeError& e) {
+    throw RuntimeError(str(op, ": cannot allocate an output of shape ", shape_str(shape), " and dtype ",
+                           name(dtype), " (", bytes, " bytes): ", e.what()));
+  }
+  return Tensor(std::move(storage), dtype, Shape(shape), contiguous_strides(shape), 0);
 }
 
 Tensor Tensor::zeros(std::span<const int64_t> shape, DType dtype) {

@@ -29,8 +29,9 @@ class Tensor {
   Tensor() = default;  // an undefined tensor: defined() is false
   Tensor(std::shared_ptr<Storage> storage, DType dtype, Shape shape, Strides strides, int64_t offset);
 
-  // A new contiguous tensor with uninitialized / zeroed elements.
-  static Tensor empty(std::span<const int64_t> shape, DType dtype);
+  // A new contiguous tensor with uninitialized / zeroed elements. `op` names the op whose output it is in
+  // the errors of a shape too large to address or to allocate.
+  static Tensor empty(std::span<const int64_t> shape, DType dtype, std::string_view op = "Tensor");
   static Tensor zeros(std::span<const int64_t> shape, DType dtype);
   // A 0-d tensor holding `value` converted to `dtype`.
   static Tensor scalar(double value, DType dtype);

@@ -42,3 +42,17 @@ def test_tiled_max_pool_with_ties(dtype, kernel, shape):
     f = lambda t: (pool(t) * ms.Tensor(dy)).sum()  # noqa: E731
     np.testing.assert_array_equal(ms.grad(f)(ms.Tensor(x)).asnumpy(), dx)
     np.testing.assert_array_equal(ms.jit(ms.grad(f))(ms.Tensor(x)).asnumpy(), dx)
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+@pytest.mark.parametrize("stride", [1, 2])  # overlapping windows (oneDNN for float32) and tiling ones
+def test_max_pooling_keeps_inf_and_propagates_nan(dtype, stride):
+    x = np.full((1, 2, 4, 4), -np.inf, dtype)
+    x[0, 1, 1, 1] = np.nan  # plane 1: windows over (1, 1) are NaN, the others -inf
+    x[0, 1, 3, 3] = 5.0
+    got = ops.max_pool2d(ms.Tensor(x), 2, stride=stride).asnumpy()
+    want = np.lib.stride_tricks.sliding_window_view(x, (2, 2), axis=(2, 3))[:, :, ::stride, ::stride].max(axis=(4, 5))
+    np.testing.assert_array_equal(got, want)  # np.max: NaN propagates, -inf stays -inf
+    # The gradient goes to the NaN (the window's maximum), as in PyTorch.
+    dx = ms.grad(lambda t: ops.max_pool2d(t, 2, stride=stride).sum())(ms.Tensor(x)).asnumpy()
+    assert dx[0, 1, 1, 1] == (4 if stride == 1 else 1) and dx[0, 1, 3, 3] == 1

@@ -20,6 +20,7 @@ The result is already specialized: every node has its type and shape. The compil
 import ast
 import builtins
 import copy
+import itertools
 
 from sprout import _C
 from sprout.common.parameter import Parameter
@@ -423,17 +424,28 @@ class Stager(ExpressionStaging):
         loop.finish_iteration(self)
         return loop.stopped
 
+    def check_unroll(self, count, node):
+        # A for loop is unrolled while compiling, one copy of its body per item: the same bound as
+        # constant while loops keeps compilation from running for minutes or out of memory.
+        if count > _MAX_UNROLL:
+            raise GraphSyntaxError(f"{where(self.src.file, node)}: a for loop is unrolled while compiling and may run "
+                                   f"at most {_MAX_UNROLL} iterations, but this one has more; use a while loop with a "
+                                   f"tensor condition")
+
     def iteration_items(self, items, node):
         if isinstance(items, GraphTensor):
             if not items.shape:
                 raise TypeError(f"{where(self.src.file, node)}: cannot iterate over a 0-d tensor")
+            self.check_unroll(items.shape[0], node)
             return [items[i] for i in range(items.shape[0])]
         if isinstance(items, dict):
             return list(items.keys())
         try:
-            seq = list(items)
+            # At most one item past the limit: a range(10**9) must not be made into a list first.
+            seq = list(itertools.islice(iter(items), _MAX_UNROLL + 1))
         except TypeError:
             raise TypeError(f"{where(self.src.file, node)}: cannot iterate over {V.describe(items)}") from None
+        self.check_unroll(len(seq), node)
         if any(isinstance(x, GraphTensor) and x._scalar_kind for x in seq):
             unsupported(self.src.file, node, "a for loop over a range with a tensor bound",
                         "use a while loop with a tensor condition")

@@ -1,12 +1,21 @@
 // CPU kernels of MaxPool, AvgPool, MaxPoolGrad, AvgPoolGrad and MaxPoolGradGrad: float32 (and
 // float16, widened) through oneDNN, float64 through direct loops (nn_pool_onednn.cc, nn_pool_loops.cc);
 // max pooling with non-overlapping windows in either dtype through nn_pool_tiled.cc.
+#include <limits>
+
 #include "kernels/cpu/nn_conv_float32.h"
 #include "kernels/cpu/nn_pool_kernels.h"
+#include "kernels/cpu/simd.h"
 #include "ops/op_def.h"
 
 namespace sprout {
 namespace {
+
+// oneDNN's max pooling starts each window from the lowest finite float and skips NaN: a window of -inf
+// gives -FLT_MAX and a NaN is lost. Such inputs (one min-reduction finds them) take the direct loops.
+bool onednn_max_pool_exact(const Tensor& x) {
+  return simd_reduce(ReduceOp::Min, x.data<float>(), x.numel()) > -std::numeric_limits<float>::infinity();
+}
 
 template <PoolKind KIND>
 void pool_kernel(const Pool2DAttrs& a, std::span<const Tensor> in, std::span<Tensor> out) {
@@ -20,6 +29,8 @@ void pool_kernel(const Pool2DAttrs& a, std::span<const Tensor> in, std::span<Ten
   }
   if (tiled)
     tiled_max_pool2d_forward(g, x.data<float>(), y.data<float>());
+  else if (KIND == PoolKind::Max && !onednn_max_pool_exact(x))
+    loop_pool2d_forward(KIND, g, x.data<float>(), y.data<float>());
   else
     onednn_pool2d_forward(KIND, g, x.data<float>(), y.data<float>());
   store_result(y, out[0]);
@@ -37,6 +48,8 @@ void pool_grad_kernel(const Pool2DAttrs& a, std::span<const Tensor> in, std::spa
   }
   if (tiled)
     tiled_max_pool2d_backward(g, x.data<float>(), dy.data<float>(), dx.data<float>());
+  else if (KIND == PoolKind::Max && !onednn_max_pool_exact(x))
+    loop_pool2d_backward(KIND, g, x.data<float>(), dy.data<float>(), dx.data<float>());
   else
     onednn_pool2d_backward(KIND, g, x.data<float>(), dy.data<float>(), dx.data<float>());
   store_result(dx, out[0]);

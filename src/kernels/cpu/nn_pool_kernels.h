@@ -13,6 +13,13 @@ enum class PoolKind { Max, Avg };
 void onednn_pool2d_forward(PoolKind kind, const Pool2DGeometry& g, const float* x, float* y);
 void onednn_pool2d_backward(PoolKind kind, const Pool2DGeometry& g, const float* x, const float* dy, float* dx);
 
+// Whether a window's element v replaces the maximum m so far: when strictly greater, or when it is the
+// window's first NaN (NaN propagates, as in PyTorch: the first NaN is the maximum and its argmax).
+template <class T>
+inline bool replaces_max(T v, T m) {
+  return v > m || (v != v && m == m);
+}
+
 // Direct loops, one (n, c) plane per task.
 template <class T> void loop_pool2d_forward(PoolKind kind, const Pool2DGeometry& g, const T* x, T* y);
 template <class T> void loop_pool2d_backward(PoolKind kind, const Pool2DGeometry& g, const T* x, const T* dy, T* dx);

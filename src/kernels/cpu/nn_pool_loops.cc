@@ -24,7 +24,7 @@ int64_t first_max(const Pool2DGeometry& g, const T* plane, const Window& win) {
   int64_t best = win.y0 * g.w + win.x0;
   for (int64_t y = win.y0; y < win.y1; ++y)
     for (int64_t x = win.x0; x < win.x1; ++x)
-      if (plane[y * g.w + x] > plane[best]) best = y * g.w + x;
+      if (replaces_max(plane[y * g.w + x], plane[best])) best = y * g.w + x;
   return best;
 }
 

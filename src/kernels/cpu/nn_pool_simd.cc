@@ -1,8 +1,8 @@
 // Highway rows of 2x2, stride-2 max pooling (nn_pool_tiled.cc's hot path; Note [Highway dynamic
 // dispatch] in simd.cc). Two input rows are loaded de-interleaved into even and odd columns, so one
 // vector holds the same corner of `lanes` consecutive windows. The maximum is taken in the scalar
-// loop's order (a, then b, c, d replacing it only when strictly greater), so ties and NaN pick the
-// same element: the first maximum in row-major window order.
+// loop's order (a, then b, c, d replacing it when strictly greater or the first NaN), so ties and NaN
+// pick the same element: the first maximum in row-major window order, a NaN being the maximum.
 #undef HWY_TARGET_INCLUDE
 #define HWY_TARGET_INCLUDE "kernels/cpu/nn_pool_simd.cc"
 #include <hwy/foreach_target.h>  // must come before highway.h
@@ -17,6 +17,12 @@ namespace sprout {
 namespace HWY_NAMESPACE {
 namespace hn = hwy::HWY_NAMESPACE;
 
+// replaces_max of nn_pool_kernels.h, lane by lane.
+template <class V>
+HWY_INLINE auto replaces_max_lanes(V v, V m) {
+  return hn::Or(hn::Gt(v, m), hn::AndNot(hn::IsNaN(m), hn::IsNaN(v)));
+}
+
 // Which corner of each window holds its first maximum: masks for b, c, d (a where none is set).
 template <class D, class V>
 struct Corners {
@@ -27,11 +33,11 @@ struct Corners {
 template <class D, class V>
 HWY_INLINE Corners<D, V> first_max(V a, V b, V c, V d) {
   V m = a;
-  auto take_b = hn::Gt(b, m);
+  auto take_b = replaces_max_lanes(b, m);
   m = hn::IfThenElse(take_b, b, m);
-  auto take_c = hn::Gt(c, m);
+  auto take_c = replaces_max_lanes(c, m);
   m = hn::IfThenElse(take_c, c, m);
-  auto take_d = hn::Gt(d, m);
+  auto take_d = replaces_max_lanes(d, m);
   m = hn::IfThenElse(take_d, d, m);
   return {take_b, take_c, take_d, m};
 }

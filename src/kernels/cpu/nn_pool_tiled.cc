@@ -3,7 +3,8 @@
 // one window, so the backward writes each gradient once instead of accumulating, and a plane is a
 // few kilobytes that stay in L1. oneDNN's pooling on plain NCHW buffers is a reference loop (its fast
 // paths want blocked layouts), several times slower than this on LeNet's shapes.
-// Ties and NaN follow nn_pool_loops.cc: the first maximum in row-major window order wins (`>`).
+// Ties and NaN follow nn_pool_loops.cc: the first maximum in row-major window order wins, a NaN being
+// the maximum (replaces_max).
 #include <cstring>
 
 #include "kernels/cpu/nn_pool_kernels.h"
@@ -19,7 +20,7 @@ inline int64_t window_argmax(const Pool2DGeometry& g, const T* plane, int64_t oy
   int64_t best = 0;
   for (int64_t y = 0; y < g.kh; ++y)
     for (int64_t x = 0; x < g.kw; ++x)
-      if (row[y * g.w + x] > row[best]) best = y * g.w + x;
+      if (replaces_max(row[y * g.w + x], row[best])) best = y * g.w + x;
   return (row - plane) + best;
 }
 
