@@ -1,5 +1,6 @@
 // cse and dce (Note [Pass pipeline]).
 #include <map>
+#include <vector>
 
 #include "compiler/graph_emit.h"
 #include "compiler/passes.h"
@@ -59,10 +60,17 @@ size_t cse(FuncGraph& entry) {
     // Safe where parameters are written in place too: a read after a write takes Depend(parameter,
     // write), a node that is never merged, so equal nodes read the same version of every input
     // (Note [Side effects in graph mode]); order_writes then places merged reads before the writes.
-    std::multimap<std::pair<size_t, std::string>, CNode*> seen;
+    // Keyed by the callee and the inputs that are nodes (equal only when the same node), so the
+    // candidates compared input by input are those differing at most in constants: a chain of n
+    // equal-looking ops (an unrolled loop's) is n lookups, not n^2 comparisons.
+    std::multimap<std::pair<std::string, std::vector<const AnfNode*>>, CNode*> seen;
     for (CNode* c : g->topological_order()) {
       if (!pure_node(c)) continue;
-      auto key = std::make_pair(c->inputs().size(), c->callee_value()->to_string());
+      std::vector<const AnfNode*> nodes;
+      nodes.reserve(c->inputs().size());
+      for (size_t i = 1; i < c->inputs().size(); ++i)
+        nodes.push_back(c->input(i)->kind() == NodeKind::Value ? nullptr : c->input(i));
+      auto key = std::make_pair(c->callee_value()->to_string(), std::move(nodes));
       CNode* same = nullptr;
       auto [lo, hi] = seen.equal_range(key);
       for (auto it = lo; it != hi && !same; ++it) {

@@ -73,24 +73,25 @@ size_t fuse_elementwise(FuncGraph& entry) {
       if (taken.count(root) || !step_of(root)) continue;
       const AbstractTensor* shape = tensor_of(root);
       // Grow: an input joins when it is fusible with the same output spec and all its users are in.
+      // Each member's inputs are looked at once, when it joins: an input that still has users outside
+      // is looked at again when the next of them joins (so a chain of n ops takes n steps, not n^2).
       std::set<CNode*> group{root};
-      for (bool grew = true; grew;) {
-        grew = false;
-        for (CNode* member : std::vector<CNode*>(group.begin(), group.end())) {
-          for (size_t i = 1; i < member->inputs().size(); ++i) {
-            AnfNode* in = member->input(i);
-            if (in->kind() != NodeKind::CNode || in->graph() != g || group.count(static_cast<CNode*>(in)) ||
-                taken.count(static_cast<CNode*>(in)))
-              continue;
-            auto* c = static_cast<CNode*>(in);
-            const AbstractTensor* t = tensor_of(c);
-            if (!step_of(c) || t->shape != shape->shape || t->dtype != shape->dtype) continue;
-            bool users_inside = std::all_of(c->users().begin(), c->users().end(),
-                                            [&](const Use& u) { return group.count(u.user) > 0; });
-            if (!users_inside) continue;
-            group.insert(c);
-            grew = true;
-          }
+      for (std::vector<CNode*> joined{root}; !joined.empty();) {
+        CNode* member = joined.back();
+        joined.pop_back();
+        for (size_t i = 1; i < member->inputs().size(); ++i) {
+          AnfNode* in = member->input(i);
+          if (in->kind() != NodeKind::CNode || in->graph() != g || group.count(static_cast<CNode*>(in)) ||
+              taken.count(static_cast<CNode*>(in)))
+            continue;
+          auto* c = static_cast<CNode*>(in);
+          const AbstractTensor* t = tensor_of(c);
+          if (!step_of(c) || t->shape != shape->shape || t->dtype != shape->dtype) continue;
+          bool users_inside = std::all_of(c->users().begin(), c->users().end(),
+                                          [&](const Use& u) { return group.count(u.user) > 0; });
+          if (!users_inside) continue;
+          group.insert(c);
+          joined.push_back(c);
         }
       }
       if (group.size() < 2) continue;

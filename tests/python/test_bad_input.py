@@ -72,3 +72,16 @@ def test_compiled_for_loops_have_the_while_loops_bound():
     with pytest.raises(GraphSyntaxError, match=r"test_bad_input.py:\d+: a for loop is unrolled while compiling and "
                                                r"may run at most 10000 iterations"):
         ms.jit(unroll_forever)(Tensor(np.ones(3, np.float32)))
+
+
+def unroll_to_the_limit(x):
+    for _ in range(10000):
+        x = x + 1
+    return x
+
+
+def test_a_for_loop_at_the_bound_compiles():
+    # 10000 copies of the body: fusion and CSE look at each node a bounded number of times (they were
+    # quadratic in a chain's length; this took 6.5 s to compile).
+    np.testing.assert_array_equal(ms.jit(unroll_to_the_limit)(Tensor(np.zeros(3, np.float32))).asnumpy(),
+                                  np.full(3, 10000, np.float32))
