@@ -24,6 +24,8 @@ inline bool replaces_max(T v, T m) {
 template <class T> void loop_pool2d_forward(PoolKind kind, const Pool2DGeometry& g, const T* x, T* y);
 template <class T> void loop_pool2d_backward(PoolKind kind, const Pool2DGeometry& g, const T* x, const T* dy, T* dx);
 // r[window] = g[first maximum of x in the window].
+// Max pooling again of each output equal to `value` (oneDNN's wrong -FLT_MAX for a window of -inf).
+void loop_max_pool2d_recompute(const Pool2DGeometry& g, const float* x, float* y, float value);
 template <class T> void loop_max_pool2d_gather(const Pool2DGeometry& g, const T* x, const T* grad, T* r);
 
 // Max pooling whose windows tile the input (nn_pool_tiled.cc): the fast path of both dtypes.

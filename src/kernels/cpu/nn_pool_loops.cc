@@ -91,6 +91,16 @@ void loop_max_pool2d_gather(const Pool2DGeometry& g, const T* x, const T* grad, 
   });
 }
 
+void loop_max_pool2d_recompute(const Pool2DGeometry& g, const float* x, float* y, float value) {
+  for_each_plane(g, [&](int64_t p) {
+    const float* in = x + p * g.h * g.w;
+    float* out = y + p * g.oh * g.ow;
+    for (int64_t oy = 0; oy < g.oh; ++oy)
+      for (int64_t ox = 0; ox < g.ow; ++ox)
+        if (out[oy * g.ow + ox] == value) out[oy * g.ow + ox] = in[first_max(g, in, window(g, oy, ox))];
+  });
+}
+
 template void loop_pool2d_forward<float>(PoolKind, const Pool2DGeometry&, const float*, float*);
 template void loop_pool2d_forward<double>(PoolKind, const Pool2DGeometry&, const double*, double*);
 template void loop_pool2d_backward<float>(PoolKind, const Pool2DGeometry&, const float*, const float*, float*);
