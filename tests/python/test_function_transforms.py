@@ -119,3 +119,6 @@ def test_vmap_inside_compiled_code_and_errors():
         ms.vmap(lambda a: a, in_axes=2)(T(x))
     with pytest.raises(ValueError, match="vmap: 'in_axes' has 1 entries for 2 arguments"):
         ms.vmap(lambda a, b: a, in_axes=(0,))(T(x), T(x))
+    # fn runs once per entry, so an empty batch leaves no output to learn the shapes from.
+    with pytest.raises(ValueError, match="vmap: the mapped axes have size 0"):
+        ms.vmap(lambda a: ops.sum(a))(T(np.zeros((0, 3))))

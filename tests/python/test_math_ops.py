@@ -202,6 +202,24 @@ def test_logsumexp_var_std(axis, keep):
     np.testing.assert_allclose(mean.asnumpy(), x.mean(axis=axis, keepdims=keep))
 
 
+def test_var_with_too_few_elements_and_reductions_of_0d_inputs():
+    # N - ddof is clamped at 0, as NumPy and PyTorch: 0 / 0 = NaN for an empty input, x / 0 = inf otherwise.
+    empty = ms.Tensor(np.zeros((0,), np.float32))
+    assert np.isnan(ops.var(empty, ddof=1).item()) and np.isnan(ops.std(empty, ddof=1).item())
+    assert np.isnan(ops.var(ms.Tensor(np.zeros((2, 0), np.float32)), axis=1, ddof=1).asnumpy()).all()
+    assert np.isnan(ops.var(ms.Tensor([1.0]), ddof=1).item())
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)
+        assert ops.var(ms.Tensor([1.0, 2.0]), ddof=2).item() == np.var([1.0, 2.0], ddof=2) == math.inf
+    # A 0-d input reduces over axis 0 or -1 to itself, as the reduction primitives (and PyTorch) allow.
+    s = ms.Tensor(np.array(1.5, np.float32))
+    assert ops.var(s, axis=0).item() == 0.0 and np.isnan(ops.var(s, axis=0, ddof=1).item())
+    assert ops.std(s, axis=-1, keepdims=True).shape == () and ops.logsumexp(s, 0).item() == 1.5
+    assert ops.logsumexp(s, -1, keep_dims=True).shape == ()
+    with pytest.raises(ValueError, match="norm: 'dim' must name two different axes"):
+        ops.norm(s, dim=(0, 0))
+
+
 def test_logsumexp_infinities_and_floats():
     x = ms.Tensor([[math.inf, 1.0], [-math.inf, -math.inf], [1000.0, 1000.0]], ms.float32)
     got = ops.logsumexp(x, 1).asnumpy()

@@ -68,6 +68,9 @@ def test_nll_loss_on_one_sample_and_errors():
         ops.cross_entropy(ms.Tensor(np.ones((2, 3))), ms.Tensor([0, 1], ms.int32), reduction="avg")
     with pytest.raises(TypeError, match=r"cross_entropy: 'input' must be a floating-point tensor"):
         ops.cross_entropy(ms.Tensor([[1, 2]]), ms.Tensor([0], ms.int32))
+    s = ms.Tensor(np.array(1.5, np.float32))
+    with pytest.raises(ValueError, match="cross_entropy: 'input' must have a class dimension, but got a 0-d tensor"):
+        ops.cross_entropy(s, s)
 
 
 @pytest.mark.parametrize("reduction", ["mean", "sum", "none"])
@@ -229,6 +232,40 @@ def test_scaled_dot_product_attention(mask):
     np.testing.assert_allclose(got.asnumpy(), _softmax(scores) @ v, rtol=1e-10, atol=1e-12)
     with pytest.raises(ValueError, match="'query' and 'key' must have the same feature size"):
         ops.scaled_dot_product_attention(ms.Tensor(q), ms.Tensor(v), ms.Tensor(v))
+
+
+def test_scaled_dot_product_attention_on_empty_inputs():
+    def zeros(*shape):
+        return ms.Tensor(np.zeros(shape, np.float32))
+
+    assert ops.scaled_dot_product_attention(zeros(0, 0), zeros(0, 0), zeros(0, 0)).shape == (0, 0)
+    assert ops.scaled_dot_product_attention(zeros(0, 5), zeros(3, 5), zeros(3, 4)).shape == (0, 4)
+    # No keys: each query's weights are empty, so its output is an empty sum, as PyTorch's.
+    np.testing.assert_array_equal(ops.scaled_dot_product_attention(zeros(2, 5), zeros(0, 5), zeros(0, 4)).asnumpy(),
+                                  np.zeros((2, 4)))
+    # Features of size 0 scale by 1 / sqrt(0) = inf, as in PyTorch: 0 * inf scores give NaN.
+    assert np.isnan(ops.scaled_dot_product_attention(zeros(2, 0), zeros(3, 0), zeros(3, 4)).asnumpy()).all()
+    with pytest.raises(TypeError, match="scaled_dot_product_attention: 'dropout_p' must be a float, but got NoneType"):
+        ops.scaled_dot_product_attention(zeros(2, 5), zeros(3, 5), zeros(3, 4), dropout_p=None)
+
+
+def test_normalization_arguments_are_checked_by_name():
+    x = ms.Tensor(np.ones((2, 4, 3), np.float32))
+    stats = [ms.Tensor(np.ones(4, np.float32)) for _ in range(4)]
+    with pytest.raises(TypeError, match="layer_norm: 'normalized_shape' must be an int or a tuple of ints, but got "
+                                        "None"):
+        ops.layer_norm(x, None)
+    with pytest.raises(TypeError, match="layer_norm: 'eps' must be a float, but got NoneType"):
+        ops.layer_norm(x, (3,), eps=None)
+    with pytest.raises(TypeError, match="batch_norm: 'eps' must be a float, but got str"):
+        ops.batch_norm(x, *stats, eps="a")
+    with pytest.raises(TypeError, match="batch_norm: 'momentum' must be a float, but got NoneType"):
+        ops.batch_norm(x, *stats, momentum=None)
+    with pytest.raises(TypeError, match="group_norm: 'weight' must be a Tensor, but got str"):
+        ops.group_norm(x, 2, weight="abc")
+    with pytest.raises(TypeError, match="group_norm: 'eps' must be a float, but got NoneType"):
+        ops.group_norm(x, 2, eps=None)
+    np.testing.assert_allclose(ops.layer_norm(x, [3], eps=np.float32(1e-5)).asnumpy(), 0.0)  # NumPy floats are floats
 
 
 def _sig(x):

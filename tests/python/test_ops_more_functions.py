@@ -536,3 +536,111 @@ def test_empty_inputs_and_more_bad_arguments():
         ops.grid_sample(T(np.zeros((1, 1, 2, 2), np.float32)), T(np.zeros((1, 2, 2, 2))))
     with pytest.raises(TypeError, match="Unflatten: 'unflattened_size' must be a tuple or list"):
         nn.Unflatten(1, 4)
+
+
+# ---- inputs a fuzzer found mishandled -------------------------------------------------------------------
+
+def test_out_of_range_axes_are_value_errors_naming_the_op():
+    x = T(np.arange(24, dtype=np.float32).reshape(2, 3, 4))
+    with pytest.raises(ValueError, match=r"topk: 'dim' must be in \[-3, 3\) for a 3-d input, but got 3"):
+        ops.topk(x, 1, dim=3)
+    with pytest.raises(ValueError, match=r"topk: 'dim' must be in \[-3, 3\) for a 3-d input, but got -4"):
+        ops.topk(x, 1, dim=-4)
+    for axis in (3, -4):
+        with pytest.raises(ValueError, match=rf"median: 'axis' must be in \[-3, 3\) for a 3-d input, but got {axis}"):
+            ops.median(x, axis=axis)
+    with pytest.raises(ValueError, match=r"split: 'axis' must be in \[-3, 3\) for a 3-d input, but got 100"):
+        ops.split(x, 1, axis=100)
+    with pytest.raises(ValueError, match=r"chunk: 'axis' must be in \[-3, 3\) for a 3-d input, but got -100"):
+        ops.chunk(x, 2, axis=-100)
+    assert ops.topk(x, 1, dim=-3)[0].shape == (1, 3, 4) and ops.median(x, axis=-3)[0].shape == (3, 4)
+
+
+def test_zero_d_inputs():
+    s = T(np.array(1.5, np.float32))
+    with pytest.raises(ValueError, match="diff: 'x' must have at least one dimension, but got a 0-d tensor"):
+        ops.diff(s)
+    with pytest.raises(ValueError, match="narrow: 'input' must have at least one dimension, but got a 0-d tensor"):
+        ops.narrow(s, 0, 0, 1)
+    # Axis 0 and -1 name a 0-d tensor's one element, as PyTorch's swapaxes and NumPy's repeat take them.
+    assert ops.swapaxes(s, 0, -1).shape == () and ops.swapaxes(s, 0, -1).item() == 1.5
+    np.testing.assert_array_equal(ops.repeat_interleave(s, 2, 0).asnumpy(), [1.5, 1.5])
+    np.testing.assert_array_equal(ops.repeat_elements(s, 3).asnumpy(), [1.5, 1.5, 1.5])
+    filled = ops.index_fill(s, 0, T(np.array([0], np.int32)), 7.0)
+    assert filled.shape == () and filled.item() == 7.0
+    assert ops.index_fill(s, 0, T(np.array([], np.int32)), 7.0).item() == 1.5
+    np.testing.assert_array_equal(ops.index_fill(T(np.ones((2, 3))), 1, T(np.array([], np.int64)), 7.0).asnumpy(),
+                                  np.ones((2, 3)))  # an empty index fills nothing
+    with pytest.raises(ValueError, match=r"swapaxes: 'axis0' must be in \[-1, 1\) for a 0-d input, but got 1"):
+        ops.swapaxes(s, 1, 0)
+
+
+def test_nan_propagates_through_median_and_running_extremes():
+    x = np.array([1.0, np.nan, 3.0, np.nan, 2.0], np.float32)
+    for fn in (ops.cummax, ops.cummin):  # as PyTorch's: NaN wins from where it occurs, the latest NaN's index
+        values, indices = fn(T(x), 0)
+        np.testing.assert_array_equal(values.asnumpy(), [1.0, np.nan, np.nan, np.nan, np.nan])
+        np.testing.assert_array_equal(indices.asnumpy(), [0, 1, 1, 3, 3])
+    rows = np.array([[3.0, 1.0, 2.0], [np.nan, 5.0, np.nan]])
+    values, indices = ops.median(T(rows), 1)  # as PyTorch's: NaN, at the first NaN
+    np.testing.assert_array_equal(values.asnumpy(), [2.0, np.nan])
+    np.testing.assert_array_equal(indices.asnumpy(), [2, 0])
+    values, indices = ops.median(T(x))
+    assert np.isnan(values.item()) and indices.item() == 1
+    flags = np.array([[True, False, True], [False, False, True]])
+    values, indices = ops.cummax(T(flags), 1)
+    np.testing.assert_array_equal(values.asnumpy(), np.maximum.accumulate(flags, 1))
+    np.testing.assert_array_equal(indices.asnumpy(), [[0, 0, 2], [0, 1, 2]])
+    np.testing.assert_array_equal(ops.cummin(T(flags), 1)[0].asnumpy(), np.minimum.accumulate(flags, 1))
+
+
+def test_hypot_at_infinity_and_heaviside_promotion():
+    a = np.array([np.inf, -np.inf, np.inf, np.nan, 3.0], np.float32)
+    b = np.array([np.inf, -np.inf, np.nan, -np.inf, 4.0], np.float32)
+    np.testing.assert_array_equal(ops.hypot(T(a), T(b)).asnumpy(), np.hypot(a, b))  # inf beats NaN (IEEE)
+    assert np.isnan(ops.hypot(T([np.nan]), T([1.0])).asnumpy()[0])
+    x, values = np.array([-1, 0, 1], np.int32), np.array([0.5], np.float32)
+    got = ops.heaviside(T(x), T(values))
+    assert got.dtype == ms.float32
+    np.testing.assert_array_equal(got.asnumpy(), np.heaviside(x, values))  # [0, 0.5, 1], not truncated to 0
+
+
+def test_offsets_past_the_matrix():
+    x = np.arange(6, dtype=np.float32).reshape(2, 3)
+    for offset in (-2**63, 2**63 - 1, 5, -3):  # NumPy's own diagonal overflows past a C int
+        assert ops.diagonal(T(x), offset=offset).shape == (0,)
+    assert ops.diagonal(T(x), offset=-1).tolist() == [3.0]
+    for offset in (-2**63, -4, -3, 2, 4, 2**63):
+        clamped = min(max(offset, -3), 4)  # beyond these every offset gives the same triangle
+        np.testing.assert_array_equal(ops.tril_indices(3, 4, offset).asnumpy(), np.stack(np.tril_indices(3, clamped, 4)))
+        np.testing.assert_array_equal(ops.triu_indices(3, 4, offset).asnumpy(), np.stack(np.triu_indices(3, clamped, 4)))
+
+
+def test_bad_argument_types_name_the_op():
+    x = T(np.ones((2, 3), np.float32))
+    with pytest.raises(TypeError, match="permute: 'dims' must be a tuple or list of ints, but got int"):
+        ops.permute(x, 0)
+    with pytest.raises(TypeError, match="reshape: 'shape' must be a tuple or list of ints, but got NoneType"):
+        ops.reshape(x, None)
+    with pytest.raises(TypeError, match="transpose: 'input_perm' must be a tuple or list of ints, but got NoneType"):
+        ops.transpose(x, None)
+    assert ops.reshape(x, [3, 2]).shape == (3, 2) and ops.transpose(x, range(1, -1, -1)).shape == (3, 2)
+    with pytest.raises(TypeError, match="full: 'fill_value' must be a number or a one-element Tensor, but got NoneType"):
+        ops.full((2, 3), None)
+    with pytest.raises(TypeError, match="fill: 'value' must be a number or a one-element Tensor, but got str"):
+        ops.fill(ms.float32, (2,), "a")
+    with pytest.raises(TypeError, match="full_like: 'fill_value' must be a number"):
+        ops.full_like(x, None)
+    assert ops.full((2,), T(3.0)).tolist() == [3.0, 3.0] and ops.full((1,), True).dtype == ms.bool_
+    with pytest.raises(TypeError, match="pad: 'value' must be a number or a one-element Tensor, but got str"):
+        ops.pad(x, (1, 1), value="abc")
+    with pytest.raises(ValueError, match=r"pad: 'value' must be a number or a one-element Tensor, but got a Tensor "
+                                         r"of shape \(0,\)"):
+        ops.pad(x, (1, 1), value=T(np.zeros(0, np.float32)))
+    assert ops.pad(x, (1, 0), value=T(2.0)).asnumpy()[:, 0].tolist() == [2.0, 2.0]
+    with pytest.raises(TypeError, match="bincount: 'weights' must be a Tensor, but got list"):
+        ops.bincount(T(np.array([0, 1], np.int32)), weights=[1.0, 2.0])
+    with pytest.raises(TypeError, match="cosine_similarity: 'eps' must be a float, but got NoneType"):
+        ops.cosine_similarity(x, x, eps=None)
+    with pytest.raises(TypeError, match="pairwise_distance: 'eps' must be a float, but got str"):
+        ops.pairwise_distance(x, x, eps="a")

@@ -56,3 +56,27 @@ def test_max_pooling_keeps_inf_and_propagates_nan(dtype, stride):
     # The gradient goes to the NaN (the window's maximum), as in PyTorch.
     dx = ms.grad(lambda t: ops.max_pool2d(t, 2, stride=stride).sum())(ms.Tensor(x)).asnumpy()
     assert dx[0, 1, 1, 1] == (4 if stride == 1 else 1) and dx[0, 1, 3, 3] == 1
+
+
+def test_pool_functions_check_rank_windows_and_norm_type():
+    image = ms.Tensor(np.ones((1, 1, 4, 4), np.float32))
+    with pytest.raises(ValueError, match=r"max_pool2d: 'x' must be 4-d \(N, C, H, W\), but got shape \(2, 3\)"):
+        ops.max_pool2d(ms.Tensor(np.ones((2, 3), np.float32)), 2)
+    with pytest.raises(ValueError, match=r"avg_pool2d: 'input_x' must be 4-d \(N, C, H, W\), but got shape \(3, 4, 4\)"):
+        ops.avg_pool2d(ms.Tensor(np.ones((3, 4, 4), np.float32)), 2)
+    with pytest.raises(ValueError, match="max_pool2d: 'stride' must be positive, but got 0"):
+        ops.max_pool2d(image, 2, stride=0)
+    with pytest.raises(ValueError, match=r"avg_pool2d: 'kernel_size' must be positive, but got \(0, 2\)"):
+        ops.avg_pool2d(image, (0, 2))
+    with pytest.raises(ValueError, match="max_pool1d: 'kernel_size' must be positive, but got 0"):
+        ops.max_pool1d(ms.Tensor(np.ones((1, 2, 4), np.float32)), 0)
+    with pytest.raises(ValueError, match="avg_pool1d: 'stride' must be positive, but got 0"):
+        ops.avg_pool1d(ms.Tensor(np.ones((1, 2, 4), np.float32)), 2, stride=0)
+    with pytest.raises(ValueError, match="lp_pool2d: 'norm_type' must be nonzero, but got 0"):
+        ops.lp_pool2d(image, 0, 2)
+    with pytest.raises(TypeError, match="lp_pool1d: 'norm_type' must be a float, but got NoneType"):
+        ops.lp_pool1d(ms.Tensor(np.ones((1, 2, 4), np.float32)), None, 2)
+    with pytest.raises(ValueError, match=r"lp_pool2d: 'stride' must be positive, but got \(0, 0\)"):
+        ops.lp_pool2d(image, 2, 2, (0, 0))
+    with pytest.raises(ValueError, match=r"lp_pool2d: 'x' must be 4-d \(N, C, H, W\), but got shape \(4, 4\)"):
+        ops.lp_pool2d(ms.Tensor(np.ones((4, 4), np.float32)), 2, 2)

@@ -3,6 +3,7 @@ import numpy as np
 import pytest
 
 import sprout as ms
+from sprout import ops
 
 
 @pytest.mark.parametrize("np_dtype, ms_dtype", [
@@ -147,6 +148,48 @@ def test_astype_set_dtype_copy():
     same = t.astype(ms.float32, copy=False)
     assert same._shares_memory(t)
     assert t.set_dtype(ms.float64) is t and t.dtype == ms.float64
+
+
+def test_astype_takes_numpy_dtypes_and_dtype_names():
+    t = ms.Tensor([1.7, -2.2])
+    assert t.astype("float64").dtype == ms.float64 and t.astype("Int32").tolist() == [1, -2]  # MindSpore's names
+    assert t.astype("bool").dtype == ms.bool_ and t.astype("half").dtype == ms.float16
+    assert t.astype(np.int16).dtype == ms.int16 and t.astype(np.dtype("uint8")).dtype == ms.uint8
+    assert ops.sum(t, dtype=np.float64).dtype == ms.float64 and ops.sum(t, dtype="int32").tolist() == -1
+
+    @ms.jit
+    def truncated(x):
+        return x.astype("int32") + 1
+
+    assert truncated(t).tolist() == [2, -1]  # graph mode takes the names too
+    with pytest.raises(TypeError, match=r"Tensor.astype: 'dtype' must be a mindspore dtype or its name .* 'float33'"):
+        t.astype("float33")
+    with pytest.raises(TypeError, match="Tensor.astype: 'dtype' must be a dtype sprout supports, but got NumPy "
+                                        "dtype complex64"):
+        t.astype(np.complex64)
+    with pytest.raises(TypeError, match="Tensor.astype: 'dtype' must be a mindspore dtype .* but got NoneType"):
+        t.astype(None)
+    with pytest.raises(TypeError, match="sum: 'dtype' must be a mindspore dtype .* but got int 3"):
+        ops.sum(t, dtype=3)
+
+
+def test_setitem_of_none_names_the_value():
+    t = ms.Tensor(np.zeros((2, 3), np.float32))
+    with pytest.raises(TypeError, match="Tensor.__setitem__: 'value' must be a Tensor, .* but got None"):
+        t[0] = None
+    t[0] = 1.0  # still the C++ assignment for everything else
+    assert t.tolist() == [[1, 1, 1], [0, 0, 0]]
+
+
+def test_from_numpy_copies_a_read_only_array():
+    a = np.arange(4, dtype=np.float32)
+    a.flags.writeable = False
+    t = ms.from_numpy(a)
+    t[0] = 100.0
+    assert t.tolist() == [100, 1, 2, 3] and a.tolist() == [0, 1, 2, 3]
+    b = np.arange(4, dtype=np.float32)  # a writable array is still shared
+    ms.from_numpy(b)[0] = 100.0
+    assert b[0] == 100.0
 
 
 def test_repr_and_str_follow_mindspore():

@@ -172,7 +172,8 @@ class GraphTensor(Tensor):
 
     # --- methods bound in C++ for eager tensors --------------------------------------------------
     def astype(self, dtype, copy=True):
-        return _prim("Cast")(self, dtype)
+        from sprout.common import dtype as mstype
+        return _prim("Cast")(self, mstype._dtype_arg("Tensor.astype", "dtype", dtype))
 
     def to(self, dtype):
         return self.astype(dtype)

@@ -46,6 +46,29 @@ _TO_NUMPY = {
 _FROM_NUMPY = {np.dtype(v): k for k, v in _TO_NUMPY.items()}
 
 
+# A dtype by name, as Tensor.astype("float32") takes it (MindSpore's lower-case names and aliases, and "bool").
+_BY_NAME = {name: t for name, t in globals().items() if isinstance(t, Type) and not name.startswith("_")}
+_BY_NAME["bool"] = bool_
+
+
+def _dtype_arg(api, arg, value):
+    """`value` as a sprout dtype: a dtype, a NumPy dtype or scalar type (np.float32), or a dtype's name
+    ('float32'; MindSpore's 'Float32' too). Anything else is a TypeError naming `api` and `arg`."""
+    if isinstance(value, Type):
+        return value
+    if isinstance(value, str):
+        if value.lower() in _BY_NAME:
+            return _BY_NAME[value.lower()]
+        raise TypeError(f"{api}: '{arg}' must be a mindspore dtype or its name (such as 'float32'), but got "
+                        f"{value!r}")
+    if isinstance(value, np.dtype) or (isinstance(value, type) and issubclass(value, np.generic)):
+        if np.dtype(value) in _FROM_NUMPY:
+            return _FROM_NUMPY[np.dtype(value)]
+        raise TypeError(f"{api}: '{arg}' must be a dtype sprout supports, but got NumPy dtype {np.dtype(value)}")
+    raise TypeError(f"{api}: '{arg}' must be a mindspore dtype such as ms.float32, a NumPy dtype or a dtype name, "
+                    f"but got {type(value).__name__} {value!r}")
+
+
 def dtype_to_nptype(type_):
     """The NumPy scalar type of a Sprout dtype (bfloat16 has none: NumPy computes it as float32)."""
     if type_ == bfloat16:

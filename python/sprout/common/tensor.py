@@ -109,6 +109,25 @@ def __iter__(self):
     return (self[i] for i in range(self.shape[0]))
 
 
+_astype, _setitem = Tensor.astype, Tensor.__setitem__  # the C++ methods: a sprout dtype, a non-None value
+
+
+@_method
+def astype(self, dtype, copy=True):
+    """`self` converted to `dtype`: a sprout dtype, a NumPy dtype (np.float32) or a dtype's name ('float32'),
+    as MindSpore takes. A copy, unless copy=False and the dtype is already `dtype`."""
+    return _astype(self, mstype._dtype_arg("Tensor.astype", "dtype", dtype), copy)
+
+
+@_method
+def __setitem__(self, index, value):
+    # The C++ binding takes any object but None, whose refusal would be a signature dump.
+    if value is None:
+        raise TypeError("Tensor.__setitem__: 'value' must be a Tensor, NumPy array, Python number or a (nested) "
+                        "list/tuple of numbers, but got None")
+    _setitem(self, index, value)
+
+
 @_method
 def __copy__(self):
     return self
@@ -215,11 +234,14 @@ def __rmatmul__(self, other):
 
 
 def from_numpy(array):
-    """A Tensor sharing memory with a NumPy array (no copy): writes through either are seen by both."""
+    """A Tensor sharing memory with a NumPy array (no copy): writes through either are seen by both. A
+    read-only array is copied instead, so that writes to the tensor cannot reach it."""
     if not isinstance(array, np.ndarray):
         raise TypeError(f"from_numpy: 'array' must be a numpy.ndarray, but got {type(array).__name__}")
     if array.dtype not in mstype._FROM_NUMPY:
         raise TypeError(f"from_numpy: NumPy dtype {array.dtype} is not supported")
+    if not array.flags.writeable:  # a tensor is always writable: share only memory NumPy lets us write
+        array = array.copy()
     return _C.from_numpy(array)
 
 

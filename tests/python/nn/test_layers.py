@@ -1,4 +1,6 @@
 """Layers built on the operator library: shapes, parameters, modes, and gradients against finite differences."""
+import re
+
 import numpy as np
 import pytest
 
@@ -35,6 +37,29 @@ def test_conv_pool_flatten_shapes_and_names():
     assert nn.AdaptiveAvgPool2d((1, 1))(x).shape == (2, 3, 1, 1)
     with pytest.raises(ValueError, match="divisible by group"):
         nn.Conv2d(3, 4, 3, group=2)
+
+
+def test_bad_layer_arguments_and_inputs_name_the_layer():
+    for kernel in (0, -1, (3, 0)):
+        with pytest.raises(ValueError, match=r"Conv2d: 'kernel_size' must be a positive int or a tuple of 2 positive "
+                                             rf"ints, but got {re.escape(str(kernel))}"):
+            nn.Conv2d(3, 4, kernel)
+    with pytest.raises(ValueError, match="Conv2d: 'stride' must be a positive int"):
+        nn.Conv2d(3, 4, 3, stride=0)
+    with pytest.raises(ValueError, match="Conv1d: 'kernel_size' must be a positive int or a tuple of positive ints, "
+                                         "but got 0"):
+        nn.Conv1d(3, 4, 0)
+    with pytest.raises(ValueError, match="Conv2dTranspose: 'kernel_size' must be a positive int"):
+        nn.Conv2dTranspose(3, 1, 0)
+    with pytest.raises(ValueError, match="Dense: 'activation' must be one of .*relu.*, but got 'bogus'"):
+        nn.Dense(3, 4, activation="bogus")
+    with pytest.raises(ValueError, match="get_activation: 'name' must be one of"):
+        nn.get_activation("bogus")
+    dense = nn.Dense(3, 4)
+    with pytest.raises(TypeError, match="Dense: 'x' must be a Tensor, but got list"):
+        dense([[1.0, 2.0, 3.0]])
+    with pytest.raises(ValueError, match=r"Dense: 'x' must be \(..., in_channels=3\), but got a 0-d tensor"):
+        dense(ms.Tensor(np.array(1.5, np.float32)))
 
 
 def test_conv_gradients():

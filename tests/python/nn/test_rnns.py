@@ -158,6 +158,11 @@ def test_bad_state_and_empty_inputs(cls):
     with pytest.raises(ValueError, match=rf"{cls.__name__}: 'hx' must have shape \(num_layers \* num_directions, "
                                          r"batch, hidden_size\) = \(1, 2, 4\), but got \(2, 2, 4\)"):
         net(x, (bad, bad) if cls is nn.LSTM else bad)
+    with pytest.raises(TypeError, match=rf"{cls.__name__}: 'hx' must be a Tensor or a tuple of Tensors, but got "
+                                        r"\(NoneType, NoneType\)"):
+        net(x, (None, None))
+    with pytest.raises(TypeError, match=rf"{cls.__name__}: 'hx' must be a Tensor or a tuple of Tensors, but got int"):
+        net(x, 5)
     with pytest.raises(ValueError, match=rf"{cls.__name__}: the input must have at least one step, but got shape"):
         net(ms.Tensor(np.zeros((0, 2, 3), np.float32)))
     # An empty batch runs: empty outputs, and zero weight gradients.

@@ -134,9 +134,11 @@ _ACTIVATIONS = {"relu": ReLU, "relu6": ReLU6, "leakyrelu": LeakyReLU, "elu": ELU
 
 
 def get_activation(name, prim_name=None):
-    """The activation cell named `name` ('relu', 'gelu' ...), or None for None."""
+    """The activation cell named `name` ('relu', 'gelu' ...), or None for None. An unknown name is a
+    ValueError naming `prim_name` (the layer that was given it) when there is one."""
     if name is None:
         return None
     if not isinstance(name, str) or name.lower() not in _ACTIVATIONS:
-        raise KeyError(f"get_activation: unknown activation {name!r}; known: {', '.join(sorted(_ACTIVATIONS))}")
+        api, arg = (prim_name, "activation") if prim_name else ("get_activation", "name")
+        raise ValueError(f"{api}: '{arg}' must be one of {', '.join(sorted(_ACTIVATIONS))}, but got {name!r}")
     return _ACTIVATIONS[name.lower()]()

@@ -4,6 +4,7 @@ import math
 from sprout.common import dtype as mstype
 from sprout.common.initializer import HeUniform, Uniform, initializer
 from sprout.common.parameter import Parameter
+from sprout.common.tensor import Tensor
 from sprout.nn.cell import Cell
 from sprout import ops
 
@@ -38,6 +39,10 @@ class Dense(Cell):
         self.bias_add = ops.Add()
 
     def construct(self, x):
+        if not isinstance(x, Tensor):
+            raise TypeError(f"Dense: 'x' must be a Tensor, but got {type(x).__name__}")
+        if x.ndim == 0:
+            raise ValueError(f"Dense: 'x' must be (..., in_channels={self.in_channels}), but got a 0-d tensor")
         if x.shape[-1] != self.in_channels:
             raise ValueError(f"Dense: the input's last dimension is {x.shape[-1]}, expected in_channels="
                              f"{self.in_channels} (input shape {x.shape})")

@@ -8,18 +8,26 @@ from sprout.common.parameter import Parameter
 from sprout.nn.cell import Cell
 
 
+def _positive(value):
+    return isinstance(value, int) and not isinstance(value, bool) and value > 0
+
+
 def _pair(api, name, value, n=2):
-    if isinstance(value, int) and not isinstance(value, bool):
+    """kernel_size, stride or dilation as n positive ints (a window or step of 0 has no meaning)."""
+    if _positive(value):
         return (value,) * n
-    if isinstance(value, tuple) and len(value) == n and all(isinstance(v, int) for v in value):
+    if isinstance(value, tuple) and len(value) == n and all(_positive(v) for v in value):
         return value
-    raise ValueError(f"{api}: '{name}' must be an int or a tuple of {n} ints, but got {value!r}")
+    raise ValueError(f"{api}: '{name}' must be a positive int or a tuple of {n} positive ints, but got {value!r}")
 
 
 def _conv_weight(api, in_channels, out_channels, group, kernel, weight_init, bias_init, has_bias, dtype, shape):
     for name, value in (("in_channels", in_channels), ("out_channels", out_channels), ("group", group)):
         if not isinstance(value, int) or isinstance(value, bool) or value <= 0:
             raise ValueError(f"{api}: '{name}' must be a positive int, but got {value!r}")
+    if not all(_positive(k) for k in kernel):
+        kernel = kernel[0] if len(kernel) == 1 else kernel
+        raise ValueError(f"{api}: 'kernel_size' must be a positive int or a tuple of positive ints, but got {kernel!r}")
     if in_channels % group or out_channels % group:
         raise ValueError(f"{api}: in_channels ({in_channels}) and out_channels ({out_channels}) must be "
                          f"divisible by group ({group})")

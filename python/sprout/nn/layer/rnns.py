@@ -68,6 +68,10 @@ class _RNNBase(Cell):
         if hx is None:
             zeros = Tensor(shape=shape, dtype=x.dtype, init="zeros")
             return zeros, zeros
+        if not isinstance(hx, (tuple, list)) or not all(isinstance(state, Tensor) for state in hx):
+            given = (f"({', '.join(type(v).__name__ for v in hx)})" if isinstance(hx, (tuple, list))
+                     else type(hx).__name__)
+            raise TypeError(f"{type(self).__name__}: 'hx' must be a Tensor or a tuple of Tensors, but got {given}")
         for state in hx:
             if tuple(state.shape) != shape:
                 raise ValueError(f"{type(self).__name__}: 'hx' must have shape (num_layers * num_directions, batch, "
@@ -143,11 +147,6 @@ class GRU(_RNNBase):
     """Returns (output, h_n)."""
 
     _gates = 3
-
-    def _initial_state(self, x, hx, batch):
-        if hx is None or isinstance(hx, tuple):
-            return super()._initial_state(x, hx, batch)
-        return super()._initial_state(x, (hx, hx), batch)
 
     def _fold_biases(self, b_ih, b_hh):
         """b_hh stays in the step: the reset gate scales the candidate's hidden part, bias included."""

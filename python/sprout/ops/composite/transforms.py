@@ -148,6 +148,9 @@ def vmap(fn, in_axes=0, out_axes=0):
         if len(sizes) != 1:
             raise ValueError(f"vmap: the mapped axes must have one size, but got sizes {sorted(sizes)}")
         batch = sizes.pop()
+        if batch == 0:  # fn runs once per entry: with none, there is no output to learn the shapes from
+            raise ValueError("vmap: the mapped axes have size 0; vmap calls 'fn' once per batch entry, so it needs "
+                             "at least one")
         results = []
         for b in range(batch):
             call_args = []

@@ -23,19 +23,30 @@ def cast(input, dtype):
     return _cast(input, dtype)
 
 
+def _sequence(value, api, arg):
+    """A shape or permutation as a tuple; the primitive checks the entries. What is not a sequence is
+    refused here, naming the op, rather than by tuple()'s "'int' object is not iterable"."""
+    if isinstance(value, tuple):
+        return value
+    try:
+        return tuple(value)
+    except TypeError:
+        raise TypeError(f"{api}: '{arg}' must be a tuple or list of ints, but got {type(value).__name__}") from None
+
+
 def reshape(input, shape):
     """Same elements in `shape` (one entry may be -1); a view when the layout allows."""
-    return _reshape(input, tuple(shape))
+    return _reshape(input, _sequence(shape, "reshape", "shape"))
 
 
 def transpose(input, input_perm):
     """Permutes the axes as `input_perm` says; a view."""
-    return _transpose(input, tuple(input_perm))
+    return _transpose(input, _sequence(input_perm, "transpose", "input_perm"))
 
 
 def permute(input, dims):
     """Same as transpose (MindSpore 2.x name)."""
-    return _transpose(input, tuple(dims))
+    return _transpose(input, _sequence(dims, "permute", "dims"))
 
 
 # ---- helpers --------------------------------------------------------------------------------------
@@ -60,6 +71,16 @@ def _ints(x, api, arg):
     if isinstance(x, (tuple, list)) and all(isinstance(v, (int, np.integer)) and not isinstance(v, bool) for v in x):
         return tuple(int(v) for v in x)
     raise TypeError(f"{api}: '{arg}' must be an int or a tuple of ints, but got {x!r}")
+
+
+def _axis(api, arg, axis, ndim):
+    """`axis` checked against a rank-`ndim` tensor and made non-negative (a 0-d tensor takes 0 and -1, as
+    PyTorch's ops do)."""
+    axis = _int(axis, api, arg)
+    if not -max(ndim, 1) <= axis < max(ndim, 1):
+        raise ValueError(f"{api}: '{arg}' must be in [{-max(ndim, 1)}, {max(ndim, 1)}) for a "
+                         f"{ndim}-d input, but got {axis}")
+    return axis % max(ndim, 1)
 
 
 def _tensors(seq, api, arg):
@@ -136,9 +157,9 @@ def stack(tensors, axis=0):
 def split(tensor, split_size_or_sections, axis=0):
     """Splits into parts of `split_size_or_sections` elements (the last may be smaller), or of the listed sizes."""
     x = _tensor(tensor, "split", "tensor")
-    axis = _int(axis, "split", "axis")
     if x.ndim == 0:
         raise ValueError("split: cannot split a 0-d tensor")
+    axis = _axis("split", "axis", axis, x.ndim)
     size = x.shape[axis]
     if isinstance(split_size_or_sections, (int, np.integer)) and not isinstance(split_size_or_sections, bool):
         step = int(split_size_or_sections)
@@ -162,7 +183,7 @@ def chunk(input, chunks, axis=0):
         raise ValueError(f"chunk: 'chunks' must be positive, but got {chunks}")
     if x.ndim == 0:
         raise ValueError("chunk: cannot split a 0-d tensor")
-    size = x.shape[_int(axis, "chunk", "axis")]
+    size = x.shape[_axis("chunk", "axis", axis, x.ndim)]
     return split(x, builtins.max(1, -(-size // chunks)), axis)
 
 
@@ -196,9 +217,21 @@ def zeros_like(input, *, dtype=None):
     return out if dtype is None else cast(out, dtype)
 
 
+def _fill_value(x, api, arg):
+    """A fill value (a number, bool included, or a one-element Tensor) as the float Fill takes."""
+    if isinstance(x, Tensor):
+        if x.size != 1:
+            raise ValueError(f"{api}: '{arg}' must be a number or a one-element Tensor, but got a Tensor of shape "
+                             f"{x.shape}")
+        x = x.item()
+    if not isinstance(x, (numbers.Real, np.bool_)):
+        raise TypeError(f"{api}: '{arg}' must be a number or a one-element Tensor, but got {type(x).__name__}")
+    return float(x)
+
+
 def fill(type, shape, value):
     """A tensor of `shape` and dtype `type` whose elements all equal `value`."""
-    return prim("Fill")(type, _shape(shape, "fill"), float(value))
+    return prim("Fill")(type, _shape(shape, "fill"), _fill_value(value, "fill", "value"))
 
 
 def full(size, fill_value, *, dtype=None):
@@ -206,13 +239,13 @@ def full(size, fill_value, *, dtype=None):
     if dtype is None:
         dtype = (mstype.bool_ if isinstance(fill_value, bool) else
                  mstype.int64 if isinstance(fill_value, (int, np.integer)) else mstype.float32)
-    return prim("Fill")(dtype, _shape(size, "full"), float(fill_value))
+    return prim("Fill")(dtype, _shape(size, "full"), _fill_value(fill_value, "full", "fill_value"))
 
 
 def full_like(input, fill_value, *, dtype=None):
     """A tensor like `input` filled with `fill_value`."""
     x = _tensor(input, "full_like", "input")
-    return prim("Fill")(dtype or x.dtype, x.shape, float(fill_value))
+    return prim("Fill")(dtype or x.dtype, x.shape, _fill_value(fill_value, "full_like", "fill_value"))
 
 
 def eye(n, m=None, dtype=None):
@@ -398,7 +431,7 @@ def topk(input, k, dim=None, largest=True, sorted=True):
     k = _int(k, "topk", "k")
     if x.ndim == 0:
         raise ValueError("topk: 'input' must have rank >= 1, but got a 0-d tensor")
-    dim = x.ndim - 1 if dim is None else _int(dim, "topk", "dim") % x.ndim
+    dim = x.ndim - 1 if dim is None else _axis("topk", "dim", dim, x.ndim)
     if not largest:
         values, indices = sort(x, dim, False)
         if not 0 <= k <= x.shape[dim]:
@@ -511,7 +544,7 @@ def pad(input_x, padding, mode='constant', value=None):
         (padding[2 * i], padding[2 * i + 1]) for i in reversed(builtins.range(len(padding) // 2))]
     flat = tuple(v for pair in pairs for v in pair)
     padded = prim("Pad", paddings=flat)(x)
-    if value is None or value == 0:
+    if value is None or _fill_value(value, "pad", "value") == 0:
         return padded
     inside = prim("Pad", paddings=flat)(prim("OnesLike")(cast(x, mstype.bool_)))
     return prim("Select")(inside, padded, full_like(padded, value))

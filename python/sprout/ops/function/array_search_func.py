@@ -69,7 +69,9 @@ def diagonal(input, offset=0, dim1=0, dim2=1):
     planes = moveaxis(x, (a, b), (-2, -1))
     n, m = planes.shape[-2:]
     count = max(0, min(n, m - offset) if offset >= 0 else min(n + offset, m))
-    start = offset if offset >= 0 else -offset * m
+    # An offset past the planes gives an empty diagonal; start is then unused (and, left as is, would not
+    # fit NumPy's int64 arange).
+    start = 0 if count == 0 else offset if offset >= 0 else -offset * m
     flat = reshape(planes, planes.shape[:-2] + (n * m,))
     positions = Tensor(np.arange(count, dtype=np.int64) * (m + 1) + start)
     return prim("Gather")(flat, positions, flat.ndim - 1)
@@ -81,6 +83,9 @@ def _triangle_indices(api, pick, row, col, offset, dtype):
         raise ValueError(f"{api}: 'row' and 'col' must be >= 0, but got {row} and {col}")
     if dtype not in (mstype.int32, mstype.int64):
         raise TypeError(f"{api}: 'dtype' must be int32 or int64, but got {dtype}")
+    # Offsets beyond the matrix pick nothing or everything, as the nearest ones do; clamped to those, they
+    # fit NumPy's int64 arithmetic.
+    offset = min(max(offset, -row), col)
     return Tensor(np.stack(pick(row, offset, col)).astype(np.int64), dtype)
 
 
@@ -131,6 +136,10 @@ def index_fill(x, axis, index, value):
     target = _tensor(x, "index_fill", "x")
     axis = _axis("index_fill", "axis", axis, target.ndim)
     index = _check_index("index_fill", index)
+    if target.ndim == 0:  # its one element, at index 0 of axis 0 (as PyTorch's)
+        return reshape(index_fill(reshape(target, (1,)), 0, index, value), ())
+    if index.shape[0] == 0:  # nothing to fill (and no one-hot rows to reduce)
+        return target
     hit = prim("ReduceMax", keep_dims=False)(one_hot(index, target.shape[axis]), (0,))  # (n,): 1 where filled
     mask = reshape(prim("Greater")(hit, Tensor(0.0)), (target.shape[axis],) + (1,) * (target.ndim - axis - 1))
     fill = value if isinstance(value, Tensor) else Tensor(value, target.dtype)

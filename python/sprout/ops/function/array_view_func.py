@@ -9,17 +9,8 @@ eager mode, graph mode and autodiff see the same ops.
 from sprout.common import dtype as mstype
 from sprout.common.tensor import Tensor
 from sprout.ops.function._prims import prim
-from sprout.ops.function.array_func import (_int, _ints, _narrow, _tensor, _tensors, concat, reshape,
+from sprout.ops.function.array_func import (_axis, _int, _ints, _narrow, _tensor, _tensors, concat, reshape,
                                             tensor_scatter_elements, transpose)
-
-
-def _axis(api, arg, axis, ndim):
-    """`axis` checked against a rank-`ndim` tensor and made non-negative."""
-    axis = _int(axis, api, arg)
-    if not -max(ndim, 1) <= axis < max(ndim, 1):
-        raise ValueError(f"{api}: '{arg}' must be in [{-max(ndim, 1)}, {max(ndim, 1)}) for a "
-                         f"{ndim}-d input, but got {axis}")
-    return axis % max(ndim, 1)
 
 
 def broadcast_to(input, shape):
@@ -33,7 +24,8 @@ def swapaxes(input, axis0, axis1):
     x = _tensor(input, "swapaxes", "input")
     a, b = _axis("swapaxes", "axis0", axis0, x.ndim), _axis("swapaxes", "axis1", axis1, x.ndim)
     perm = list(range(x.ndim))
-    perm[a], perm[b] = perm[b], perm[a]
+    if perm:  # a 0-d input has no axes to exchange (axis 0 and -1 name it, as in PyTorch)
+        perm[a], perm[b] = perm[b], perm[a]
     return transpose(x, perm)
 
 
@@ -65,6 +57,8 @@ def movedim(x, source, destination):
 def narrow(input, axis, start, length):
     """Elements [start, start + length) of `input` along `axis`; a view."""
     x = _tensor(input, "narrow", "input")
+    if x.ndim == 0:
+        raise ValueError("narrow: 'input' must have at least one dimension, but got a 0-d tensor")
     axis = _axis("narrow", "axis", axis, x.ndim)
     start, length = _int(start, "narrow", "start"), _int(length, "narrow", "length")
     size = x.shape[axis]
@@ -113,9 +107,10 @@ def repeat_interleave(input, repeats, axis=None):
     repeats = _int(repeats, "repeat_interleave", "repeats")
     if repeats < 0:
         raise ValueError(f"repeat_interleave: 'repeats' must be >= 0, but got {repeats}")
-    if axis is None:
+    if axis is not None:
+        axis = _axis("repeat_interleave", "axis", axis, x.ndim)
+    if axis is None or x.ndim == 0:  # over the flattened input (a 0-d one as its one element, as NumPy)
         x, axis = reshape(x, (-1,)), 0
-    axis = _axis("repeat_interleave", "axis", axis, x.ndim)
     # (..., n, 1, ...) broadcast to (..., n, repeats, ...), then the two axes merged.
     expanded = broadcast_to(reshape(x, x.shape[:axis + 1] + (1,) + x.shape[axis + 1:]),
                             x.shape[:axis + 1] + (repeats,) + x.shape[axis + 1:])

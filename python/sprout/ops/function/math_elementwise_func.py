@@ -4,6 +4,7 @@ arguments."""
 import math
 import numbers
 
+from sprout import _C
 from sprout.common import dtype as mstype
 from sprout.common.tensor import Tensor
 from sprout.ops.function._prims import prim
@@ -62,7 +63,11 @@ def hypot(input, other):
     big, small = prim("Maximum")(a, b), prim("Minimum")(a, b)
     # big * sqrt(1 + (small / big)^2); 0 / 0 where both are 0 is sent to 0 by the select.
     ratio = _div(small, _select(prim("Equal")(big, Tensor(0, big.dtype)), prim("OnesLike")(big), big))
-    return _mul(big, prim("Sqrt")(_add(prim("Square")(ratio), Tensor(1, ratio.dtype))))
+    out = _mul(big, prim("Sqrt")(_add(prim("Square")(ratio), Tensor(1, ratio.dtype))))
+    # An infinite side makes the result inf even with NaN on the other (IEEE, C's and NumPy's hypot), where
+    # the formula gives inf / inf or a NaN maximum.
+    infinite = prim("LogicalOr")(prim("IsInf")(a), prim("IsInf")(b))
+    return _select(infinite, Tensor(math.inf, out.dtype), out)
 
 
 def logaddexp(input, other):
@@ -115,11 +120,13 @@ def addcdiv(input, tensor1, tensor2, value=1):
 
 
 def heaviside(input, values):
-    """The step function: 0 where input < 0, `values` where input == 0, 1 where input > 0."""
+    """The step function: 0 where input < 0, `values` where input == 0, 1 where input > 0; in the dtype
+    both promote to (as NumPy's: integer input with float values gives floats, not truncated values)."""
     x = _tensor(input, "heaviside", "input")
     at_zero = _tensor(values, "heaviside", "values")
-    step = _cast(prim("Greater")(x, Tensor(0, x.dtype)), x.dtype)
-    return _select(prim("Equal")(x, Tensor(0, x.dtype)), _cast(at_zero, x.dtype), step)
+    dtype = _C.promote_types(x.dtype, at_zero.dtype)
+    step = _cast(prim("Greater")(x, Tensor(0, x.dtype)), dtype)
+    return _select(prim("Equal")(x, Tensor(0, x.dtype)), _cast(at_zero, dtype), step)
 
 
 def xlogy(input, other):
@@ -145,6 +152,8 @@ def diff(x, n=1, axis=-1, prepend=None, append=None):
     t = _tensor(x, "diff", "x")
     if isinstance(n, bool) or not isinstance(n, int) or n < 0:
         raise ValueError(f"diff: 'n' must be an int >= 0, but got {n!r}")
+    if t.ndim == 0:
+        raise ValueError("diff: 'x' must have at least one dimension, but got a 0-d tensor")
     axis = _axis("diff", "axis", axis, t.ndim)
     parts = [p for p in (prepend, t, append) if p is not None]
     t = concat([_tensor(p, "diff", "prepend/append") for p in parts], axis) if len(parts) > 1 else t

@@ -85,7 +85,7 @@ def _axes(axis, api):
 
 def sum(input, dim=None, keepdim=False, *, dtype=None):
     """Sum over `dim` (all dims when None); `dtype` casts the input first."""
-    x = input.astype(dtype, copy=False) if dtype is not None else input
+    x = input.astype(mstype._dtype_arg("sum", "dtype", dtype), copy=False) if dtype is not None else input
     return prim("ReduceSum", keep_dims=bool(keepdim))(x, _axes(dim, "sum"))
 
 

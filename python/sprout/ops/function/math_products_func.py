@@ -10,6 +10,7 @@ from sprout.ops.function.array_func import _int, _tensor, eye, reshape, stack, t
 from sprout.ops.function.array_view_func import broadcast_to, narrow, unbind
 from sprout.ops.function.math_func import matmul
 from sprout.ops.function.math_reduce_func import _vector_norm
+from sprout.ops.function.nn_func import _check_float_arg
 
 _mul, _add, _sub, _sqrt = prim("Mul"), prim("Add"), prim("Sub"), prim("Sqrt")
 
@@ -180,7 +181,7 @@ def dist(input, other, p=2):
 def pairwise_distance(x1, x2, p=2.0, eps=1e-6, keepdim=False):
     """The p-norm of x1 - x2 + eps along the last axis (rows of x1 against rows of x2)."""
     a, b = _tensor(x1, "pairwise_distance", "x1"), _tensor(x2, "pairwise_distance", "x2")
-    diff = _add(_sub(a, b), Tensor(float(eps), a.dtype))
+    diff = _add(_sub(a, b), Tensor(_check_float_arg("pairwise_distance", "eps", eps), a.dtype))
     return _p_norm("pairwise_distance", diff, p, (-1,), keepdim)
 
 
@@ -191,7 +192,8 @@ def cosine_similarity(x1, x2, dim=1, eps=1e-08):
     reduce = prim("ReduceSum", keep_dims=False)
     dot = reduce(_mul(a, b), (dim,))
     norms = _sqrt(_mul(reduce(prim("Square")(a), (dim,)), reduce(prim("Square")(b), (dim,))))
-    return prim("Div")(dot, prim("Maximum")(norms, Tensor(float(eps), norms.dtype)))
+    eps = _check_float_arg("cosine_similarity", "eps", eps)
+    return prim("Div")(dot, prim("Maximum")(norms, Tensor(eps, norms.dtype)))
 
 
 __all__ = ["bmm", "addmm", "baddbmm", "outer", "inner", "kron", "cross", "tensor_dot", "trace", "diag", "cdist", "dist",

@@ -9,7 +9,7 @@ import numpy as np
 from sprout.common import dtype as mstype
 from sprout.common.tensor import Tensor
 from sprout.ops.function._prims import prim
-from sprout.ops.function.array_func import _narrow, _shift
+from sprout.ops.function.array_func import _axis, _narrow, _shift
 from sprout.ops.function.math_func import _axes
 
 _abs, _square, _sqrt, _exp, _log = prim("Abs"), prim("Square"), prim("Sqrt"), prim("Exp"), prim("Log")
@@ -96,19 +96,25 @@ def min(input, axis=None, keepdims=False, *, initial=None, where=None):
 
 def median(input, axis=-1, keepdims=False):
     """(values, indices) of the median along `axis`: the lower of the two middle elements for an even
-    count (as MindSpore and PyTorch), with its index in the input."""
+    count (as MindSpore and PyTorch), with its index in the input. A slice holding NaN has median NaN,
+    at its first NaN's index (as PyTorch's median; nanmedian would skip them)."""
     _check_tensor("median", "input", input)
-    if not isinstance(axis, int) or isinstance(axis, bool):
-        raise TypeError(f"median: 'axis' must be an int, but got {axis!r}")
+    axis = _axis("median", "axis", axis, input.ndim)
     if input.ndim == 0:
         return input, Tensor(0, mstype.int64)
-    axis %= input.ndim
     n = input.shape[axis]
     if n == 0:
         raise ValueError(f"median: axis {axis} of 'input' is empty")
-    values, indices = prim("Sort", axis=axis, descending=False)(input)
+    ordered, order = prim("Sort", axis=axis, descending=False)(input)
     middle = (n - 1) // 2
-    values, indices = _narrow(values, axis, middle, 1), _cast(_narrow(indices, axis, middle, 1), mstype.int64)
+    values, indices = _narrow(ordered, axis, middle, 1), _cast(_narrow(order, axis, middle, 1), mstype.int64)
+    if input.dtype in _FINITE_MAX:
+        # The ascending sort puts NaN last, so the last element says whether the slice holds one.
+        last = _narrow(ordered, axis, n - 1, 1)
+        has_nan = prim("IsNan")(last)
+        first_nan = prim("Argmax", axis=axis, output_type=mstype.int64)(_cast(prim("IsNan")(input), mstype.int32))
+        values = prim("Select")(has_nan, last, values)
+        indices = prim("Select")(has_nan, prim("ExpandDims")(first_nan, axis), indices)
     if not keepdims:
         values, indices = prim("Squeeze", axis=(axis,))(values), prim("Squeeze", axis=(axis,))(indices)
     return values, indices
@@ -149,8 +155,11 @@ def _cumulative_extreme(api, greater, input, axis):
     positions = Tensor(np.arange(n, dtype=np.int64).reshape((n,) + (1,) * (input.ndim - 1 - axis)))
     values, indices = input, prim("BroadcastTo", shape=input.shape)(positions)
     better = prim("Greater" if greater else "Less")
-    if input.dtype in _FINITE_MAX:
+    floating = input.dtype in _FINITE_MAX
+    if floating:
         fill = float("-inf") if greater else float("inf")  # what pads the front: never better
+    elif input.dtype == mstype.bool_:
+        fill = not greater
     else:
         limits = np.iinfo(mstype.dtype_to_nptype(input.dtype))
         fill = int(limits.min if greater else limits.max)
@@ -158,6 +167,9 @@ def _cumulative_extreme(api, greater, input, axis):
     while step < n:
         earlier_v, earlier_i = _shift(values, axis, step, fill), _shift(indices, axis, step, 0)
         take = better(earlier_v, values)
+        if floating:  # NaN beats any number, so it propagates from where it occurs on (as PyTorch's)
+            take = prim("LogicalOr")(take, prim("LogicalAnd")(prim("IsNan")(earlier_v),
+                                                              prim("LogicalNot")(prim("IsNan")(values))))
         values, indices = prim("Select")(take, earlier_v, values), prim("Select")(take, earlier_i, indices)
         step *= 2
     return values, indices
@@ -165,12 +177,12 @@ def _cumulative_extreme(api, greater, input, axis):
 
 def cummax(input, axis):
     """(values, indices) of the running maximum along `axis`; each index is where that maximum is (the
-    latest position among equal ones)."""
+    latest position among equal ones). NaN counts as larger than any number, so it propagates."""
     return _cumulative_extreme("cummax", True, input, axis)
 
 
 def cummin(input, axis):
-    """(values, indices) of the running minimum along `axis`, as cummax."""
+    """(values, indices) of the running minimum along `axis`, as cummax (NaN propagates here too)."""
     return _cumulative_extreme("cummin", False, input, axis)
 
 
@@ -208,6 +220,8 @@ def bincount(input, weights=None, minlength=0):
     if values.size and values.min() < 0:
         raise ValueError(f"bincount: 'input' must be non-negative, but holds {int(values.min())}")
     length = builtins.max(int(values.max()) + 1 if values.size else 0, minlength)
+    if weights is not None:
+        _check_tensor("bincount", "weights", weights)
     counted = weights if weights is not None else prim("OnesLike")(_cast(input, mstype.float32))
     if weights is not None and tuple(weights.shape) != tuple(input.shape):
         raise ValueError(f"bincount: 'weights' must have the shape of 'input' {input.shape}, but got {weights.shape}")
@@ -224,9 +238,9 @@ def count_nonzero(x, axis=(), keep_dims=False, dtype=mstype.int32):
 
 def _drop_axes(x, shape, axes, keep):
     """The result of a keep-dims reduction reshaped as a reduction without keep-dims would give."""
-    if keep:
-        return x
     ndim = len(shape)
+    if keep or ndim == 0:  # a 0-d input reduces to 0-d either way
+        return x
     dropped = {a % ndim for a in axes} if axes else set(range(ndim))
     return _reshape(x, tuple(d for i, d in enumerate(shape) if i not in dropped))
 
@@ -252,8 +266,10 @@ def _moments(api, input, axis, ddof, keepdims):
     axes = _axes(axis, api)
     mean = _reduce("ReduceMean", input, axes, True)
     squares = _reduce("ReduceSum", _square(_sub(input, mean)), axes, True)
-    count = int(np.prod([input.shape[a] for a in axes])) if axes else input.size
-    var = _div(squares, Tensor(float(count - ddof), input.dtype))
+    count = int(np.prod([input.shape[a] for a in axes])) if axes and input.ndim else input.size
+    # N - ddof at least 0, as NumPy and PyTorch: too few elements give 0 / 0 = NaN (an empty input
+    # included), not a variance of the wrong sign.
+    var = _div(squares, Tensor(float(builtins.max(count - ddof, 0)), input.dtype))
     return _drop_axes(var, input.shape, axes, keepdims), _drop_axes(mean, input.shape, axes, keepdims)
 
 
@@ -328,7 +344,7 @@ def norm(A, ord=None, dim=None, keepdim=False, *, dtype=None):
             raise ValueError(f"norm: 'ord' {ord!r} is a matrix norm, but 'dim' names one axis")
         return _vector_norm(x, 2 if ord is None else ord, dims, keepdim)
     if len(dims) == 2:
-        rows, cols = (d % x.ndim for d in dims)
+        rows, cols = (d % builtins.max(x.ndim, 1) for d in dims)
         if rows == cols:
             raise ValueError(f"norm: 'dim' must name two different axes, but got {dim}")
         return _matrix_norm(x, "fro" if ord is None else ord, rows, cols, keepdim)

@@ -7,6 +7,8 @@ import numpy as np
 from sprout.common import dtype as mstype
 from sprout.common.tensor import Tensor
 from sprout.ops.function._prims import prim
+from sprout.ops.function.array_func import _ints as _shape_ints
+from sprout.ops.function.nn_func import _check_float_arg
 
 
 def _check_tensor(api, arg, value):
@@ -86,9 +88,16 @@ def conv3d(input, weight, bias=None, stride=1, pad_mode="valid", padding=0, dila
     return out
 
 
-def _pool_window(api, kernel_size, stride):
+def _pool_window(api, arg, x, kernel_size, stride):
+    """(kernel, strides) of a 2-d pool of the NCHW `x`, checked: every window and step at least 1."""
+    if x.ndim != 4:
+        raise ValueError(f"{api}: '{arg}' must be 4-d (N, C, H, W), but got shape {x.shape}")
     kernel = _ints(api, "kernel_size", kernel_size, (1, 2))
-    return kernel, kernel if stride is None else _ints(api, "stride", stride, (1, 2))
+    strides = kernel if stride is None else _ints(api, "stride", stride, (1, 2))
+    for name, values in (("kernel_size", kernel), ("stride", strides)):
+        if min(values) < 1:
+            raise ValueError(f"{api}: '{name}' must be positive, but got {values if len(values) > 1 else values[0]}")
+    return kernel, strides
 
 
 def _check_unpadded(api, **args):
@@ -140,7 +149,7 @@ def max_pool2d(x, kernel_size, stride=None, padding=0, dilation=1, return_indice
     `ceil_mode` keeps a last partial window."""
     _check_tensor("max_pool2d", "x", x)
     _check_unpadded("max_pool2d", dilation=dilation, return_indices=return_indices)
-    kernel, strides = _pool_window("max_pool2d", kernel_size, stride)
+    kernel, strides = _pool_window("max_pool2d", "x", x, kernel_size, stride)
     pads = _pool_padding("max_pool2d", x, kernel, strides, padding, ceil_mode)
     if any(any(p) for p in pads):
         low = float("-inf") if x.dtype in (mstype.float16, mstype.bfloat16, mstype.float32, mstype.float64) \
@@ -156,7 +165,7 @@ def avg_pool2d(input_x, kernel_size=1, stride=1, padding=0, ceil_mode=False, cou
     _check_tensor("avg_pool2d", "input_x", input_x)
     if divisor_override is not None and (not isinstance(divisor_override, int) or divisor_override <= 0):
         raise ValueError(f"avg_pool2d: 'divisor_override' must be a positive int, but got {divisor_override!r}")
-    kernel, strides = _pool_window("avg_pool2d", kernel_size, stride)
+    kernel, strides = _pool_window("avg_pool2d", "input_x", input_x, kernel_size, stride)
     pads = _pool_padding("avg_pool2d", input_x, kernel, strides, padding, ceil_mode)
     avg = prim("AvgPool", kernel_size=kernel, strides=strides)
     plain = not any(p[2] for p in pads) and count_include_pad and divisor_override is None
@@ -208,14 +217,16 @@ def batch_norm(input_x, running_mean, running_var, weight, bias, training=False,
     for arg, value in (("input_x", input_x), ("running_mean", running_mean), ("running_var", running_var),
                        ("weight", weight), ("bias", bias)):
         _check_tensor("batch_norm", arg, value)
-    op = prim("BatchNorm", is_training=bool(training), epsilon=float(eps), momentum=float(momentum))
+    op = prim("BatchNorm", is_training=bool(training), epsilon=_check_float_arg("batch_norm", "eps", eps),
+              momentum=_check_float_arg("batch_norm", "momentum", momentum))
     return op(input_x, weight, bias, running_mean, running_var)[0]
 
 
 def layer_norm(input, normalized_shape, weight=None, bias=None, eps=1e-5):
     """Layer normalization over the trailing `normalized_shape` axes of `input`; weight/bias default to 1/0."""
     _check_tensor("layer_norm", "input", input)
-    shape = (normalized_shape,) if isinstance(normalized_shape, int) else tuple(normalized_shape)
+    shape = _shape_ints(normalized_shape, "layer_norm", "normalized_shape")
+    eps = _check_float_arg("layer_norm", "eps", eps)
     if len(shape) == 0 or len(shape) > input.ndim or tuple(input.shape[input.ndim - len(shape):]) != shape:
         raise ValueError(f"layer_norm: 'normalized_shape' {shape} must be the trailing dimensions of 'input' of "
                          f"shape {input.shape}")
@@ -224,7 +235,7 @@ def layer_norm(input, normalized_shape, weight=None, bias=None, eps=1e-5):
     if bias is None:
         bias = Tensor(np.zeros(shape), input.dtype)
     axis = input.ndim - len(shape)
-    return prim("LayerNorm", begin_norm_axis=axis, begin_params_axis=axis, epsilon=float(eps))(input, weight, bias)[0]
+    return prim("LayerNorm", begin_norm_axis=axis, begin_params_axis=axis, epsilon=eps)(input, weight, bias)[0]
 
 
 def group_norm(input, num_groups, weight=None, bias=None, eps=1e-5):
@@ -238,10 +249,14 @@ def group_norm(input, num_groups, weight=None, bias=None, eps=1e-5):
     if isinstance(num_groups, bool) or not isinstance(num_groups, int) or num_groups <= 0 or c % num_groups:
         raise ValueError(f"group_norm: 'num_groups' must be a positive int dividing the {c} channels, "
                          f"but got {num_groups!r}")
+    eps = _check_float_arg("group_norm", "eps", eps)
+    for arg, value in (("weight", weight), ("bias", bias)):
+        if value is not None:
+            _check_tensor("group_norm", arg, value)
     grouped = input.reshape(n, num_groups, -1)
     ones = Tensor(np.ones(grouped.shape[2:]), input.dtype)
     zeros = Tensor(np.zeros(grouped.shape[2:]), input.dtype)
-    y = prim("LayerNorm", begin_norm_axis=2, begin_params_axis=2, epsilon=float(eps))(grouped, ones, zeros)[0]
+    y = prim("LayerNorm", begin_norm_axis=2, begin_params_axis=2, epsilon=eps)(grouped, ones, zeros)[0]
     y = y.reshape(input.shape)
     channel_shape = (1, c) + (1,) * (input.ndim - 2)
     if weight is not None:

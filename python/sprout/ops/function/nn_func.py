@@ -1,5 +1,6 @@
 """Neural-network functions: activations, softmax, losses, dropout, embedding, attention (MindSpore 2.x names)."""
 import math
+import numbers
 
 import numpy as np
 
@@ -36,7 +37,8 @@ def _check_axis(api, axis):
 
 
 def _check_float_arg(api, arg, value):
-    if isinstance(value, bool) or not isinstance(value, (int, float)):
+    """A float hyperparameter (eps, momentum, alpha ...): any real number but a bool, NumPy's included."""
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Real):
         raise TypeError(f"{api}: '{arg}' must be a float, but got {type(value).__name__}")
     return float(value)
 
@@ -271,6 +273,8 @@ def cross_entropy(input, target, weight=None, ignore_index=-100, reduction='mean
     _check_float_tensor("cross_entropy", "input", input)
     _check_tensor("cross_entropy", "target", target)
     _check_reduction("cross_entropy", reduction)
+    if input.ndim == 0:
+        raise ValueError("cross_entropy: 'input' must have a class dimension, but got a 0-d tensor")
     class_axis = 1 if input.ndim > 1 else 0
     log_probs = prim("LogSoftmax", axis=class_axis)(input)
     if target.dtype not in (mstype.float16, mstype.bfloat16, mstype.float32, mstype.float64):
@@ -384,7 +388,10 @@ def scaled_dot_product_attention(query, key, value, attn_mask=None, dropout_p=0.
                          f"{value.shape[-2]}")
     if is_causal and attn_mask is not None:
         raise ValueError(f"{api}: give either 'attn_mask' or 'is_causal', not both")
-    scale = 1.0 / math.sqrt(query.shape[-1]) if scale is None else _check_float_arg(api, "scale", scale)
+    if scale is not None:
+        scale = _check_float_arg(api, "scale", scale)
+    else:  # 1 / sqrt(0) is inf for features of size 0, as in PyTorch: its products are 0 or NaN
+        scale = 1.0 / math.sqrt(query.shape[-1]) if query.shape[-1] else math.inf
     scores = _mul(prim("BatchMatMul", transpose_b=True)(query, key), scale)
     length, keys = query.shape[-2], key.shape[-2]
     if is_causal:
@@ -396,7 +403,7 @@ def scaled_dot_product_attention(query, key, value, attn_mask=None, dropout_p=0.
             attn_mask = prim("Log")(_cast(attn_mask, scores.dtype))  # True -> 0, False -> -inf
         scores = _add(scores, attn_mask)
     weights = prim("Softmax", axis=(-1,))(scores)
-    if dropout_p > 0.0:
+    if _check_float_arg(api, "dropout_p", dropout_p) > 0.0:
         weights = dropout(weights, dropout_p)
     return prim("BatchMatMul")(weights, value)
 

@@ -4,7 +4,11 @@ from sprout.ops.function.nn_conv_func import adaptive_avg_pool2d, adaptive_max_p
 
 
 def _pair(api, arg, value):
-    return (1, _int(value, api, arg))
+    """A 1-d window or step as the 2-d pools take it, checked here so that errors name the 1-d op."""
+    value = _int(value, api, arg)
+    if value < 1:
+        raise ValueError(f"{api}: '{arg}' must be positive, but got {value}")
+    return (1, value)
 
 
 def _ncl(api, arg, x):

@@ -8,7 +8,9 @@ from sprout.common.tensor import Tensor
 from sprout.ops.function._prims import prim
 from sprout.ops.function.array_func import _int, _tensor, pad, reshape, transpose, unsorted_segment_sum
 from sprout.ops.function.nn_conv_func import avg_pool2d
+from sprout.ops.function.nn_func import _check_float_arg
 from sprout.ops.function.nn_pool1d_func import _as_2d, _back, _ncl
+from sprout.ops.function.nn_pool1d_func import _pair as _pool_pair
 
 
 def _pair(api, arg, value):
@@ -73,12 +75,24 @@ def fold(input, output_size, kernel_size, dilation=1, padding=0, stride=1):
     return prim("Slice")(out, (0, 0, ph, pw), (n, c, h, w)) if ph or pw else out
 
 
+def _norm_type(api, norm_type):
+    p = _check_float_arg(api, "norm_type", norm_type)
+    if p == 0:  # the result is the sum's 1/p-th power
+        raise ValueError(f"{api}: 'norm_type' must be nonzero, but got {norm_type!r}")
+    return p
+
+
 def lp_pool2d(x, norm_type, kernel_size, stride=None, ceil_mode=False):
     """Power-average pooling: (sum over each window of x^p)^(1/p), p = norm_type."""
     x = _tensor(x, "lp_pool2d", "x")
-    p = float(norm_type)
+    if x.ndim != 4:
+        raise ValueError(f"lp_pool2d: 'x' must be 4-d (N, C, H, W), but got shape {x.shape}")
+    p = _norm_type("lp_pool2d", norm_type)
     kh, kw = _pair("lp_pool2d", "kernel_size", kernel_size)
     stride = (kh, kw) if stride is None else _pair("lp_pool2d", "stride", stride)
+    for arg, value in (("kernel_size", (kh, kw)), ("stride", stride)):
+        if min(value) < 1:
+            raise ValueError(f"lp_pool2d: '{arg}' must be positive, but got {value}")
     sums = avg_pool2d(prim("Pow")(x, Tensor(p, x.dtype)), (kh, kw), stride, 0, ceil_mode) * float(kh * kw)
     return prim("Pow")(sums, Tensor(1.0 / p, x.dtype))
 
@@ -86,9 +100,10 @@ def lp_pool2d(x, norm_type, kernel_size, stride=None, ceil_mode=False):
 def lp_pool1d(x, norm_type, kernel_size, stride=None, ceil_mode=False):
     """Power-average pooling over the last axis of an (N, C, L) or (C, L) input."""
     x = _ncl("lp_pool1d", "x", x)
-    k = _int(kernel_size, "lp_pool1d", "kernel_size")
-    s = k if stride is None else _int(stride, "lp_pool1d", "stride")
-    return _back(lp_pool2d(_as_2d(x), norm_type, (1, k), (1, s), ceil_mode), x)
+    p = _norm_type("lp_pool1d", norm_type)
+    k = _pool_pair("lp_pool1d", "kernel_size", kernel_size)
+    s = k if stride is None else _pool_pair("lp_pool1d", "stride", stride)
+    return _back(lp_pool2d(_as_2d(x), p, k, s, ceil_mode), x)
 
 
 __all__ = ["unfold", "fold", "lp_pool2d", "lp_pool1d"]
