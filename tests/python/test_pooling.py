@@ -80,3 +80,14 @@ def test_pool_functions_check_rank_windows_and_norm_type():
         ops.lp_pool2d(image, 2, 2, (0, 0))
     with pytest.raises(ValueError, match=r"lp_pool2d: 'x' must be 4-d \(N, C, H, W\), but got shape \(4, 4\)"):
         ops.lp_pool2d(ms.Tensor(np.ones((4, 4), np.float32)), 2, 2)
+
+
+@pytest.mark.parametrize("padding", [0, 1])
+def test_float32_overlapping_max_pooling_of_minus_inf_windows(padding):
+    # No NaN: oneDNN runs, and its -FLT_MAX for windows of -inf is corrected (Note [Max pooling through oneDNN]).
+    x = np.full((2, 3, 6, 6), -np.inf, np.float32)
+    x[1, 2, 4, 4] = 2.5
+    got = ops.max_pool2d(ms.Tensor(x), 3, stride=1, padding=padding).asnumpy()
+    padded = np.pad(x, ((0, 0), (0, 0), (padding, padding), (padding, padding)), constant_values=-np.inf)
+    want = np.lib.stride_tricks.sliding_window_view(padded, (3, 3), axis=(2, 3)).max(axis=(4, 5))
+    np.testing.assert_array_equal(got, want)
