@@ -85,3 +85,18 @@ def test_a_for_loop_at_the_bound_compiles():
     # quadratic in a chain's length; this took 6.5 s to compile).
     np.testing.assert_array_equal(ms.jit(unroll_to_the_limit)(Tensor(np.zeros(3, np.float32))).asnumpy(),
                                   np.full(3, 10000, np.float32))
+
+
+def test_clamp_with_a_nan_bound_gives_nan_as_in_pytorch():
+    x = Tensor(np.array([1.0, 5.0, np.nan], np.float32))
+    assert np.isnan(ops.clamp(x, float("nan"), 2.0).asnumpy()).all()
+    assert np.isnan(ops.clamp(x, 0.0, float("nan")).asnumpy()).all()
+    np.testing.assert_array_equal(ops.clamp(x, 2.0, 3.0).asnumpy(), [2.0, 3.0, np.nan])
+
+
+def test_index_fill_takes_negative_positions_and_refuses_out_of_range_ones():
+    x = Tensor(np.zeros((3, 2), np.float32))
+    np.testing.assert_array_equal(ops.index_fill(x, 0, Tensor(np.array([-1], np.int32)), 5.0).asnumpy(),
+                                  [[0, 0], [0, 0], [5, 5]])
+    with pytest.raises(IndexError, match="index_fill: 'index' holds 3, out of range for axis 0 of size 3"):
+        ops.index_fill(x, 0, Tensor(np.array([0, 3], np.int32)), 5.0)

@@ -72,10 +72,11 @@ void nary_kernel(std::span<const Tensor> in, const Tensor& out, Fn fn) {
 }
 
 void clip_kernel(const NoAttrs&, std::span<const Tensor> in, std::span<Tensor> out) {
-  // NaN in x stays NaN: both comparisons are false for it.
+  // NaN in x stays NaN: both comparisons are false for it. A NaN bound makes the result NaN, as in
+  // PyTorch (the comparisons alone would ignore it).
   nary_kernel<3>(in, out[0], [](auto x, auto lo, auto hi) {
-    auto m = x < lo ? lo : x;
-    return m > hi ? hi : m;
+    auto m = x < lo || lo != lo ? lo : x;
+    return m > hi || hi != hi ? hi : m;
   });
 }
 

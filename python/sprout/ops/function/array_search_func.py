@@ -140,6 +140,13 @@ def index_fill(x, axis, index, value):
         return reshape(index_fill(reshape(target, (1,)), 0, index, value), ())
     if index.shape[0] == 0:  # nothing to fill (and no one-hot rows to reduce)
         return target
+    size = target.shape[axis]
+    if type(index) is Tensor:  # eager: check the positions (compiled code cannot read them)
+        positions = index.asnumpy()
+        if positions.min() < -size or positions.max() >= size:
+            bad = positions[(positions < -size) | (positions >= size)][0]
+            raise IndexError(f"index_fill: 'index' holds {int(bad)}, out of range for axis {axis} of size {size}")
+    index = prim("Select")(prim("Less")(index, Tensor(0, index.dtype)), index + size, index)  # -1: the last
     hit = prim("ReduceMax", keep_dims=False)(one_hot(index, target.shape[axis]), (0,))  # (n,): 1 where filled
     mask = reshape(prim("Greater")(hit, Tensor(0.0)), (target.shape[axis],) + (1,) * (target.ndim - axis - 1))
     fill = value if isinstance(value, Tensor) else Tensor(value, target.dtype)
