@@ -644,3 +644,17 @@ def test_bad_argument_types_name_the_op():
         ops.cosine_similarity(x, x, eps=None)
     with pytest.raises(TypeError, match="pairwise_distance: 'eps' must be a float, but got str"):
         ops.pairwise_distance(x, x, eps="a")
+
+
+def pad_with_value(x):
+    return ops.pad(x, (1, 2, 0, 3), value=-1.5)
+
+
+@pytest.mark.parametrize("compiled", [False, True])
+def test_pad_with_a_value_matches_numpy_and_passes_gradients_inside(compiled):
+    x = np.arange(24, dtype=np.float32).reshape(2, 3, 4)
+    fn = ms.jit(pad_with_value) if compiled else pad_with_value
+    want = np.pad(x, ((0, 0), (0, 3), (1, 2)), constant_values=-1.5)
+    np.testing.assert_array_equal(fn(T(x)).asnumpy(), want)
+    grad = ms.grad(lambda t: (pad_with_value(t) * pad_with_value(t)).sum())(T(x)).asnumpy()
+    np.testing.assert_array_equal(grad, 2 * x)  # the padding holds constants: no gradient flows there
