@@ -94,11 +94,11 @@ def _normalize_axes(axes, ndim, api):
     for a in axes:
         if not isinstance(a, int) or not -ndim <= a < max(ndim, 1):
             raise ValueError(f"{api}: axis {a!r} is out of range for a tensor of rank {ndim}")
-    return sorted({a % ndim for a in axes})
+    return sorted({a % max(ndim, 1) for a in axes})
 
 
 def _layout(prim, args, shapes):
-    name, api = prim.name, prim.name
+    name = api = prim.name
     if name in _ELEMENTWISE or name in _ALONG_AXIS:
         labels, out, whole = _broadcast_labels(shapes)
         if name in _ALONG_AXIS:
@@ -119,7 +119,7 @@ def _layout(prim, args, shapes):
         keep = prim.attrs.get("keep_dims", False)
         out = [f"kept{a}" if a in reduced else labels[a] for a in range(len(shape)) if keep or a not in reduced]
         mean_over = [labels[a] for a in reduced] if name == "ReduceMean" else ()
-        return _Layout([labels], out, [o for o in out if o.startswith("kept")], mean_over)
+        return _Layout([labels], out, mean_over=mean_over)  # a kept axis (size 1) is no input's: never split
     if name == "Transpose":
         (shape,) = shapes
         perm = args[1]
