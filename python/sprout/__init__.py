@@ -5,7 +5,11 @@
 import os as _os
 import sys as _sys
 
-from sprout import _C
+from sprout import _openblas_core
+
+_openblas_core.set_openblas_core(_os.environ)  # before _C loads OpenBLAS (Note [OpenBLAS core on new Intel CPUs])
+
+from sprout import _C  # noqa: E402
 
 # The optional `mkl` wheel puts libmkl_rt into the environment's lib/ (Note [MKL at run time]).
 _MKL_LIBRARY = _os.path.join(_sys.prefix, "lib", "libmkl_rt.so.3")
