@@ -18,16 +18,14 @@ def _pair(api, name, value, n=2):
         return (value,) * n
     if isinstance(value, tuple) and len(value) == n and all(_positive(v) for v in value):
         return value
-    raise ValueError(f"{api}: '{name}' must be a positive int or a tuple of {n} positive ints, but got {value!r}")
+    count = f"{n} " if n > 1 else ""
+    raise ValueError(f"{api}: '{name}' must be a positive int or a tuple of {count}positive ints, but got {value!r}")
 
 
 def _conv_weight(api, in_channels, out_channels, group, kernel, weight_init, bias_init, has_bias, dtype, shape):
     for name, value in (("in_channels", in_channels), ("out_channels", out_channels), ("group", group)):
         if not isinstance(value, int) or isinstance(value, bool) or value <= 0:
             raise ValueError(f"{api}: '{name}' must be a positive int, but got {value!r}")
-    if not all(_positive(k) for k in kernel):
-        kernel = kernel[0] if len(kernel) == 1 else kernel
-        raise ValueError(f"{api}: 'kernel_size' must be a positive int or a tuple of positive ints, but got {kernel!r}")
     if in_channels % group or out_channels % group:
         raise ValueError(f"{api}: in_channels ({in_channels}) and out_channels ({out_channels}) must be "
                          f"divisible by group ({group})")
@@ -91,9 +89,9 @@ class Conv1d(Cell):
         super().__init__()
         self.in_channels, self.out_channels, self.kernel_size = in_channels, out_channels, kernel_size
         self.stride, self.pad_mode, self.padding, self.dilation, self.group = stride, pad_mode, padding, dilation, group
-        self.weight, self.bias = _conv_weight("Conv1d", in_channels, out_channels, group, (kernel_size,), weight_init,
-                                              bias_init, has_bias, dtype, (out_channels, in_channels // group,
-                                                                           kernel_size))
+        kernel = _pair("Conv1d", "kernel_size", kernel_size, 1)
+        self.weight, self.bias = _conv_weight("Conv1d", in_channels, out_channels, group, kernel, weight_init,
+                                              bias_init, has_bias, dtype, (out_channels, in_channels // group) + kernel)
 
     def construct(self, x):
         return ops.conv1d(x, self.weight, self.bias, self.stride, self.pad_mode, self.padding, self.dilation,

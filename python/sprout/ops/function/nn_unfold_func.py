@@ -7,7 +7,7 @@ import numpy as np
 from sprout.common.tensor import Tensor
 from sprout.ops.function._prims import prim
 from sprout.ops.function.array_func import _int, _tensor, pad, reshape, transpose, unsorted_segment_sum
-from sprout.ops.function.nn_conv_func import avg_pool2d
+from sprout.ops.function.nn_conv_func import _pool_window, avg_pool2d
 from sprout.ops.function.nn_func import _check_float_arg
 from sprout.ops.function.nn_pool1d_func import _as_2d, _back, _ncl
 from sprout.ops.function.nn_pool1d_func import _pair as _pool_pair
@@ -85,15 +85,9 @@ def _norm_type(api, norm_type):
 def lp_pool2d(x, norm_type, kernel_size, stride=None, ceil_mode=False):
     """Power-average pooling: (sum over each window of x^p)^(1/p), p = norm_type."""
     x = _tensor(x, "lp_pool2d", "x")
-    if x.ndim != 4:
-        raise ValueError(f"lp_pool2d: 'x' must be 4-d (N, C, H, W), but got shape {x.shape}")
     p = _norm_type("lp_pool2d", norm_type)
-    kh, kw = _pair("lp_pool2d", "kernel_size", kernel_size)
-    stride = (kh, kw) if stride is None else _pair("lp_pool2d", "stride", stride)
-    for arg, value in (("kernel_size", (kh, kw)), ("stride", stride)):
-        if min(value) < 1:
-            raise ValueError(f"lp_pool2d: '{arg}' must be positive, but got {value}")
-    sums = avg_pool2d(prim("Pow")(x, Tensor(p, x.dtype)), (kh, kw), stride, 0, ceil_mode) * float(kh * kw)
+    kernel, stride = _pool_window("lp_pool2d", "x", x, kernel_size, stride)  # the 2-d pools' checks
+    sums = avg_pool2d(prim("Pow")(x, Tensor(p, x.dtype)), kernel, stride, 0, ceil_mode) * float(kernel[0] * kernel[-1])
     return prim("Pow")(sums, Tensor(1.0 / p, x.dtype))
 
 
