@@ -124,3 +124,12 @@ def test_a_stopped_worker_is_replaced_for_the_workloads_after_it():
     finally:
         for w in workers.values():
             w.close()
+
+
+def test_the_optimizer_benchmark_runs_every_update():
+    import optimizers  # benchmarks/optimizers.py
+
+    times = optimizers.main(n=37, number=1, repeat=1)  # 37: two vectors and a tail on any target
+    assert sorted(times) == sorted(["Momentum", "GradientDescent", "Adam", "AdamWeightDecay", "RMSProp",
+                                    "CenteredRMSProp", "Adagrad"])
+    assert all(t > 0 for t in times.values())

@@ -5,6 +5,7 @@
 #include <hwy/foreach_target.h>  // must come before highway.h
 #include <hwy/highway.h>
 
+#include <array>
 #include <cstring>
 
 #include "kernels/cpu/optim_simd.h"
@@ -15,46 +16,189 @@ namespace HWY_NAMESPACE {
 namespace hn = hwy::HWY_NAMESPACE;
 namespace {
 
+// Calls update(u, r) for each vector of the n elements, u[k] pointing at that vector of the k-th state
+// (which update loads and stores) and r[k] at that vector of the k-th read-only input.
+template <class T, size_t NU, size_t NR, class Update>
+HWY_INLINE void for_each_vector(std::array<T*, NU> u, std::array<const T*, NR> r, int64_t n, Update&& update) {
+  const hn::ScalableTag<T> d;
+  const int64_t lanes = static_cast<int64_t>(hn::Lanes(d));
+  int64_t i = 0;
+  for (; i + lanes <= n; i += lanes) {
+    std::array<T*, NU> pu;
+    std::array<const T*, NR> pr;
+    for (size_t k = 0; k < NU; ++k) pu[k] = u[k] + i;
+    for (size_t k = 0; k < NR; ++k) pr[k] = r[k] + i;
+    update(pu, pr);
+  }
+  if (i == n) return;
+  const size_t rest = static_cast<size_t>(n - i) * sizeof(T);
+  HWY_ALIGN T bu[NU][hn::MaxLanes(d)] = {}, br[NR][hn::MaxLanes(d)] = {};
+  std::array<T*, NU> pu;
+  std::array<const T*, NR> pr;
+  for (size_t k = 0; k < NU; ++k) {
+    std::memcpy(bu[k], u[k] + i, rest);
+    pu[k] = bu[k];
+  }
+  for (size_t k = 0; k < NR; ++k) {
+    std::memcpy(br[k], r[k] + i, rest);
+    pr[k] = br[k];
+  }
+  update(pu, pr);
+  for (size_t k = 0; k < NU; ++k) std::memcpy(u[k] + i, bu[k], rest);
+}
+
+template <class T>
+void gradient_descent_loop(double alpha, T* var, const T* g, int64_t n) {
+  const hn::ScalableTag<T> d;
+  const auto a = hn::Set(d, static_cast<T>(alpha));
+  for_each_vector<T, 1, 1>({var}, {g}, n, [&](auto u, auto r) {
+    hn::StoreU(hn::Sub(hn::LoadU(d, u[0]), hn::Mul(a, hn::LoadU(d, r[0]))), d, u[0]);
+  });
+}
+
+template <class T>
+void momentum_loop(const MomentumStep& s, T* var, T* acc, const T* g, int64_t n) {
+  const hn::ScalableTag<T> d;
+  const auto lr = hn::Set(d, static_cast<T>(s.lr)), mu = hn::Set(d, static_cast<T>(s.momentum));
+  const auto scale = hn::Set(d, static_cast<T>(s.gradient_scale));
+  for_each_vector<T, 2, 1>({var, acc}, {g}, n, [&](auto u, auto r) {
+    const auto gi = hn::Mul(scale, hn::LoadU(d, r[0]));
+    const auto a = hn::Add(hn::Mul(mu, hn::LoadU(d, u[1])), gi);
+    hn::StoreU(a, d, u[1]);
+    const auto step = s.nesterov ? hn::Add(gi, hn::Mul(mu, a)) : a;
+    hn::StoreU(hn::Sub(hn::LoadU(d, u[0]), hn::Mul(lr, step)), d, u[0]);
+  });
+}
+
 template <class T>
 void adam_loop(const AdamStep& s, T* var, T* m, T* v, const T* g, int64_t n) {
   const hn::ScalableTag<T> d;
-  const int64_t lanes = static_cast<int64_t>(hn::Lanes(d));
   const auto lr = hn::Set(d, static_cast<T>(s.lr)), b1 = hn::Set(d, static_cast<T>(s.beta1));
   const auto one_b1 = hn::Set(d, 1 - static_cast<T>(s.beta1)), one_b2 = hn::Set(d, 1 - static_cast<T>(s.beta2));
   const auto eps = hn::Set(d, static_cast<T>(s.eps));
-  auto update = [&](T* pvar, T* pm, T* pv, const T* pg) {
-    const auto gi = hn::LoadU(d, pg), m0 = hn::LoadU(d, pm), v0 = hn::LoadU(d, pv);
+  for_each_vector<T, 3, 1>({var, m, v}, {g}, n, [&](auto u, auto r) {
+    const auto gi = hn::LoadU(d, r[0]), m0 = hn::LoadU(d, u[1]), v0 = hn::LoadU(d, u[2]);
     const auto mi = hn::Add(m0, hn::Mul(hn::Sub(gi, m0), one_b1));
     const auto vi = hn::Add(v0, hn::Mul(hn::Sub(hn::Mul(gi, gi), v0), one_b2));
-    hn::StoreU(mi, d, pm);
-    hn::StoreU(vi, d, pv);
+    hn::StoreU(mi, d, u[1]);
+    hn::StoreU(vi, d, u[2]);
     const auto step = s.nesterov ? hn::Add(hn::Mul(mi, b1), hn::Mul(one_b1, gi)) : mi;
-    hn::StoreU(hn::Sub(hn::LoadU(d, pvar), hn::Div(hn::Mul(lr, step), hn::Add(hn::Sqrt(vi), eps))), d, pvar);
-  };
-  int64_t i = 0;
-  for (; i + lanes <= n; i += lanes) update(var + i, m + i, v + i, g + i);
-  if (i < n) {  // the tail through padded buffers, so it gets the same vector code
-    const size_t rest = static_cast<size_t>(n - i) * sizeof(T);
-    HWY_ALIGN T tvar[hn::MaxLanes(d)] = {}, tm[hn::MaxLanes(d)] = {}, tv[hn::MaxLanes(d)] = {},
-                tg[hn::MaxLanes(d)] = {};
-    std::memcpy(tvar, var + i, rest);
-    std::memcpy(tm, m + i, rest);
-    std::memcpy(tv, v + i, rest);
-    std::memcpy(tg, g + i, rest);
-    update(tvar, tm, tv, tg);
-    std::memcpy(var + i, tvar, rest);
-    std::memcpy(m + i, tm, rest);
-    std::memcpy(v + i, tv, rest);
-  }
+    hn::StoreU(hn::Sub(hn::LoadU(d, u[0]), hn::Div(hn::Mul(lr, step), hn::Add(hn::Sqrt(vi), eps))), d, u[0]);
+  });
+}
+
+template <class T>
+void adam_weight_decay_loop(const AdamWeightDecayStep& s, T* var, T* m, T* v, const T* g, int64_t n) {
+  const hn::ScalableTag<T> d;
+  const T beta1 = static_cast<T>(s.beta1), beta2 = static_cast<T>(s.beta2);
+  const auto lr = hn::Set(d, static_cast<T>(s.lr)), b1 = hn::Set(d, beta1), b2 = hn::Set(d, beta2);
+  const auto one_b1 = hn::Set(d, 1 - beta1), one_b2 = hn::Set(d, 1 - beta2);
+  const auto eps = hn::Set(d, static_cast<T>(s.eps)), decay = hn::Set(d, static_cast<T>(s.decay));
+  for_each_vector<T, 3, 1>({var, m, v}, {g}, n, [&](auto u, auto r) {
+    const auto gi = hn::LoadU(d, r[0]), w = hn::LoadU(d, u[0]);
+    const auto mi = hn::Add(hn::Mul(b1, hn::LoadU(d, u[1])), hn::Mul(one_b1, gi));
+    const auto vi = hn::Add(hn::Mul(b2, hn::LoadU(d, u[2])), hn::Mul(hn::Mul(one_b2, gi), gi));
+    hn::StoreU(mi, d, u[1]);
+    hn::StoreU(vi, d, u[2]);
+    const auto step = hn::Add(hn::Div(mi, hn::Add(hn::Sqrt(vi), eps)), hn::Mul(decay, w));
+    hn::StoreU(hn::Sub(w, hn::Mul(lr, step)), d, u[0]);
+  });
+}
+
+// RMSProp's step once the mean square is known: mom = momentum mom + lr g / sqrt(denominator), var -= mom.
+template <class D, class V>
+HWY_INLINE void rmsprop_step(D d, V lr, V mu, V gi, V denominator, hn::TFromD<D>* var, hn::TFromD<D>* mom) {
+  const V mo = hn::Add(hn::Mul(mu, hn::LoadU(d, mom)), hn::Div(hn::Mul(lr, gi), hn::Sqrt(denominator)));
+  hn::StoreU(mo, d, mom);
+  hn::StoreU(hn::Sub(hn::LoadU(d, var), mo), d, var);
+}
+
+template <class T>
+void rmsprop_loop(const RmsPropStep& s, T* var, T* ms, T* mom, const T* g, int64_t n) {
+  const hn::ScalableTag<T> d;
+  const T rho = static_cast<T>(s.decay);
+  const auto lr = hn::Set(d, static_cast<T>(s.lr)), r0 = hn::Set(d, rho), r1 = hn::Set(d, 1 - rho);
+  const auto mu = hn::Set(d, static_cast<T>(s.momentum)), eps = hn::Set(d, static_cast<T>(s.eps));
+  for_each_vector<T, 3, 1>({var, ms, mom}, {g}, n, [&](auto u, auto r) {
+    const auto gi = hn::LoadU(d, r[0]);
+    const auto si = hn::Add(hn::Mul(r0, hn::LoadU(d, u[1])), hn::Mul(hn::Mul(r1, gi), gi));
+    hn::StoreU(si, d, u[1]);
+    rmsprop_step(d, lr, mu, gi, hn::Add(si, eps), u[0], u[2]);
+  });
+}
+
+template <class T>
+void centered_rmsprop_loop(const RmsPropStep& s, T* var, T* mg, T* ms, T* mom, const T* g, int64_t n) {
+  const hn::ScalableTag<T> d;
+  const T rho = static_cast<T>(s.decay);
+  const auto lr = hn::Set(d, static_cast<T>(s.lr)), r0 = hn::Set(d, rho), r1 = hn::Set(d, 1 - rho);
+  const auto mu = hn::Set(d, static_cast<T>(s.momentum)), eps = hn::Set(d, static_cast<T>(s.eps));
+  for_each_vector<T, 4, 1>({var, mg, ms, mom}, {g}, n, [&](auto u, auto r) {
+    const auto gi = hn::LoadU(d, r[0]);
+    const auto gm = hn::Add(hn::Mul(r0, hn::LoadU(d, u[1])), hn::Mul(r1, gi));
+    const auto si = hn::Add(hn::Mul(r0, hn::LoadU(d, u[2])), hn::Mul(hn::Mul(r1, gi), gi));
+    hn::StoreU(gm, d, u[1]);
+    hn::StoreU(si, d, u[2]);
+    rmsprop_step(d, lr, mu, gi, hn::Add(hn::Sub(si, hn::Mul(gm, gm)), eps), u[0], u[3]);
+  });
+}
+
+template <class T>
+void adagrad_loop(const AdagradStep& s, T* var, T* acc, const T* g, int64_t n) {
+  const hn::ScalableTag<T> d;
+  const auto lr = hn::Set(d, static_cast<T>(s.lr));
+  for_each_vector<T, 2, 1>({var, acc}, {g}, n, [&](auto u, auto r) {
+    const auto gi = hn::LoadU(d, r[0]);
+    auto a = hn::LoadU(d, u[1]);
+    if (s.update_slots) {
+      a = hn::Add(a, hn::Mul(gi, gi));
+      hn::StoreU(a, d, u[1]);
+    }
+    hn::StoreU(hn::Sub(hn::LoadU(d, u[0]), hn::Div(hn::Mul(lr, gi), hn::Sqrt(a))), d, u[0]);
+  });
 }
 
 }  // namespace
 
+// The per-target entry points HWY_EXPORT tabulates, one per optimizer and element type.
+void GradientDescentF32(double alpha, float* var, const float* g, int64_t n) { gradient_descent_loop(alpha, var, g, n); }
+void GradientDescentF64(double alpha, double* var, const double* g, int64_t n) { gradient_descent_loop(alpha, var, g, n); }
+void MomentumF32(const MomentumStep& s, float* var, float* acc, const float* g, int64_t n) {
+  momentum_loop(s, var, acc, g, n);
+}
+void MomentumF64(const MomentumStep& s, double* var, double* acc, const double* g, int64_t n) {
+  momentum_loop(s, var, acc, g, n);
+}
 void AdamF32(const AdamStep& s, float* var, float* m, float* v, const float* g, int64_t n) {
   adam_loop(s, var, m, v, g, n);
 }
 void AdamF64(const AdamStep& s, double* var, double* m, double* v, const double* g, int64_t n) {
   adam_loop(s, var, m, v, g, n);
+}
+void AdamWeightDecayF32(const AdamWeightDecayStep& s, float* var, float* m, float* v, const float* g, int64_t n) {
+  adam_weight_decay_loop(s, var, m, v, g, n);
+}
+void AdamWeightDecayF64(const AdamWeightDecayStep& s, double* var, double* m, double* v, const double* g, int64_t n) {
+  adam_weight_decay_loop(s, var, m, v, g, n);
+}
+void RmsPropF32(const RmsPropStep& s, float* var, float* ms, float* mom, const float* g, int64_t n) {
+  rmsprop_loop(s, var, ms, mom, g, n);
+}
+void RmsPropF64(const RmsPropStep& s, double* var, double* ms, double* mom, const double* g, int64_t n) {
+  rmsprop_loop(s, var, ms, mom, g, n);
+}
+void CenteredRmsPropF32(const RmsPropStep& s, float* var, float* mg, float* ms, float* mom, const float* g, int64_t n) {
+  centered_rmsprop_loop(s, var, mg, ms, mom, g, n);
+}
+void CenteredRmsPropF64(const RmsPropStep& s, double* var, double* mg, double* ms, double* mom, const double* g,
+                        int64_t n) {
+  centered_rmsprop_loop(s, var, mg, ms, mom, g, n);
+}
+void AdagradF32(const AdagradStep& s, float* var, float* acc, const float* g, int64_t n) {
+  adagrad_loop(s, var, acc, g, n);
+}
+void AdagradF64(const AdagradStep& s, double* var, double* acc, const double* g, int64_t n) {
+  adagrad_loop(s, var, acc, g, n);
 }
 
 }  // namespace HWY_NAMESPACE
@@ -63,14 +207,65 @@ HWY_AFTER_NAMESPACE();
 
 #if HWY_ONCE
 namespace sprout {
+HWY_EXPORT(GradientDescentF32);
+HWY_EXPORT(GradientDescentF64);
+HWY_EXPORT(MomentumF32);
+HWY_EXPORT(MomentumF64);
 HWY_EXPORT(AdamF32);
 HWY_EXPORT(AdamF64);
+HWY_EXPORT(AdamWeightDecayF32);
+HWY_EXPORT(AdamWeightDecayF64);
+HWY_EXPORT(RmsPropF32);
+HWY_EXPORT(RmsPropF64);
+HWY_EXPORT(CenteredRmsPropF32);
+HWY_EXPORT(CenteredRmsPropF64);
+HWY_EXPORT(AdagradF32);
+HWY_EXPORT(AdagradF64);
 
+void simd_gradient_descent(double alpha, float* var, const float* g, int64_t n) {
+  HWY_DYNAMIC_DISPATCH(GradientDescentF32)(alpha, var, g, n);
+}
+void simd_gradient_descent(double alpha, double* var, const double* g, int64_t n) {
+  HWY_DYNAMIC_DISPATCH(GradientDescentF64)(alpha, var, g, n);
+}
+void simd_momentum(const MomentumStep& s, float* var, float* acc, const float* g, int64_t n) {
+  HWY_DYNAMIC_DISPATCH(MomentumF32)(s, var, acc, g, n);
+}
+void simd_momentum(const MomentumStep& s, double* var, double* acc, const double* g, int64_t n) {
+  HWY_DYNAMIC_DISPATCH(MomentumF64)(s, var, acc, g, n);
+}
 void simd_adam(const AdamStep& s, float* var, float* m, float* v, const float* g, int64_t n) {
   HWY_DYNAMIC_DISPATCH(AdamF32)(s, var, m, v, g, n);
 }
 void simd_adam(const AdamStep& s, double* var, double* m, double* v, const double* g, int64_t n) {
   HWY_DYNAMIC_DISPATCH(AdamF64)(s, var, m, v, g, n);
+}
+void simd_adam_weight_decay(const AdamWeightDecayStep& s, float* var, float* m, float* v, const float* g, int64_t n) {
+  HWY_DYNAMIC_DISPATCH(AdamWeightDecayF32)(s, var, m, v, g, n);
+}
+void simd_adam_weight_decay(const AdamWeightDecayStep& s, double* var, double* m, double* v, const double* g,
+                            int64_t n) {
+  HWY_DYNAMIC_DISPATCH(AdamWeightDecayF64)(s, var, m, v, g, n);
+}
+void simd_rmsprop(const RmsPropStep& s, float* var, float* ms, float* mom, const float* g, int64_t n) {
+  HWY_DYNAMIC_DISPATCH(RmsPropF32)(s, var, ms, mom, g, n);
+}
+void simd_rmsprop(const RmsPropStep& s, double* var, double* ms, double* mom, const double* g, int64_t n) {
+  HWY_DYNAMIC_DISPATCH(RmsPropF64)(s, var, ms, mom, g, n);
+}
+void simd_centered_rmsprop(const RmsPropStep& s, float* var, float* mg, float* ms, float* mom, const float* g,
+                           int64_t n) {
+  HWY_DYNAMIC_DISPATCH(CenteredRmsPropF32)(s, var, mg, ms, mom, g, n);
+}
+void simd_centered_rmsprop(const RmsPropStep& s, double* var, double* mg, double* ms, double* mom, const double* g,
+                           int64_t n) {
+  HWY_DYNAMIC_DISPATCH(CenteredRmsPropF64)(s, var, mg, ms, mom, g, n);
+}
+void simd_adagrad(const AdagradStep& s, float* var, float* acc, const float* g, int64_t n) {
+  HWY_DYNAMIC_DISPATCH(AdagradF32)(s, var, acc, g, n);
+}
+void simd_adagrad(const AdagradStep& s, double* var, double* acc, const double* g, int64_t n) {
+  HWY_DYNAMIC_DISPATCH(AdagradF64)(s, var, acc, g, n);
 }
 }  // namespace sprout
 #endif

@@ -1,10 +1,26 @@
 // Vectorized loops of the optimizer kernels (Highway, dispatched at run time as in simd.cc): the
-// baseline build's auto-vectorized loops are SSE2 at best and keep sqrt scalar.
+// baseline build's auto-vectorized loops are SSE2 at best and keep sqrt and division scalar. Each
+// function updates n elements of its states in place from n elements of the gradient g, with the
+// formula of its op in src/ops/optim.cc; the hyperparameters arrive in double and are rounded to the
+// element type once.
 #pragma once
 
 #include <cstdint>
 
 namespace sprout {
+
+// var -= alpha * g
+void simd_gradient_descent(double alpha, float* var, const float* g, int64_t n);
+void simd_gradient_descent(double alpha, double* var, const double* g, int64_t n);
+
+struct MomentumStep {
+  double lr, momentum, gradient_scale;
+  bool nesterov;
+};
+
+// acc = momentum * acc + scale * g, var -= lr * acc; nesterov: var -= lr * (scale * g + momentum * acc).
+void simd_momentum(const MomentumStep& s, float* var, float* acc, const float* g, int64_t n);
+void simd_momentum(const MomentumStep& s, double* var, double* acc, const double* g, int64_t n);
 
 struct AdamStep {
   double lr;  // with the bias corrections folded in
@@ -13,8 +29,40 @@ struct AdamStep {
 };
 
 // m = m + (g - m)(1 - beta1), v = v + (g^2 - v)(1 - beta2), var -= lr * step / (sqrt(v) + eps) with
-// step = m, or beta1 m + (1 - beta1) g when nesterov; n elements of each, in place.
+// step = m, or beta1 m + (1 - beta1) g when nesterov.
 void simd_adam(const AdamStep& s, float* var, float* m, float* v, const float* g, int64_t n);
 void simd_adam(const AdamStep& s, double* var, double* m, double* v, const double* g, int64_t n);
+
+struct AdamWeightDecayStep {
+  double lr, beta1, beta2, eps, decay;
+};
+
+// m = beta1 m + (1 - beta1) g, v = beta2 v + (1 - beta2) g^2, var -= lr (m / (sqrt(v) + eps) + decay var).
+void simd_adam_weight_decay(const AdamWeightDecayStep& s, float* var, float* m, float* v, const float* g, int64_t n);
+void simd_adam_weight_decay(const AdamWeightDecayStep& s, double* var, double* m, double* v, const double* g,
+                            int64_t n);
+
+struct RmsPropStep {
+  double lr, decay, momentum, eps;
+};
+
+// ms = decay ms + (1 - decay) g^2, mom = momentum mom + lr g / sqrt(ms + eps), var -= mom.
+void simd_rmsprop(const RmsPropStep& s, float* var, float* ms, float* mom, const float* g, int64_t n);
+void simd_rmsprop(const RmsPropStep& s, double* var, double* ms, double* mom, const double* g, int64_t n);
+
+// As simd_rmsprop with mg = decay mg + (1 - decay) g and ms - mg^2 in place of ms under the root.
+void simd_centered_rmsprop(const RmsPropStep& s, float* var, float* mg, float* ms, float* mom, const float* g,
+                           int64_t n);
+void simd_centered_rmsprop(const RmsPropStep& s, double* var, double* mg, double* ms, double* mom, const double* g,
+                           int64_t n);
+
+struct AdagradStep {
+  double lr;
+  bool update_slots;
+};
+
+// acc += g^2 (when update_slots), var -= lr g / sqrt(acc).
+void simd_adagrad(const AdagradStep& s, float* var, float* acc, const float* g, int64_t n);
+void simd_adagrad(const AdagradStep& s, double* var, double* acc, const double* g, int64_t n);
 
 }  // namespace sprout
