@@ -24,6 +24,13 @@ namespace {
   throw TypeError(str(op, ": 'equation' ", "'", eq, "' ", why));
 }
 
+// The character starting at byte i: all of its UTF-8 sequence, so that a message naming it stays valid text.
+std::string character_at(const std::string& text, size_t i) {
+  const auto lead = static_cast<unsigned char>(text[i]);
+  const size_t length = lead >= 0xF0 ? 4 : lead >= 0xE0 ? 3 : lead >= 0xC0 ? 2 : 1;
+  return text.substr(i, length);
+}
+
 // Splits "ab...c" into the letters before and after the ellipsis; has_ellipsis tells if there was one.
 void split_term(std::string_view op, const std::string& eq, std::string_view term, std::string& head,
                 std::string& tail, bool& has_ellipsis) {
@@ -31,9 +38,10 @@ void split_term(std::string_view op, const std::string& eq, std::string_view ter
   has_ellipsis = dots != std::string_view::npos;
   head = std::string(term.substr(0, has_ellipsis ? dots : term.size()));
   tail = has_ellipsis ? std::string(term.substr(dots + 3)) : std::string();
-  for (char c : head + tail)
-    if (!std::isalpha(static_cast<unsigned char>(c)))
-      bad_equation(op, eq, str("may hold only letters, ',', '...' and '->', but has '", c, "'"));
+  const std::string letters = head + tail;
+  for (size_t i = 0; i < letters.size(); ++i)
+    if (!std::isalpha(static_cast<unsigned char>(letters[i])))
+      bad_equation(op, eq, str("may hold only letters, ',', '...' and '->', but has '", character_at(letters, i), "'"));
 }
 
 }  // namespace
