@@ -61,6 +61,48 @@ def test_adamw_decoupled_decay():
     np.testing.assert_allclose(got[0], p, rtol=1e-5)
 
 
+def test_adamw_matches_pytorchs_update():
+    got, grads = run(nn.AdamW, learning_rate=0.01, weight_decay=0.1)
+    p, m, v = np.array([1.0, -2.0, 3.0]), 0, 0
+    for t in range(1, 4):
+        g = grads[0]
+        p = p * (1 - 0.01 * 0.1)
+        m = 0.9 * m + 0.1 * g
+        v = 0.999 * v + 0.001 * g * g
+        p = p - 0.01 * (m / (1 - 0.9 ** t)) / (np.sqrt(v / (1 - 0.999 ** t)) + 1e-8)
+    np.testing.assert_allclose(got[0], p, rtol=1e-5)
+
+
+def test_rmsprop_matches_reference():
+    got, grads = run(nn.RMSProp, learning_rate=0.01, decay=0.9, momentum=0.5, weight_decay=0.01)
+    p, ms_, mom = np.array([1.0, -2.0, 3.0]), np.ones(3), np.zeros(3)
+    for _ in range(3):
+        g = grads[0] + 0.01 * p
+        ms_ = 0.9 * ms_ + 0.1 * g * g
+        mom = 0.5 * mom + 0.01 * g / np.sqrt(ms_ + 1e-10)
+        p = p - mom
+    np.testing.assert_allclose(got[0], p, rtol=1e-5)
+
+
+@pytest.mark.parametrize("opt_cls, kw", [
+    (nn.AdamW, {"learning_rate": 0.01, "weight_decay": 0.1}),
+    (nn.RMSProp, {"learning_rate": 0.01, "momentum": 0.5}),
+    (nn.RMSProp, {"learning_rate": 0.01, "momentum": 0.5, "centered": True}),
+    (nn.Adagrad, {"learning_rate": 0.1, "weight_decay": 0.01}),
+    (nn.Lamb, {"learning_rate": 0.01, "weight_decay": 0.01}),
+])
+def test_fused_updates_compile_to_the_same_steps(opt_cls, kw):
+    # The step count, and the bias corrections and rates derived from it, are tensors in a compiled step.
+    want, _ = run(opt_cls, **kw)
+    ms.set_context(mode=ms.GRAPH_MODE)
+    try:
+        got, _ = run(opt_cls, **kw)
+    finally:
+        ms.set_context(mode=ms.PYNATIVE_MODE)
+    for g, w in zip(got, want):
+        np.testing.assert_allclose(g, w, rtol=1e-6)
+
+
 def test_groups_dynamic_lr_and_loss_scale():
     a, b = params([1.0], [1.0])
     opt = nn.SGD([{"params": [a], "lr": 0.5}, {"params": [b]}], learning_rate=[0.1, 0.2], loss_scale=2.0)

@@ -1,6 +1,6 @@
 """Adam, AdamWeightDecay (AdamW)."""
 from sprout import ops
-from sprout.nn.optim.optimizer import Optimizer, _update_moments
+from sprout.nn.optim.optimizer import Optimizer, _sqrt
 from sprout.nn.optim.sgd import _check_range
 
 
@@ -46,17 +46,21 @@ class AdamWeightDecay(Optimizer):
 
 
 class AdamW(AdamWeightDecay):
-    """MindSpore 2.x's AdamW name for decoupled weight decay Adam (with bias correction)."""
+    """MindSpore 2.x's AdamW name for decoupled weight decay Adam (with bias correction), as PyTorch's
+    AdamW: p *= 1 - lr * weight_decay, then p -= lr * m_hat / (sqrt(v_hat) + eps) with
+    m_hat = m / (1 - beta1^t) and v_hat = v / (1 - beta2^t)."""
 
     def __init__(self, params, learning_rate=1e-3, beta1=0.9, beta2=0.999, eps=1e-8, weight_decay=1e-2):
         super().__init__(params, learning_rate, beta1, beta2, eps, weight_decay)
+        self._decay = ops.ApplyGradientDescent()
+        self._apply_adam = ops.Adam()
 
     def _update(self, i, p, g, lr, wd, step):
         if wd:
-            ops.assign(p, p * (1 - lr * wd))
-        m, v = self.moments1[i], self.moments2[i]
-        new_m, new_v = _update_moments(m, v, g, self.beta1, self.beta2)
+            self._decay(p, lr * wd, p)  # p -= lr * wd * p, in place: one pass
+        # The bias-corrected step is Adam's fused one, lr sqrt(1 - beta2^t) / (1 - beta1^t) m / (sqrt(v) + eps'),
+        # once eps' = eps sqrt(1 - beta2^t): the same value, in one pass instead of a dozen ops.
         t = step + 1
-        m_hat = new_m / (1 - self.beta1 ** t)
-        v_hat = new_v / (1 - self.beta2 ** t)
-        ops.assign(p, p - lr * m_hat / (ops.sqrt(v_hat) + self.eps))
+        beta2_power = self.beta2 ** t
+        self._apply_adam(p, self.moments1[i], self.moments2[i], self.beta1 ** t, beta2_power, lr, self.beta1,
+                         self.beta2, self.eps * _sqrt(1 - beta2_power), g)

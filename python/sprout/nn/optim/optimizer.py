@@ -10,6 +10,7 @@ import numbers
 
 import numpy as np
 
+from sprout._frontend import is_building_graph
 from sprout.common import dtype as mstype
 from sprout.common.parameter import Parameter, ParameterTuple
 from sprout.common.tensor import Tensor
@@ -159,7 +160,6 @@ class Optimizer(Cell):
         if len(grads) != len(self._parameters):
             raise ValueError(f"{type(self).__name__}: got {len(grads)} gradients for {len(self._parameters)} "
                              f"parameters")
-        from sprout._frontend import is_building_graph
         graph = is_building_graph()
         # Eager: the step as a number. Graph: the step counter is read in the graph (it changes
         # between runs of the same compiled step).

@@ -1,6 +1,7 @@
-"""RMSProp, Adagrad and Lamb."""
+"""RMSProp, Adagrad and Lamb: each step one fused op per parameter (ApplyRMSProp, ApplyCenteredRMSProp,
+ApplyAdagrad, Lamb), which updates the parameter and its slots in place."""
 from sprout import ops
-from sprout.nn.optim.optimizer import Optimizer, _update_moments
+from sprout.nn.optim.optimizer import Optimizer
 from sprout.nn.optim.sgd import _check_range
 
 
@@ -18,20 +19,15 @@ class RMSProp(Optimizer):
         self.ms = self._make_state("mean_square", 1.0)
         self.moment = self._make_state("moment")
         self.mg = self._make_state("mean_grad") if centered else None
+        self._apply = ops.ApplyCenteredRMSProp() if centered else ops.ApplyRMSProp()
 
     def _update(self, i, p, g, lr, wd, step):
         if wd:
             g = g + wd * p
-        ms = self.ms[i] * self.decay + g * g * (1 - self.decay)
-        ops.assign(self.ms[i], ms)
-        denom = ms
         if self.centered:
-            mg = self.mg[i] * self.decay + g * (1 - self.decay)
-            ops.assign(self.mg[i], mg)
-            denom = ms - mg * mg
-        mom = self.moment[i] * self.momentum + lr * g / ops.sqrt(denom + self.epsilon)
-        ops.assign(self.moment[i], mom)
-        ops.assign(p, p - mom)
+            self._apply(p, self.mg[i], self.ms[i], self.moment[i], g, lr, self.decay, self.momentum, self.epsilon)
+        else:
+            self._apply(p, self.ms[i], self.moment[i], lr, g, self.decay, self.momentum, self.epsilon)
 
 
 class Adagrad(Optimizer):
@@ -42,13 +38,12 @@ class Adagrad(Optimizer):
         self.initial_accum = _check_range("Adagrad", "accum", accum, 0.0)
         self.update_slots = update_slots
         self.accum = self._make_state("accum", self.initial_accum)
+        self._apply = ops.ApplyAdagrad(update_slots=bool(update_slots))
 
     def _update(self, i, p, g, lr, wd, step):
         if wd:
             g = g + wd * p
-        accum = self.accum[i] + g * g if self.update_slots else self.accum[i]
-        ops.assign(self.accum[i], accum)
-        ops.assign(p, p - lr * g / ops.sqrt(accum))
+        self._apply(p, self.accum[i], lr, g)
 
 
 class Lamb(Optimizer):
@@ -61,17 +56,9 @@ class Lamb(Optimizer):
         self.eps = _check_range("Lamb", "eps", eps, 0.0, low_inclusive=False)
         self.moments1 = self._make_state("lamb_m")
         self.moments2 = self._make_state("lamb_v")
+        self._apply = ops.Lamb()
 
     def _update(self, i, p, g, lr, wd, step):
-        m, v = _update_moments(self.moments1[i], self.moments2[i], g, self.beta1, self.beta2)
-        t = step + 1
-        update = (m / (1 - self.beta1 ** t)) / (ops.sqrt(v / (1 - self.beta2 ** t)) + self.eps)
-        if wd:
-            update = update + wd * p
-        # The trust ratio ||p|| / ||update|| (1 where either is zero), computed as tensors: no host sync
-        # in eager mode, and right in a compiled step.
-        w_norm = ops.sqrt((p * p).sum())
-        u_norm = ops.sqrt((update * update).sum())
-        ok = ops.logical_and(w_norm > 0, u_norm > 0)
-        trust = ops.select(ok, w_norm / ops.select(ok, u_norm, ops.ones_like(u_norm)), ops.ones_like(w_norm))
-        ops.assign(p, p - lr * trust * update)
+        # update = m_hat / (sqrt(v_hat) + eps) + wd * p; p -= lr * ||p|| / ||update|| * update (a ratio of 1
+        # where either norm is zero), the norms summed in double inside the op.
+        self._apply(p, self.moments1[i], self.moments2[i], lr, self.beta1, self.beta2, self.eps, wd, step + 1, g)
