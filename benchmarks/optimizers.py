@@ -6,9 +6,13 @@ Microseconds per update, best of 7 runs of 500; every state is in L2 or L3. Meas
 2-vCPU Intel Xeon (Emerald Rapids, AVX-512), two threads, before (the baseline build's SSE2 loops, sqrt
 and division one lane at a time) and after the Highway loops:
     Momentum 59.5 -> 41.0, GradientDescent 31.3 -> 20.0, AdamWeightDecay 442 -> 91, RMSProp 396 -> 84,
-    CenteredRMSProp 402 -> 110, Adagrad 310 -> 74. Adam was already vectorized.
+    CenteredRMSProp 402 -> 110, Adagrad 310 -> 74, Lamb 1133 -> 169 (two passes: the trust ratio needs
+    both norms first). Adam was already vectorized.
 The ones with a square root and a division are now bound by those (AVX-512 vsqrtps and vdivps issue one
-vector every several cycles), the others by the caches.
+vector every several cycles), the others by the caches. At the nn level the optimizers that were built
+from elementwise ops now call these fused ops; one step over 4.2M parameters in 20 tensors, ms:
+    AdamW 17.0 -> 1.9, RMSProp 12.5 -> 1.7, centered 18.7 -> 2.1, Adagrad 7.8 -> 1.2, Lamb 17.1 -> 2.7
+    (Adam 1.6).
 """
 import timeit
 
@@ -39,6 +43,7 @@ def main(n=N, number=500, repeat=7):
         "RMSProp": lambda: ops.ApplyRMSProp()(var, s1, s2, 0.01, g, 0.9, 0.0, 1e-6),
         "CenteredRMSProp": lambda: ops.ApplyCenteredRMSProp()(var, s1, s2, s3, g, 0.9, 0.0, 1e-6, 0.01),
         "Adagrad": lambda: ops.ApplyAdagrad()(var, s1, 0.01, g),
+        "Lamb": lambda: ops.Lamb()(var, s1, s2, 0.01, 0.9, 0.999, 1e-6, 0.01, 2.0, g),
     }
     times = {name: best_us(fn, number, repeat) for name, fn in updates.items()}
     for name, us in times.items():

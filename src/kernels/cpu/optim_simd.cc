@@ -7,6 +7,7 @@
 
 #include <array>
 #include <cstring>
+#include <type_traits>
 
 #include "kernels/cpu/optim_simd.h"
 
@@ -16,11 +17,12 @@ namespace HWY_NAMESPACE {
 namespace hn = hwy::HWY_NAMESPACE;
 namespace {
 
-// Calls update(u, r) for each vector of the n elements, u[k] pointing at that vector of the k-th state
-// (which update loads and stores) and r[k] at that vector of the k-th read-only input.
-template <class T, size_t NU, size_t NR, class Update>
-HWY_INLINE void for_each_vector(std::array<T*, NU> u, std::array<const T*, NR> r, int64_t n, Update&& update) {
-  const hn::ScalableTag<T> d;
+// Calls update(u, r) for each vector (of tag d) of the n elements, u[k] pointing at that vector of the k-th
+// state (which update loads and stores) and r[k] at that vector of the k-th read-only input.
+template <class D, size_t NU, size_t NR, class Update>
+HWY_INLINE void for_each_vector_of(D d, std::array<hn::TFromD<D>*, NU> u, std::array<const hn::TFromD<D>*, NR> r,
+                                   int64_t n, Update&& update) {
+  using T = hn::TFromD<D>;
   const int64_t lanes = static_cast<int64_t>(hn::Lanes(d));
   int64_t i = 0;
   for (; i + lanes <= n; i += lanes) {
@@ -45,6 +47,12 @@ HWY_INLINE void for_each_vector(std::array<T*, NU> u, std::array<const T*, NR> r
   }
   update(pu, pr);
   for (size_t k = 0; k < NU; ++k) std::memcpy(u[k] + i, bu[k], rest);
+}
+
+// for_each_vector_of with full vectors of T.
+template <class T, size_t NU, size_t NR, class Update>
+HWY_INLINE void for_each_vector(std::array<T*, NU> u, std::array<const T*, NR> r, int64_t n, Update&& update) {
+  for_each_vector_of(hn::ScalableTag<T>(), u, r, n, update);
 }
 
 template <class T>
@@ -158,6 +166,85 @@ void adagrad_loop(const AdagradStep& s, T* var, T* acc, const T* g, int64_t n) {
   });
 }
 
+// Lamb's vectors have as many lanes as a vector of doubles, so that each widens to one for the sums.
+template <class T>
+using LambTag = hn::Rebind<T, hn::ScalableTag<double>>;
+
+template <class T>
+struct LambConstants {
+  using V = hn::Vec<LambTag<T>>;
+  V b1, one_b1, b2, one_b2, inv1, inv2, eps, decay;
+
+  explicit LambConstants(const LambStep& s) {
+    const LambTag<T> d;
+    const T beta1 = static_cast<T>(s.beta1), beta2 = static_cast<T>(s.beta2);
+    b1 = hn::Set(d, beta1), one_b1 = hn::Set(d, 1 - beta1), b2 = hn::Set(d, beta2), one_b2 = hn::Set(d, 1 - beta2);
+    inv1 = hn::Set(d, static_cast<T>(1 / s.bias1)), inv2 = hn::Set(d, static_cast<T>(1 / s.bias2));
+    eps = hn::Set(d, static_cast<T>(s.eps)), decay = hn::Set(d, static_cast<T>(s.decay));
+  }
+
+  // The update direction, one expression for both passes (MulAdd pins the rounding of its last step).
+  V direction(V m, V v, V w) const {
+    return hn::MulAdd(decay, w, hn::Div(hn::Mul(m, inv1), hn::Add(hn::Sqrt(hn::Mul(v, inv2)), eps)));
+  }
+};
+
+template <class V>
+HWY_INLINE hn::Vec<hn::ScalableTag<double>> widened(V v) {
+  if constexpr (std::is_same_v<hn::TFromV<V>, double>) {
+    return v;
+  } else {
+    return hn::PromoteTo(hn::ScalableTag<double>(), v);
+  }
+}
+
+template <class T>
+void lamb_moments_loop(const LambStep& s, const T* var, T* m, T* v, const T* g, int64_t n, double sums[2]) {
+  const LambTag<T> d;
+  const hn::ScalableTag<double> dd;
+  const LambConstants<T> c(s);
+  const int64_t lanes = static_cast<int64_t>(hn::Lanes(d));
+  auto w2 = hn::Zero(dd), r2 = hn::Zero(dd);
+  // One vector at `at`, its first `count` lanes counted in the sums (the tail's others are padding).
+  auto update = [&](const T* pvar, T* pm, T* pv, const T* pg, size_t count) {
+    const auto gi = hn::LoadU(d, pg), w = hn::LoadU(d, pvar);
+    const auto mi = hn::Add(hn::Mul(c.b1, hn::LoadU(d, pm)), hn::Mul(c.one_b1, gi));
+    const auto vi = hn::Add(hn::Mul(c.b2, hn::LoadU(d, pv)), hn::Mul(hn::Mul(c.one_b2, gi), gi));
+    hn::StoreU(mi, d, pm);
+    hn::StoreU(vi, d, pv);
+    const auto counted = hn::FirstN(dd, count);
+    const auto ww = widened(w), rw = widened(c.direction(mi, vi, w));
+    w2 = hn::Add(w2, hn::IfThenElseZero(counted, hn::Mul(ww, ww)));
+    r2 = hn::Add(r2, hn::IfThenElseZero(counted, hn::Mul(rw, rw)));
+  };
+  int64_t i = 0;
+  for (; i + lanes <= n; i += lanes) update(var + i, m + i, v + i, g + i, static_cast<size_t>(lanes));
+  if (i < n) {
+    const size_t rest = static_cast<size_t>(n - i);
+    HWY_ALIGN T tvar[hn::MaxLanes(d)] = {}, tm[hn::MaxLanes(d)] = {}, tv[hn::MaxLanes(d)] = {}, tg[hn::MaxLanes(d)] = {};
+    std::memcpy(tvar, var + i, rest * sizeof(T));
+    std::memcpy(tm, m + i, rest * sizeof(T));
+    std::memcpy(tv, v + i, rest * sizeof(T));
+    std::memcpy(tg, g + i, rest * sizeof(T));
+    update(tvar, tm, tv, tg, rest);
+    std::memcpy(m + i, tm, rest * sizeof(T));
+    std::memcpy(v + i, tv, rest * sizeof(T));
+  }
+  sums[0] += hn::GetLane(hn::SumOfLanes(dd, w2));
+  sums[1] += hn::GetLane(hn::SumOfLanes(dd, r2));
+}
+
+template <class T>
+void lamb_step_loop(const LambStep& s, double step, T* var, const T* m, const T* v, int64_t n) {
+  const LambTag<T> d;
+  const LambConstants<T> c(s);
+  const auto vstep = hn::Set(d, static_cast<T>(step));
+  for_each_vector_of(d, std::array<T*, 1>{var}, std::array<const T*, 2>{m, v}, n, [&](auto u, auto r) {
+    const auto w = hn::LoadU(d, u[0]);
+    hn::StoreU(hn::Sub(w, hn::Mul(vstep, c.direction(hn::LoadU(d, r[0]), hn::LoadU(d, r[1]), w))), d, u[0]);
+  });
+}
+
 }  // namespace
 
 // The per-target entry points HWY_EXPORT tabulates, one per optimizer and element type.
@@ -194,6 +281,19 @@ void CenteredRmsPropF64(const RmsPropStep& s, double* var, double* mg, double* m
                         int64_t n) {
   centered_rmsprop_loop(s, var, mg, ms, mom, g, n);
 }
+void LambMomentsF32(const LambStep& s, const float* var, float* m, float* v, const float* g, int64_t n, double* sums) {
+  lamb_moments_loop(s, var, m, v, g, n, sums);
+}
+void LambMomentsF64(const LambStep& s, const double* var, double* m, double* v, const double* g, int64_t n,
+                    double* sums) {
+  lamb_moments_loop(s, var, m, v, g, n, sums);
+}
+void LambStepF32(const LambStep& s, double step, float* var, const float* m, const float* v, int64_t n) {
+  lamb_step_loop(s, step, var, m, v, n);
+}
+void LambStepF64(const LambStep& s, double step, double* var, const double* m, const double* v, int64_t n) {
+  lamb_step_loop(s, step, var, m, v, n);
+}
 void AdagradF32(const AdagradStep& s, float* var, float* acc, const float* g, int64_t n) {
   adagrad_loop(s, var, acc, g, n);
 }
@@ -219,6 +319,10 @@ HWY_EXPORT(RmsPropF32);
 HWY_EXPORT(RmsPropF64);
 HWY_EXPORT(CenteredRmsPropF32);
 HWY_EXPORT(CenteredRmsPropF64);
+HWY_EXPORT(LambMomentsF32);
+HWY_EXPORT(LambMomentsF64);
+HWY_EXPORT(LambStepF32);
+HWY_EXPORT(LambStepF64);
 HWY_EXPORT(AdagradF32);
 HWY_EXPORT(AdagradF64);
 
@@ -260,6 +364,20 @@ void simd_centered_rmsprop(const RmsPropStep& s, float* var, float* mg, float* m
 void simd_centered_rmsprop(const RmsPropStep& s, double* var, double* mg, double* ms, double* mom, const double* g,
                            int64_t n) {
   HWY_DYNAMIC_DISPATCH(CenteredRmsPropF64)(s, var, mg, ms, mom, g, n);
+}
+void simd_lamb_moments(const LambStep& s, const float* var, float* m, float* v, const float* g, int64_t n,
+                       double sums[2]) {
+  HWY_DYNAMIC_DISPATCH(LambMomentsF32)(s, var, m, v, g, n, sums);
+}
+void simd_lamb_moments(const LambStep& s, const double* var, double* m, double* v, const double* g, int64_t n,
+                       double sums[2]) {
+  HWY_DYNAMIC_DISPATCH(LambMomentsF64)(s, var, m, v, g, n, sums);
+}
+void simd_lamb_step(const LambStep& s, double step, float* var, const float* m, const float* v, int64_t n) {
+  HWY_DYNAMIC_DISPATCH(LambStepF32)(s, step, var, m, v, n);
+}
+void simd_lamb_step(const LambStep& s, double step, double* var, const double* m, const double* v, int64_t n) {
+  HWY_DYNAMIC_DISPATCH(LambStepF64)(s, step, var, m, v, n);
 }
 void simd_adagrad(const AdagradStep& s, float* var, float* acc, const float* g, int64_t n) {
   HWY_DYNAMIC_DISPATCH(AdagradF32)(s, var, acc, g, n);

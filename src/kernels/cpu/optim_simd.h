@@ -65,4 +65,20 @@ struct AdagradStep {
 void simd_adagrad(const AdagradStep& s, float* var, float* acc, const float* g, int64_t n);
 void simd_adagrad(const AdagradStep& s, double* var, double* acc, const double* g, int64_t n);
 
+struct LambStep {
+  double beta1, beta2, eps, decay;
+  double bias1, bias2;  // 1 - beta1^t, 1 - beta2^t
+};
+
+// Lamb's first pass: m = beta1 m + (1 - beta1) g, v = beta2 v + (1 - beta2) g^2 in place; adds the sums
+// of var^2 and of r^2 to sums[0] and sums[1] (in double), r = m / bias1 / (sqrt(v / bias2) + eps) +
+// decay var the update direction.
+void simd_lamb_moments(const LambStep& s, const float* var, float* m, float* v, const float* g, int64_t n,
+                       double sums[2]);
+void simd_lamb_moments(const LambStep& s, const double* var, double* m, double* v, const double* g, int64_t n,
+                       double sums[2]);
+// Its second: var -= step * r, r recomputed from the new m and v exactly as the first pass computed it.
+void simd_lamb_step(const LambStep& s, double step, float* var, const float* m, const float* v, int64_t n);
+void simd_lamb_step(const LambStep& s, double step, double* var, const double* m, const double* v, int64_t n);
+
 }  // namespace sprout
