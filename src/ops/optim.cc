@@ -1,5 +1,5 @@
 // Optimizer update ops, in place (Note [In-place updates]): ApplyGradientDescent, ApplyMomentum, Adam,
-// AdamWeightDecay, ApplyRMSProp, ApplyCenteredRMSProp, ApplyAdagrad, Lamb. The formulas are
+// AdamWeightDecay, ApplyRMSProp, ApplyCenteredRMSProp, ApplyAdagrad, Lamb, SGD. The formulas are
 // MindSpore's, written out in each op's doc.
 #include "ops/infer_util.h"
 #include "ops/optim.h"
@@ -64,7 +64,8 @@ void update_op(std::string doc, std::vector<std::string> inputs, std::vector<std
 
 constexpr char kGradientDescent[] = "ApplyGradientDescent", kMomentum[] = "ApplyMomentum", kAdam[] = "Adam",
                kAdamWeightDecay[] = "AdamWeightDecay", kRMSProp[] = "ApplyRMSProp",
-               kCenteredRMSProp[] = "ApplyCenteredRMSProp", kAdagrad[] = "ApplyAdagrad", kLamb[] = "Lamb";
+               kCenteredRMSProp[] = "ApplyCenteredRMSProp", kAdagrad[] = "ApplyAdagrad", kLamb[] = "Lamb",
+               kSGD[] = "SGD";
 
 }  // namespace
 
@@ -103,6 +104,11 @@ SPROUT_REGISTER(optim) {
       "r = m / (1 - beta1^t) / (sqrt(v / (1 - beta2^t)) + epsilon) + decay * var, "
       "var -= lr * ratio * r with ratio = ||var|| / ||r|| (1 if either norm is 0); returns var.",
       {"var", "m", "v", "lr", "beta1", "beta2", "epsilon", "decay", "global_step", "gradient"}, {"var"});
+  update_op<SGDAttrs, kSGD>(
+      "In place, with g = gradient + weight_decay * parameters: when momentum > 0, accum = g where stat > 0 (the "
+      "first step) and momentum * accum + (1 - dampening) * g elsewhere, stat = 0, and g becomes accum, or with "
+      "nesterov g + momentum * accum; then parameters -= learning_rate * g; returns parameters.",
+      {"parameters", "gradient", "learning_rate", "accum", "momentum", "stat"}, {"parameters"});
 }
 
 }  // namespace sprout

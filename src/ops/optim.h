@@ -40,6 +40,7 @@ inline constexpr UpdateSignature kUpdateSignatures[] = {
     {"ApplyCenteredRMSProp", "uuuutssss"},
     {"ApplyAdagrad", "uust"},
     {"Lamb", "uuusssssst"},
+    {"SGD", "utsusu"},
 };
 
 struct LockingAttrs {
@@ -76,6 +77,18 @@ struct ApplyAdagradAttrs {
   static constexpr auto fields() {
     return std::tuple{attr("update_slots", &ApplyAdagradAttrs::update_slots,
                            "Add grad * grad to 'accum' before the step (False: accum is read only).")};
+  }
+};
+
+struct SGDAttrs {
+  double dampening = 0.0;
+  double weight_decay = 0.0;
+  bool nesterov = false;
+  static constexpr auto fields() {
+    return std::tuple{
+        attr("dampening", &SGDAttrs::dampening, "The gradient enters accum scaled by 1 - dampening."),
+        attr("weight_decay", &SGDAttrs::weight_decay, "weight_decay * parameters is added to the gradient first."),
+        attr("nesterov", &SGDAttrs::nesterov, "Nesterov momentum: step along grad + momentum * accum.")};
   }
 };
 

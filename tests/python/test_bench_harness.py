@@ -130,6 +130,6 @@ def test_the_optimizer_benchmark_runs_every_update():
     import optimizers  # benchmarks/optimizers.py
 
     times = optimizers.main(n=37, number=1, repeat=1)  # 37: two vectors and a tail on any target
-    assert sorted(times) == sorted(["Momentum", "GradientDescent", "Adam", "AdamWeightDecay", "RMSProp",
+    assert sorted(times) == sorted(["Momentum", "GradientDescent", "SGD", "Adam", "AdamWeightDecay", "RMSProp",
                                     "CenteredRMSProp", "Adagrad", "Lamb"])
     assert all(t > 0 for t in times.values())

@@ -117,3 +117,10 @@ def test_assign_converts_the_value_to_the_variable_dtype():
     ops.assign_sub(x, 1)
     np.testing.assert_array_equal(x.asnumpy(), [0, -3, 2])
     assert x.dtype == ms.int32
+
+
+def test_sgd_without_momentum_leaves_its_slots_alone():
+    params, accum, stat = (ms.Parameter(ms.Tensor(np.full(5, v, np.float32))) for v in (1.0, 3.0, 1.0))
+    ops.SGD(weight_decay=0.5)(params, ms.Tensor(np.full(5, 2.0, np.float32)), 0.1, accum, 0.0, stat)
+    np.testing.assert_allclose(params.asnumpy(), 1.0 - 0.1 * (2.0 + 0.5 * 1.0))
+    assert (accum.asnumpy() == 3.0).all() and (stat.asnumpy() == 1.0).all()

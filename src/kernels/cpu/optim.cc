@@ -22,6 +22,12 @@ void momentum_kernel(const ApplyMomentumAttrs& attrs, std::span<const Tensor> in
   fused_update<2, 1>(out, {in[3]}, [&](auto u, auto r, int64_t n) { simd_momentum(step, u[0], u[1], r[0], n); });
 }
 
+void sgd_kernel(const SGDAttrs& attrs, std::span<const Tensor> in, std::span<Tensor> out) {
+  // out: the states parameters, accum, stat (inputs 0, 3, 5); in[1] the gradient.
+  const SgdStep step{scalar_of(in[2]), scalar_of(in[4]), attrs.dampening, attrs.weight_decay, attrs.nesterov};
+  fused_update<3, 1>(out, {in[1]}, [&](auto u, auto r, int64_t n) { simd_sgd(step, u[0], u[1], u[2], r[0], n); });
+}
+
 void adam_kernel(const AdamAttrs& attrs, std::span<const Tensor> in, std::span<Tensor> out) {
   const double b1p = scalar_of(in[3]), b2p = scalar_of(in[4]), lr = scalar_of(in[5]);
   const double beta1 = scalar_of(in[6]), beta2 = scalar_of(in[7]), eps = scalar_of(in[8]);
@@ -58,6 +64,7 @@ void adagrad_kernel(const ApplyAdagradAttrs& attrs, std::span<const Tensor> in, 
 SPROUT_REGISTER(cpu_optim) {
   register_kernel<NoAttrs>("ApplyGradientDescent", Device::CPU, gradient_descent_kernel);
   register_kernel<ApplyMomentumAttrs>("ApplyMomentum", Device::CPU, momentum_kernel);
+  register_kernel<SGDAttrs>("SGD", Device::CPU, sgd_kernel);
   register_kernel<AdamAttrs>("Adam", Device::CPU, adam_kernel);
   register_kernel<LockingAttrs>("AdamWeightDecay", Device::CPU, adam_weight_decay_kernel);
   register_kernel<LockingAttrs>("ApplyRMSProp", Device::CPU, rmsprop_kernel);

@@ -79,6 +79,26 @@ void momentum_loop(const MomentumStep& s, T* var, T* acc, const T* g, int64_t n)
 }
 
 template <class T>
+void sgd_loop(const SgdStep& s, T* var, T* accum, T* stat, const T* g, int64_t n) {
+  const hn::ScalableTag<T> d;
+  const auto lr = hn::Set(d, static_cast<T>(s.lr)), mu = hn::Set(d, static_cast<T>(s.momentum));
+  const auto undamped = hn::Set(d, 1 - static_cast<T>(s.dampening)), decay = hn::Set(d, static_cast<T>(s.weight_decay));
+  for_each_vector<T, 3, 1>({var, accum, stat}, {g}, n, [&](auto u, auto r) {
+    const auto w = hn::LoadU(d, u[0]);
+    auto gi = hn::LoadU(d, r[0]);
+    if (s.weight_decay != 0) gi = hn::Add(gi, hn::Mul(decay, w));
+    if (s.momentum > 0) {
+      const auto first = hn::Gt(hn::LoadU(d, u[2]), hn::Zero(d));
+      const auto a = hn::IfThenElse(first, gi, hn::Add(hn::Mul(mu, hn::LoadU(d, u[1])), hn::Mul(undamped, gi)));
+      hn::StoreU(a, d, u[1]);
+      hn::StoreU(hn::Zero(d), d, u[2]);
+      gi = s.nesterov ? hn::Add(gi, hn::Mul(mu, a)) : a;
+    }
+    hn::StoreU(hn::Sub(w, hn::Mul(lr, gi)), d, u[0]);
+  });
+}
+
+template <class T>
 void adam_loop(const AdamStep& s, T* var, T* m, T* v, const T* g, int64_t n) {
   const hn::ScalableTag<T> d;
   const auto lr = hn::Set(d, static_cast<T>(s.lr)), b1 = hn::Set(d, static_cast<T>(s.beta1));
@@ -256,6 +276,12 @@ void MomentumF32(const MomentumStep& s, float* var, float* acc, const float* g, 
 void MomentumF64(const MomentumStep& s, double* var, double* acc, const double* g, int64_t n) {
   momentum_loop(s, var, acc, g, n);
 }
+void SgdF32(const SgdStep& s, float* var, float* accum, float* stat, const float* g, int64_t n) {
+  sgd_loop(s, var, accum, stat, g, n);
+}
+void SgdF64(const SgdStep& s, double* var, double* accum, double* stat, const double* g, int64_t n) {
+  sgd_loop(s, var, accum, stat, g, n);
+}
 void AdamF32(const AdamStep& s, float* var, float* m, float* v, const float* g, int64_t n) {
   adam_loop(s, var, m, v, g, n);
 }
@@ -311,6 +337,8 @@ HWY_EXPORT(GradientDescentF32);
 HWY_EXPORT(GradientDescentF64);
 HWY_EXPORT(MomentumF32);
 HWY_EXPORT(MomentumF64);
+HWY_EXPORT(SgdF32);
+HWY_EXPORT(SgdF64);
 HWY_EXPORT(AdamF32);
 HWY_EXPORT(AdamF64);
 HWY_EXPORT(AdamWeightDecayF32);
@@ -337,6 +365,12 @@ void simd_momentum(const MomentumStep& s, float* var, float* acc, const float* g
 }
 void simd_momentum(const MomentumStep& s, double* var, double* acc, const double* g, int64_t n) {
   HWY_DYNAMIC_DISPATCH(MomentumF64)(s, var, acc, g, n);
+}
+void simd_sgd(const SgdStep& s, float* var, float* accum, float* stat, const float* g, int64_t n) {
+  HWY_DYNAMIC_DISPATCH(SgdF32)(s, var, accum, stat, g, n);
+}
+void simd_sgd(const SgdStep& s, double* var, double* accum, double* stat, const double* g, int64_t n) {
+  HWY_DYNAMIC_DISPATCH(SgdF64)(s, var, accum, stat, g, n);
 }
 void simd_adam(const AdamStep& s, float* var, float* m, float* v, const float* g, int64_t n) {
   HWY_DYNAMIC_DISPATCH(AdamF32)(s, var, m, v, g, n);

@@ -22,6 +22,17 @@ struct MomentumStep {
 void simd_momentum(const MomentumStep& s, float* var, float* acc, const float* g, int64_t n);
 void simd_momentum(const MomentumStep& s, double* var, double* acc, const double* g, int64_t n);
 
+struct SgdStep {
+  double lr, momentum, dampening, weight_decay;
+  bool nesterov;
+};
+
+// g += weight_decay * var; when momentum > 0: accum = g where stat > 0 (the first step), else
+// momentum * accum + (1 - dampening) * g, stat = 0, and g = accum (nesterov: g + momentum * accum);
+// then var -= lr * g.
+void simd_sgd(const SgdStep& s, float* var, float* accum, float* stat, const float* g, int64_t n);
+void simd_sgd(const SgdStep& s, double* var, double* accum, double* stat, const double* g, int64_t n);
+
 struct AdamStep {
   double lr;  // with the bias corrections folded in
   double beta1, beta2, eps;

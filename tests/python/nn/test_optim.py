@@ -30,6 +30,16 @@ def test_sgd_momentum_nesterov_weight_decay():
     np.testing.assert_allclose(got[0], p, rtol=1e-5)
 
 
+def test_sgd_dampening_skips_the_first_step():
+    got, grads = run(nn.SGD, learning_rate=0.1, momentum=0.9, dampening=0.5)
+    p, buf = np.array([[0.5, 0.25]]), None
+    for _ in range(3):
+        g = grads[1]
+        buf = g if buf is None else 0.9 * buf + 0.5 * g
+        p = p - 0.1 * buf
+    np.testing.assert_allclose(got[1], p, rtol=1e-5)
+
+
 def test_momentum():
     got, grads = run(nn.Momentum, learning_rate=0.1, momentum=0.9)
     p, v = np.array([1.0, -2.0, 3.0]), 0
@@ -85,6 +95,8 @@ def test_rmsprop_matches_reference():
 
 
 @pytest.mark.parametrize("opt_cls, kw", [
+    (nn.SGD, {"learning_rate": 0.1, "momentum": 0.9, "nesterov": True, "weight_decay": 0.01}),
+    (nn.SGD, {"learning_rate": 0.1, "momentum": 0.9, "dampening": 0.5}),
     (nn.AdamW, {"learning_rate": 0.01, "weight_decay": 0.1}),
     (nn.RMSProp, {"learning_rate": 0.01, "momentum": 0.5}),
     (nn.RMSProp, {"learning_rate": 0.01, "momentum": 0.5, "centered": True}),

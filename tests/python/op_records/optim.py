@@ -39,6 +39,15 @@ def _momentum(nesterov, scale):
     return ref
 
 
+def _sgd(dampening, weight_decay, nesterov):
+    def ref(params, grad, lr, accum, momentum, stat):
+        g = grad + weight_decay * params
+        accum = np.where(stat > 0, g, momentum * accum + (1 - dampening) * g)
+        g = g + momentum * accum if nesterov else accum
+        return params - lr * g
+    return ref
+
+
 def _adam(nesterov):
     def ref(var, m, v, b1p, b2p, lr, beta1, beta2, eps, grad):
         m = m + (grad - m) * (1 - beta1)
@@ -155,6 +164,14 @@ RECORDS = [
 ]
 for _nesterov in (False, True):
     RECORDS += [
+        # stat sampled from [-2, 2]: some elements take their first step (accum = g), the others the momentum one.
+        OpRecord("SGD", lambda *a, n=_nesterov: ops.SGD(dampening=0.0 if n else 0.25, weight_decay=0.125,
+                                                          nesterov=n)(*a),
+                 _sgd(0.0 if _nesterov else 0.25, 0.125, _nesterov), _shapes("utsusu"), sampler=_sampler("xxrxrx"),
+                 tol=_HALF_TOL,
+                 bad=[(lambda: ops.SGD()(_t(2), _t(3), 0.1, _t(2), 0.9, _t(2)), ValueError,
+                       r"SGD: 'gradient' must have the shape of 'parameters' \(2,\), but got \(3,\)"),
+                      (lambda: ops.SGD(dampening="no"), TypeError, r"SGD: attribute 'dampening' expects")]),
         OpRecord("ApplyMomentum", lambda *a, n=_nesterov: ops.ApplyMomentum(use_nesterov=n, gradient_scale=0.5)(*a),
                  _momentum(_nesterov, 0.5), _shapes("uusts"), sampler=_sampler("xxrxr"),
                  bad=[(lambda: ops.ApplyMomentum()(_t(2), _t(2), 0.1, _t(2), _t(1, 2)), ValueError,

@@ -28,20 +28,20 @@ class SGD(Optimizer):
             raise ValueError("SGD: nesterov=True needs momentum > 0 and dampening == 0")
         self.nesterov = bool(nesterov)
         self.accum = self._make_state("accum")
-        self.stat = self._make_state("stat", 1.0)
+        self.stat = self._make_state("stat", 1.0)  # 1 until an element's first step, as MindSpore's
+        self._sgd_ops = {}  # one fused op per weight decay (an attribute of the op)
 
     def _update(self, i, p, g, lr, wd, step):
-        if wd:
-            g = g + wd * p
-        if self.momentum > 0:
-            a = self.accum[i]
-            # The first step takes the gradient itself (stat is 1 until then); a select, not a Python
-            # branch, so a compiled step stays right after its first run.
-            new_a = ops.select(self.stat[i] > 0, g, a * self.momentum + g * (1.0 - self.dampening))
-            ops.assign(a, new_a)
-            ops.assign(self.stat[i], self.stat[i] * 0.0)
-            g = g + new_a * self.momentum if self.nesterov else new_a
-        _apply_gradient_descent(p, lr, g)  # p -= lr * g, in place, one pass
+        if self.momentum == 0:
+            if wd:
+                g = g + wd * p
+            _apply_gradient_descent(p, lr, g)  # p -= lr * g, in place, one pass
+            return
+        # The decayed gradient, the momentum buffer (the gradient itself on the first step), stat and p in
+        # one in-place pass.
+        if wd not in self._sgd_ops:
+            self._sgd_ops[wd] = ops.SGD(dampening=self.dampening, weight_decay=wd, nesterov=self.nesterov)
+        self._sgd_ops[wd](p, g, lr, self.accum[i], self.momentum, self.stat[i])
 
 
 class Momentum(Optimizer):
