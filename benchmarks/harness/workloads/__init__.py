@@ -1,5 +1,5 @@
 """Workloads, one module per area; importing a module registers its
 workloads in registry.WORKLOADS, in the order the report shows them."""
-from . import dispatch, elementwise, matmul, nn, conv, rnn, training, models, data  # noqa: F401  (order matters)
+from . import dispatch, elementwise, matmul, nn, conv, rnn, training, optim, models, data  # noqa: F401  (order matters)
 
-ALL_MODULES = (dispatch, elementwise, matmul, nn, conv, rnn, training, models, data)
+ALL_MODULES = (dispatch, elementwise, matmul, nn, conv, rnn, training, optim, models, data)

@@ -173,7 +173,10 @@ class GraphTensor(Tensor):
     # --- methods bound in C++ for eager tensors --------------------------------------------------
     def astype(self, dtype, copy=True):
         from sprout.common import dtype as mstype
-        return _prim("Cast")(self, mstype._dtype_arg("Tensor.astype", "dtype", dtype))
+        dtype = mstype._dtype_arg("Tensor.astype", "dtype", dtype)
+        if not copy and dtype == self.dtype:
+            return self  # as in eager mode; a Cast to its own dtype would copy (Note [Side effects in graph mode])
+        return _prim("Cast")(self, dtype)
 
     def to(self, dtype):
         return self.astype(dtype)

@@ -277,3 +277,20 @@ def test_optimizers_written_with_tensor_arithmetic_train_in_graph_mode():
         finally:
             ms.set_context(mode=ms.PYNATIVE_MODE)
         assert losses[-1] < losses[0], opt_cls.__name__
+
+
+def test_a_compiled_step_does_not_copy_the_gradients():
+    # The optimizer takes g.astype(p.dtype, copy=False): no Cast when the dtypes agree, compiled as in eager.
+    ps = params([1.0, -2.0, 3.0], [[0.5, 0.25]])
+    opt = nn.Momentum(ps, learning_rate=0.1, momentum=0.9)
+    grads = (ms.Tensor(np.ones(3, np.float32)), ms.Tensor(np.ones((1, 2), np.float32)))
+    ms.set_context(mode=ms.GRAPH_MODE)
+    try:
+        opt(grads)
+        profiler = ms.Profiler()
+        opt(grads)
+        profiler.stop()
+    finally:
+        ms.set_context(mode=ms.PYNATIVE_MODE)
+    ran = {row["op"]: row["calls"] for row in profiler.op_statistics()}
+    assert ran.get("ApplyMomentum") == 2 and "Cast" not in ran, ran
