@@ -215,6 +215,10 @@ def test_clip_by_global_norm_and_build_train_network():
     ca, cb = ops.clip_by_global_norm((a, b), 1.0)
     np.testing.assert_allclose(ca.asnumpy(), [0.6, 0.0], rtol=1e-6)
     np.testing.assert_allclose(cb.asnumpy(), [0.0, 0.8], rtol=1e-6)
+    # Float16 squares are summed in float32: 300^2 + 400^2 overflows float16's 65504.
+    ch, = ops.clip_by_global_norm((ms.Tensor(np.array([300.0, 400.0], np.float16)),), 50.0)
+    assert ch.dtype == ms.float16
+    np.testing.assert_allclose(ch.asnumpy(), [30.0, 40.0], rtol=1e-3)
     net = nn.Dense(2, 1)
     step = ms.amp.build_train_network(net, nn.SGD(net.trainable_params(), 0.01), nn.MSELoss(), level="O2",
                                       loss_scale_manager=ms.amp.FixedLossScaleManager(64.0))

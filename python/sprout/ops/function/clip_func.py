@@ -5,6 +5,13 @@ from sprout.common import dtype as mstype
 from sprout.common.tensor import Tensor
 
 
+def _square_sum(t):
+    """sum(t * t) as a Python float, half-precision tensors summed in float32 (their squares overflow)."""
+    if t.dtype in (mstype.float16, mstype.bfloat16):
+        t = t.astype(mstype.float32)
+    return float((t * t).sum().item())
+
+
 def clip_by_global_norm(x, clip_norm=1.0, use_norm=None):
     """Scales every tensor of `x` by clip_norm / max(global_norm, clip_norm), global_norm being the L2 norm
     of all of them together (so their directions are kept)."""
@@ -15,7 +22,7 @@ def clip_by_global_norm(x, clip_norm=1.0, use_norm=None):
     if not clip_norm > 0:
         raise ValueError(f"clip_by_global_norm: 'clip_norm' must be > 0, but got {clip_norm!r}")
     if use_norm is None:
-        use_norm = math.sqrt(sum(float((t.astype(t.dtype) * t).sum().item()) for t in x))
+        use_norm = math.sqrt(sum(_square_sum(t) for t in x))
     scale = clip_norm / max(float(use_norm), clip_norm)
     return tuple(t * scale for t in x)
 
