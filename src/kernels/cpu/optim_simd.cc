@@ -33,20 +33,20 @@ HWY_INLINE void for_each_vector_of(D d, std::array<hn::TFromD<D>*, NU> u, std::a
     update(pu, pr);
   }
   if (i == n) return;
-  const size_t rest = static_cast<size_t>(n - i) * sizeof(T);
+  const size_t tail_bytes = static_cast<size_t>(n - i) * sizeof(T);
   HWY_ALIGN T bu[NU][hn::MaxLanes(d)] = {}, br[NR][hn::MaxLanes(d)] = {};
   std::array<T*, NU> pu;
   std::array<const T*, NR> pr;
   for (size_t k = 0; k < NU; ++k) {
-    std::memcpy(bu[k], u[k] + i, rest);
+    std::memcpy(bu[k], u[k] + i, tail_bytes);
     pu[k] = bu[k];
   }
   for (size_t k = 0; k < NR; ++k) {
-    std::memcpy(br[k], r[k] + i, rest);
+    std::memcpy(br[k], r[k] + i, tail_bytes);
     pr[k] = br[k];
   }
   update(pu, pr);
-  for (size_t k = 0; k < NU; ++k) std::memcpy(u[k] + i, bu[k], rest);
+  for (size_t k = 0; k < NU; ++k) std::memcpy(u[k] + i, bu[k], tail_bytes);
 }
 
 // for_each_vector_of with full vectors of T.

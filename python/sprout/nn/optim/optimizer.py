@@ -27,16 +27,6 @@ def _sqrt(x):
     return math.sqrt(x) if isinstance(x, numbers.Real) else ops.sqrt(x)
 
 
-def _update_moments(m, v, g, beta1, beta2):
-    """Adam's moment estimates, written in place: m = b1 m + (1 - b1) g, v = b2 v + (1 - b2) g^2.
-    Returns the new values."""
-    new_m = m * beta1 + g * (1 - beta1)
-    new_v = v * beta2 + g * g * (1 - beta2)
-    ops.assign(m, new_m)
-    ops.assign(v, new_v)
-    return new_m, new_v
-
-
 class _LearningRate:
     """A learning rate as a function of the step: constant, per-step values, or a schedule cell."""
 
