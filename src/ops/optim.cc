@@ -1,5 +1,6 @@
 // Optimizer update ops, in place (Note [In-place updates]): ApplyGradientDescent, ApplyMomentum, Adam,
-// AdamWeightDecay, ApplyRMSProp, ApplyCenteredRMSProp, ApplyAdagrad, Lamb, SGD. The formulas are
+// AdamWeightDecay, ApplyRMSProp, ApplyCenteredRMSProp, ApplyAdagrad, Lamb, SGD, ApplyAdaMax, ApplyAdadelta.
+// The formulas are
 // MindSpore's, written out in each op's doc.
 #include "ops/infer_util.h"
 #include "ops/optim.h"
@@ -65,7 +66,7 @@ void update_op(std::string doc, std::vector<std::string> inputs, std::vector<std
 constexpr char kGradientDescent[] = "ApplyGradientDescent", kMomentum[] = "ApplyMomentum", kAdam[] = "Adam",
                kAdamWeightDecay[] = "AdamWeightDecay", kRMSProp[] = "ApplyRMSProp",
                kCenteredRMSProp[] = "ApplyCenteredRMSProp", kAdagrad[] = "ApplyAdagrad", kLamb[] = "Lamb",
-               kSGD[] = "SGD";
+               kSGD[] = "SGD", kAdaMax[] = "ApplyAdaMax", kAdadelta[] = "ApplyAdadelta";
 
 }  // namespace
 
@@ -109,6 +110,15 @@ SPROUT_REGISTER(optim) {
       "first step) and momentum * accum + (1 - dampening) * g elsewhere, stat = 0, and g becomes accum, or with "
       "nesterov g + momentum * accum; then parameters -= learning_rate * g; returns parameters.",
       {"parameters", "gradient", "learning_rate", "accum", "momentum", "stat"}, {"parameters"});
+  update_op<LockingAttrs, kAdaMax>(
+      "In place: m = beta1 * m + (1 - beta1) * grad, v = max(beta2 * v, |grad|), "
+      "var -= lr / (1 - beta1_power) * m / (v + epsilon); returns (var, m, v).",
+      {"var", "m", "v", "beta1_power", "lr", "beta1", "beta2", "epsilon", "grad"}, {"var", "m", "v"});
+  update_op<LockingAttrs, kAdadelta>(
+      "In place: accum = rho * accum + (1 - rho) * grad^2, update = sqrt(accum_update + epsilon) / "
+      "sqrt(accum + epsilon) * grad, accum_update = rho * accum_update + (1 - rho) * update^2, var -= lr * update; "
+      "returns (var, accum, accum_update).",
+      {"var", "accum", "accum_update", "lr", "rho", "epsilon", "grad"}, {"var", "accum", "accum_update"});
 }
 
 }  // namespace sprout

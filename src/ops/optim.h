@@ -41,6 +41,8 @@ inline constexpr UpdateSignature kUpdateSignatures[] = {
     {"ApplyAdagrad", "uust"},
     {"Lamb", "uuusssssst"},
     {"SGD", "utsusu"},
+    {"ApplyAdaMax", "uuussssst"},
+    {"ApplyAdadelta", "uuussst"},
 };
 
 struct LockingAttrs {

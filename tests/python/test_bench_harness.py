@@ -131,5 +131,5 @@ def test_the_optimizer_benchmark_runs_every_update():
 
     times = optimizers.main(n=37, number=1, repeat=1)  # 37: two vectors and a tail on any target
     assert sorted(times) == sorted(["Momentum", "GradientDescent", "SGD", "Adam", "AdamWeightDecay", "RMSProp",
-                                    "CenteredRMSProp", "Adagrad", "Lamb"])
+                                    "CenteredRMSProp", "Adagrad", "AdaMax", "Adadelta", "Lamb"])
     assert all(t > 0 for t in times.values())

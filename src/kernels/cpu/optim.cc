@@ -43,6 +43,17 @@ void adam_weight_decay_kernel(const LockingAttrs&, std::span<const Tensor> in, s
                      [&](auto u, auto r, int64_t n) { simd_adam_weight_decay(step, u[0], u[1], u[2], r[0], n); });
 }
 
+void adamax_kernel(const LockingAttrs&, std::span<const Tensor> in, std::span<Tensor> out) {
+  // The bias correction folded into the rate: lr / (1 - beta1_power).
+  const AdaMaxStep step{scalar_of(in[4]) / (1 - scalar_of(in[3])), scalar_of(in[5]), scalar_of(in[6]), scalar_of(in[7])};
+  fused_update<3, 1>(out, {in[8]}, [&](auto u, auto r, int64_t n) { simd_adamax(step, u[0], u[1], u[2], r[0], n); });
+}
+
+void adadelta_kernel(const LockingAttrs&, std::span<const Tensor> in, std::span<Tensor> out) {
+  const AdadeltaStep step{scalar_of(in[3]), scalar_of(in[4]), scalar_of(in[5])};
+  fused_update<3, 1>(out, {in[6]}, [&](auto u, auto r, int64_t n) { simd_adadelta(step, u[0], u[1], u[2], r[0], n); });
+}
+
 void rmsprop_kernel(const LockingAttrs&, std::span<const Tensor> in, std::span<Tensor> out) {
   const RmsPropStep step{scalar_of(in[3]), scalar_of(in[5]), scalar_of(in[6]), scalar_of(in[7])};
   fused_update<3, 1>(out, {in[4]}, [&](auto u, auto r, int64_t n) { simd_rmsprop(step, u[0], u[1], u[2], r[0], n); });
@@ -67,6 +78,8 @@ SPROUT_REGISTER(cpu_optim) {
   register_kernel<SGDAttrs>("SGD", Device::CPU, sgd_kernel);
   register_kernel<AdamAttrs>("Adam", Device::CPU, adam_kernel);
   register_kernel<LockingAttrs>("AdamWeightDecay", Device::CPU, adam_weight_decay_kernel);
+  register_kernel<LockingAttrs>("ApplyAdaMax", Device::CPU, adamax_kernel);
+  register_kernel<LockingAttrs>("ApplyAdadelta", Device::CPU, adadelta_kernel);
   register_kernel<LockingAttrs>("ApplyRMSProp", Device::CPU, rmsprop_kernel);
   register_kernel<LockingAttrs>("ApplyCenteredRMSProp", Device::CPU, centered_rmsprop_kernel);
   register_kernel<ApplyAdagradAttrs>("ApplyAdagrad", Device::CPU, adagrad_kernel);

@@ -116,6 +116,38 @@ void adam_loop(const AdamStep& s, T* var, T* m, T* v, const T* g, int64_t n) {
 }
 
 template <class T>
+void adamax_loop(const AdaMaxStep& s, T* var, T* m, T* v, const T* g, int64_t n) {
+  const hn::ScalableTag<T> d;
+  const T beta1 = static_cast<T>(s.beta1);
+  const auto lr = hn::Set(d, static_cast<T>(s.lr)), b1 = hn::Set(d, beta1), one_b1 = hn::Set(d, 1 - beta1);
+  const auto b2 = hn::Set(d, static_cast<T>(s.beta2)), eps = hn::Set(d, static_cast<T>(s.eps));
+  for_each_vector<T, 3, 1>({var, m, v}, {g}, n, [&](auto u, auto r) {
+    const auto gi = hn::LoadU(d, r[0]);
+    const auto mi = hn::Add(hn::Mul(b1, hn::LoadU(d, u[1])), hn::Mul(one_b1, gi));
+    const auto vi = hn::Max(hn::Mul(b2, hn::LoadU(d, u[2])), hn::Abs(gi));
+    hn::StoreU(mi, d, u[1]);
+    hn::StoreU(vi, d, u[2]);
+    hn::StoreU(hn::Sub(hn::LoadU(d, u[0]), hn::Div(hn::Mul(lr, mi), hn::Add(vi, eps))), d, u[0]);
+  });
+}
+
+template <class T>
+void adadelta_loop(const AdadeltaStep& s, T* var, T* accum, T* accum_update, const T* g, int64_t n) {
+  const hn::ScalableTag<T> d;
+  const T rho = static_cast<T>(s.rho);
+  const auto lr = hn::Set(d, static_cast<T>(s.lr)), r0 = hn::Set(d, rho), r1 = hn::Set(d, 1 - rho);
+  const auto eps = hn::Set(d, static_cast<T>(s.eps));
+  for_each_vector<T, 3, 1>({var, accum, accum_update}, {g}, n, [&](auto u, auto r) {
+    const auto gi = hn::LoadU(d, r[0]), au = hn::LoadU(d, u[2]);
+    const auto a = hn::Add(hn::Mul(r0, hn::LoadU(d, u[1])), hn::Mul(hn::Mul(r1, gi), gi));
+    const auto update = hn::Mul(hn::Div(hn::Sqrt(hn::Add(au, eps)), hn::Sqrt(hn::Add(a, eps))), gi);
+    hn::StoreU(a, d, u[1]);
+    hn::StoreU(hn::Add(hn::Mul(r0, au), hn::Mul(hn::Mul(r1, update), update)), d, u[2]);
+    hn::StoreU(hn::Sub(hn::LoadU(d, u[0]), hn::Mul(lr, update)), d, u[0]);
+  });
+}
+
+template <class T>
 void adam_weight_decay_loop(const AdamWeightDecayStep& s, T* var, T* m, T* v, const T* g, int64_t n) {
   const hn::ScalableTag<T> d;
   const T beta1 = static_cast<T>(s.beta1), beta2 = static_cast<T>(s.beta2);
@@ -288,6 +320,19 @@ void AdamF32(const AdamStep& s, float* var, float* m, float* v, const float* g, 
 void AdamF64(const AdamStep& s, double* var, double* m, double* v, const double* g, int64_t n) {
   adam_loop(s, var, m, v, g, n);
 }
+void AdaMaxF32(const AdaMaxStep& s, float* var, float* m, float* v, const float* g, int64_t n) {
+  adamax_loop(s, var, m, v, g, n);
+}
+void AdaMaxF64(const AdaMaxStep& s, double* var, double* m, double* v, const double* g, int64_t n) {
+  adamax_loop(s, var, m, v, g, n);
+}
+void AdadeltaF32(const AdadeltaStep& s, float* var, float* accum, float* accum_update, const float* g, int64_t n) {
+  adadelta_loop(s, var, accum, accum_update, g, n);
+}
+void AdadeltaF64(const AdadeltaStep& s, double* var, double* accum, double* accum_update, const double* g,
+                 int64_t n) {
+  adadelta_loop(s, var, accum, accum_update, g, n);
+}
 void AdamWeightDecayF32(const AdamWeightDecayStep& s, float* var, float* m, float* v, const float* g, int64_t n) {
   adam_weight_decay_loop(s, var, m, v, g, n);
 }
@@ -341,6 +386,10 @@ HWY_EXPORT(SgdF32);
 HWY_EXPORT(SgdF64);
 HWY_EXPORT(AdamF32);
 HWY_EXPORT(AdamF64);
+HWY_EXPORT(AdaMaxF32);
+HWY_EXPORT(AdaMaxF64);
+HWY_EXPORT(AdadeltaF32);
+HWY_EXPORT(AdadeltaF64);
 HWY_EXPORT(AdamWeightDecayF32);
 HWY_EXPORT(AdamWeightDecayF64);
 HWY_EXPORT(RmsPropF32);
@@ -377,6 +426,19 @@ void simd_adam(const AdamStep& s, float* var, float* m, float* v, const float* g
 }
 void simd_adam(const AdamStep& s, double* var, double* m, double* v, const double* g, int64_t n) {
   HWY_DYNAMIC_DISPATCH(AdamF64)(s, var, m, v, g, n);
+}
+void simd_adamax(const AdaMaxStep& s, float* var, float* m, float* v, const float* g, int64_t n) {
+  HWY_DYNAMIC_DISPATCH(AdaMaxF32)(s, var, m, v, g, n);
+}
+void simd_adamax(const AdaMaxStep& s, double* var, double* m, double* v, const double* g, int64_t n) {
+  HWY_DYNAMIC_DISPATCH(AdaMaxF64)(s, var, m, v, g, n);
+}
+void simd_adadelta(const AdadeltaStep& s, float* var, float* accum, float* accum_update, const float* g, int64_t n) {
+  HWY_DYNAMIC_DISPATCH(AdadeltaF32)(s, var, accum, accum_update, g, n);
+}
+void simd_adadelta(const AdadeltaStep& s, double* var, double* accum, double* accum_update, const double* g,
+                   int64_t n) {
+  HWY_DYNAMIC_DISPATCH(AdadeltaF64)(s, var, accum, accum_update, g, n);
 }
 void simd_adam_weight_decay(const AdamWeightDecayStep& s, float* var, float* m, float* v, const float* g, int64_t n) {
   HWY_DYNAMIC_DISPATCH(AdamWeightDecayF32)(s, var, m, v, g, n);

@@ -44,6 +44,25 @@ struct AdamStep {
 void simd_adam(const AdamStep& s, float* var, float* m, float* v, const float* g, int64_t n);
 void simd_adam(const AdamStep& s, double* var, double* m, double* v, const double* g, int64_t n);
 
+struct AdaMaxStep {
+  double lr;  // divided by 1 - beta1^t
+  double beta1, beta2, eps;
+};
+
+// m = beta1 m + (1 - beta1) g, v = max(beta2 v, |g|), var -= lr m / (v + eps).
+void simd_adamax(const AdaMaxStep& s, float* var, float* m, float* v, const float* g, int64_t n);
+void simd_adamax(const AdaMaxStep& s, double* var, double* m, double* v, const double* g, int64_t n);
+
+struct AdadeltaStep {
+  double lr, rho, eps;
+};
+
+// accum = rho accum + (1 - rho) g^2, update = sqrt(accum_update + eps) / sqrt(accum + eps) g,
+// accum_update = rho accum_update + (1 - rho) update^2, var -= lr update.
+void simd_adadelta(const AdadeltaStep& s, float* var, float* accum, float* accum_update, const float* g, int64_t n);
+void simd_adadelta(const AdadeltaStep& s, double* var, double* accum, double* accum_update, const double* g,
+                   int64_t n);
+
 struct AdamWeightDecayStep {
   double lr, beta1, beta2, eps, decay;
 };

@@ -102,6 +102,8 @@ def test_rmsprop_matches_reference():
     (nn.RMSProp, {"learning_rate": 0.01, "momentum": 0.5, "centered": True}),
     (nn.Adagrad, {"learning_rate": 0.1, "weight_decay": 0.01}),
     (nn.Lamb, {"learning_rate": 0.01, "weight_decay": 0.01}),
+    (nn.Adamax, {"learning_rate": 0.01, "weight_decay": 0.01}),
+    (nn.Adadelta, {"learning_rate": 1.0}),
 ])
 def test_fused_updates_compile_to_the_same_steps(opt_cls, kw):
     # The step count, and the bias corrections and rates derived from it, are tensors in a compiled step.

@@ -48,6 +48,19 @@ def _sgd(dampening, weight_decay, nesterov):
     return ref
 
 
+def _adamax(var, m, v, b1p, lr, beta1, beta2, eps, grad):
+    m = beta1 * m + (1 - beta1) * grad
+    v = np.maximum(beta2 * v, np.abs(grad))
+    return var - lr / (1 - b1p) * m / (v + eps), m, v
+
+
+def _adadelta(var, accum, accum_update, lr, rho, eps, grad):
+    accum = rho * accum + (1 - rho) * grad * grad
+    update = np.sqrt(accum_update + eps) / np.sqrt(accum + eps) * grad
+    accum_update = rho * accum_update + (1 - rho) * update * update
+    return var - lr * update, accum, accum_update
+
+
 def _adam(nesterov):
     def ref(var, m, v, b1p, b2p, lr, beta1, beta2, eps, grad):
         m = m + (grad - m) * (1 - beta1)
@@ -153,6 +166,14 @@ RECORDS = [
              bad=[(lambda: ops.AdamWeightDecay()(_t(2), _t(2), _t(2, dtype=ms.float16), 0.1, 0.9, 0.99, 1e-8, 0.0,
                                                  _t(2)), TypeError,
                    r"AdamWeightDecay: 'v' must have the dtype of 'var' \(Float32\), but got Float16")]),
+    OpRecord("ApplyAdaMax", lambda *a: ops.ApplyAdaMax()(*a), _adamax, _shapes("uuussssst"),
+             sampler=_sampler("xxprrrrrx"), tol=_HALF_TOL,
+             bad=[(lambda: ops.ApplyAdaMax()(_t(2), _t(2), _t(3), 0.5, 0.1, 0.9, 0.999, 1e-8, _t(2)), ValueError,
+                   r"ApplyAdaMax: 'v' must have the shape of 'var' \(2,\), but got \(3,\)")]),
+    OpRecord("ApplyAdadelta", lambda *a: ops.ApplyAdadelta()(*a), _adadelta, _shapes("uuussst"),
+             sampler=_sampler("xpprrrx"), tol=_HALF_TOL,
+             bad=[(lambda: ops.ApplyAdadelta()(_t(2), _t(2), _t(2), 0.1, _t(2), 1e-6, _t(2)), ValueError,
+                   r"ApplyAdadelta: 'rho' must be a scalar")]),
     OpRecord("ApplyRMSProp", lambda *a: ops.ApplyRMSProp()(*a), _rmsprop, _shapes("uuustsss"),
              sampler=_sampler("xpxrxrrr"), tol=_HALF_TOL),
     OpRecord("ApplyCenteredRMSProp", lambda *a: ops.ApplyCenteredRMSProp()(*a), _centered_rmsprop,

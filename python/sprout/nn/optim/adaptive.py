@@ -1,5 +1,5 @@
-"""Adadelta, Adamax, Rprop and ASGD (``mindspore.nn`` 2.x), each an in-place update built from ops, so a
-compiled training step runs them too."""
+"""Adadelta, Adamax, Rprop and ASGD (``mindspore.nn`` 2.x). Adadelta and Adamax step through their fused
+in-place ops (ApplyAdadelta, ApplyAdaMax); Rprop and ASGD are built from elementwise ops and assign."""
 from sprout import ops
 from sprout.nn.optim.optimizer import Optimizer
 from sprout.nn.optim.sgd import _check_range
@@ -15,15 +15,12 @@ class Adadelta(Optimizer):
         self.epsilon = _check_range("Adadelta", "epsilon", epsilon, 0.0, low_inclusive=False)
         self.accum = self._make_state("accum")
         self.accum_update = self._make_state("accum_update")
+        self._apply = ops.ApplyAdadelta()
 
     def _update(self, i, p, g, lr, wd, step):
         if wd:
             g = g + wd * p
-        accum = self.accum[i] * self.rho + g * g * (1 - self.rho)
-        update = ops.sqrt(self.accum_update[i] + self.epsilon) / ops.sqrt(accum + self.epsilon) * g
-        ops.assign(self.accum[i], accum)
-        ops.assign(self.accum_update[i], self.accum_update[i] * self.rho + update * update * (1 - self.rho))
-        ops.assign(p, p - lr * update)
+        self._apply(p, self.accum[i], self.accum_update[i], lr, self.rho, self.epsilon, g)  # in place, one pass
 
 
 class Adamax(Optimizer):
@@ -38,15 +35,14 @@ class Adamax(Optimizer):
         self.eps = _check_range("Adamax", "eps", eps, 0.0, low_inclusive=False)
         self.moment1 = self._make_state("moment1")
         self.moment2 = self._make_state("moment2")
+        self._apply = ops.ApplyAdaMax()
 
     def _update(self, i, p, g, lr, wd, step):
         if wd:
             g = g + wd * p
-        m = self.moment1[i] * self.beta1 + g * (1 - self.beta1)
-        v = ops.maximum(self.moment2[i] * self.beta2, ops.abs(g))
-        ops.assign(self.moment1[i], m)
-        ops.assign(self.moment2[i], v)
-        ops.assign(p, p - lr / (1 - self.beta1 ** (step + 1)) * m / (v + self.eps))
+        # In place, one pass; the bias correction comes in as beta1^t.
+        self._apply(p, self.moment1[i], self.moment2[i], self.beta1 ** (step + 1), lr, self.beta1, self.beta2,
+                    self.eps, g)
 
 
 class Rprop(Optimizer):
