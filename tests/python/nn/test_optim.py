@@ -40,6 +40,14 @@ def test_sgd_dampening_skips_the_first_step():
     np.testing.assert_allclose(got[1], p, rtol=1e-5)
 
 
+def test_sgd_weight_decay_without_momentum():
+    got, grads = run(nn.SGD, learning_rate=0.1, weight_decay=0.01)
+    p = np.array([1.0, -2.0, 3.0])
+    for _ in range(3):
+        p = p - 0.1 * (grads[0] + 0.01 * p)
+    np.testing.assert_allclose(got[0], p, rtol=1e-5)
+
+
 def test_momentum():
     got, grads = run(nn.Momentum, learning_rate=0.1, momentum=0.9)
     p, v = np.array([1.0, -2.0, 3.0]), 0
@@ -97,6 +105,7 @@ def test_rmsprop_matches_reference():
 @pytest.mark.parametrize("opt_cls, kw", [
     (nn.SGD, {"learning_rate": 0.1, "momentum": 0.9, "nesterov": True, "weight_decay": 0.01}),
     (nn.SGD, {"learning_rate": 0.1, "momentum": 0.9, "dampening": 0.5}),
+    (nn.SGD, {"learning_rate": 0.1, "weight_decay": 0.01}),
     (nn.AdamW, {"learning_rate": 0.01, "weight_decay": 0.1}),
     (nn.RMSProp, {"learning_rate": 0.01, "momentum": 0.5}),
     (nn.RMSProp, {"learning_rate": 0.01, "momentum": 0.5, "centered": True}),

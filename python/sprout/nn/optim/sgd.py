@@ -32,10 +32,10 @@ class SGD(Optimizer):
         self._sgd_ops = {}  # one fused op per weight decay (an attribute of the op)
 
     def _update(self, i, p, g, lr, wd, step):
-        if self.momentum == 0:
-            if wd:
-                g = g + wd * p
-            _apply_gradient_descent(p, lr, g)  # p -= lr * g, in place, one pass
+        if self.momentum == 0 and not wd:
+            # p -= lr * g, in place; the op a compiled step folds into a MatMul gradient's product (Note
+            # [Updates folded into their gradient's product]).
+            _apply_gradient_descent(p, lr, g)
             return
         # The decayed gradient, the momentum buffer (the gradient itself on the first step), stat and p in
         # one in-place pass.
