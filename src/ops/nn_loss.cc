@@ -108,24 +108,43 @@ std::vector<V> sparse_softmax_ce_bprop(BpropBuilder& b) {
   return {b.div(ds, nn::scalar_like(b, static_cast<double>(std::max<int64_t>(xs.shape[0], 1)), x)), V{}};
 }
 
+// -row_scale[n] w[t_n] at (n, t_n) for the kept rows, zeros elsewhere: dx of the NLL loss, by one scatter into
+// zeros (the one-hot formula took half a dozen passes over the (N, C) gradient: 2.7x PyTorch's time at
+// 4096 x 1000). Ignored rows scatter a zero at their column 0.
+V nll_input_grad(BpropBuilder& b, V labels, V w, V row_scale, const Shape& xs, int64_t ignore_index) {
+  const int64_t n = xs[0], classes = xs[1];
+  const DType ldt = b.spec(labels).dtype, xdt = b.spec(row_scale).dtype;
+  V kept = b.emitter().emit("NotEqual", {labels, b.scalar(static_cast<double>(ignore_index), ldt)});
+  V safe = b.mul(labels, b.cast(kept, ldt));
+  Tensor row_starts = Tensor::empty(Shape{n, 1}, DType::Int64);
+  for (int64_t r = 0; r < n; ++r) row_starts.data<int64_t>()[r] = r * classes;
+  V index = b.add(b.emitter().constant(row_starts), b.reshape(b.cast(safe, DType::Int64), Shape{n, 1}));
+  V picked_w = b.emitter().emit("Gather", {w, safe}, {{"axis", int64_t{0}}});
+  V values = b.neg(b.mul(b.mul(row_scale, picked_w), b.cast(kept, xdt)));
+  V flat = b.emitter().emit("ScatterNd", {index, values}, {{"shape", std::vector<int64_t>{n * classes}}});
+  return b.reshape(flat, xs);
+}
+
 // loss = -sum_n w[t_n] x[n, t_n] (over kept n), divided by total_weight = sum_n w[t_n] for 'mean'.
 std::vector<V> nll_loss_bprop(BpropBuilder& b) {
   const auto& a = b.prim().attrs_as<NLLLossAttrs>();
   Reduction r = parse_reduction(b.prim().name(), a.reduction);
   V x = b.input(0), labels = b.input(1), w = b.input(2), d = b.dout(0);
   const Shape xs = b.spec(x).shape;
+  // Each row's factor: dloss[n] ('none'), dloss ('sum'), dloss / total_weight ('mean').
+  V row_scale = r == Reduction::None ? d : b.broadcast_to(r == Reduction::Sum ? d : b.div(d, b.out(1)), Shape{xs[0]});
+  V dx = b.wants(0) ? nll_input_grad(b, labels, w, row_scale, xs, a.ignore_index) : V{};
+  if (!b.wants(2)) return {dx, V{}, V{}};
+  // The class weights' gradient (rarely wanted: they are usually constants), by the one-hot formula.
   V hot = one_hot(b, labels, xs[1], x, a.ignore_index);
-  V wrow = b.reshape(w, Shape{1, xs[1]});
   if (r == Reduction::None) {
     V dcol = b.reshape(d, Shape{xs[0], 1});
-    return {b.neg(b.mul(dcol, b.mul(hot, wrow))), V{}, b.neg(b.reduce_sum(b.mul(dcol, b.mul(hot, x)), {0}, false))};
+    return {dx, V{}, b.neg(b.reduce_sum(b.mul(dcol, b.mul(hot, x)), {0}, false))};
   }
   V picked = b.reduce_sum(b.mul(hot, x), {0}, false);  // sum of x[n, c] over the rows labelled c
-  if (r == Reduction::Sum) return {b.neg(b.mul(d, b.mul(hot, wrow))), V{}, b.neg(b.mul(d, picked))};
-  V total = b.out(1), loss = b.out(0);
-  V scale = b.div(d, total);
-  V dw = b.mul(scale, b.neg(b.add(picked, b.mul(loss, b.reduce_sum(hot, {0}, false)))));
-  return {b.neg(b.mul(scale, b.mul(hot, wrow))), V{}, dw};
+  if (r == Reduction::Sum) return {dx, V{}, b.neg(b.mul(d, picked))};
+  V scale = b.div(d, b.out(1));
+  return {dx, V{}, b.mul(scale, b.neg(b.add(picked, b.mul(b.out(0), b.reduce_sum(hot, {0}, false)))))};
 }
 
 }  // namespace

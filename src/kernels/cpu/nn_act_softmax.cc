@@ -7,6 +7,9 @@
 //     running sum), so memory is never walked with stride `inner` in an inner loop; work splits
 //     across threads by (outer, column block).
 // Float16/BFloat16 inputs, and strided ones, are first converted to a contiguous float copy.
+// SoftmaxGrad and LogSoftmaxGrad take the same layouts: each row's (or column block's) sum, then one
+// pass writing dx, the row still in L1.
+#include <algorithm>
 #include <cmath>
 #include <type_traits>
 #include <vector>
@@ -148,6 +151,96 @@ void run_softmax(int64_t axis, const Tensor& x, const Tensor& o) {
   });
 }
 
+// dx from (y, dy) over rows of n: softmax (dy - sum(dy y)) y, log-softmax dy - exp(y) sum(dy).
+template <bool LOG, class C>
+void softmax_grad_rows(const C* y, const C* dy, C* dx, int64_t rows, int64_t n) {
+  parallel_for(rows, std::max<int64_t>(1, kParallelGrain / 8 / n), [&](int64_t b, int64_t e) {
+    for (int64_t r = b; r < e; ++r) {
+      const C* yr = y + r * n;
+      const C* dyr = dy + r * n;
+      C* dxr = dx + r * n;
+      if (n < kShortRow) {  // a few classes: per-row SIMD calls would cost more than the arithmetic
+        C s = 0;
+        for (int64_t c = 0; c < n; ++c) s += LOG ? dyr[c] : dyr[c] * yr[c];
+        for (int64_t c = 0; c < n; ++c) dxr[c] = LOG ? dyr[c] - std::exp(yr[c]) * s : (dyr[c] - s) * yr[c];
+        continue;
+      }
+      if constexpr (LOG) {
+        const C s = simd_reduce(ReduceOp::Sum, dyr, n);
+        simd_unary(UnaryOp::Exp, yr, dxr, n);
+        simd_binary(BinaryOp::Mul, dxr, 1, &s, 0, dxr, n);
+        simd_binary(BinaryOp::Sub, dyr, 1, dxr, 1, dxr, n);
+      } else {
+        simd_binary(BinaryOp::Mul, dyr, 1, yr, 1, dxr, n);
+        const C s = simd_reduce(ReduceOp::Sum, dxr, n);
+        simd_binary(BinaryOp::Sub, dyr, 1, &s, 0, dxr, n);
+        simd_binary(BinaryOp::Mul, dxr, 1, yr, 1, dxr, n);
+      }
+    }
+  });
+}
+
+// The same over [outer, n, inner] with inner > 1: a block of columns' sums over the n rows, then dx row by row.
+template <bool LOG, class C>
+void softmax_grad_columns(const C* y, const C* dy, C* dx, int64_t outer, int64_t n, int64_t inner) {
+  constexpr int64_t kCols = 512;
+  const int64_t blocks = (inner + kCols - 1) / kCols;
+  parallel_for(outer * blocks, std::max<int64_t>(1, kParallelGrain / 8 / std::max<int64_t>(n * kCols, 1)),
+               [&](int64_t b, int64_t e) {
+    C sum[kCols], term[kCols];
+    for (int64_t task = b; task < e; ++task) {
+      const int64_t o = task / blocks, c0 = task % blocks * kCols, w = std::min(kCols, inner - c0);
+      const int64_t base = o * n * inner + c0;
+      std::fill(sum, sum + w, C(0));
+      for (int64_t r = 0; r < n; ++r) {
+        const C* dyr = dy + base + r * inner;
+        if constexpr (LOG) {
+          simd_binary(BinaryOp::Add, sum, 1, dyr, 1, sum, w);
+        } else {
+          simd_binary(BinaryOp::Mul, dyr, 1, y + base + r * inner, 1, term, w);
+          simd_binary(BinaryOp::Add, sum, 1, term, 1, sum, w);
+        }
+      }
+      for (int64_t r = 0; r < n; ++r) {
+        const C* yr = y + base + r * inner;
+        const C* dyr = dy + base + r * inner;
+        C* dxr = dx + base + r * inner;
+        if constexpr (LOG) {
+          simd_unary(UnaryOp::Exp, yr, term, w);
+          simd_binary(BinaryOp::Mul, term, 1, sum, 1, term, w);
+          simd_binary(BinaryOp::Sub, dyr, 1, term, 1, dxr, w);
+        } else {
+          simd_binary(BinaryOp::Sub, dyr, 1, sum, 1, term, w);
+          simd_binary(BinaryOp::Mul, term, 1, yr, 1, dxr, w);
+        }
+      }
+    }
+  });
+}
+
+template <bool LOG>
+void run_softmax_grad(int64_t axis, const Tensor& y, const Tensor& dy, const Tensor& dx) {
+  if (dx.numel() == 0) return;
+  const int64_t ndim = y.ndim();
+  if (ndim > 0 && axis < 0) axis += ndim;
+  int64_t outer = 1, n = 1, inner = 1;
+  for (int64_t d = 0; d < ndim; ++d) (d < axis ? outer : d == axis ? n : inner) *= y.shape()[d];
+  visit_dtype(dx.dtype(), [&](auto zero) {
+    using T = decltype(zero);
+    if constexpr (std::is_floating_point_v<compute_t<T>>) {
+      using C = act_compute_t<T>;
+      constexpr DType kC = dtype_of<C>();
+      Tensor yc = contiguous_as(y, kC), dyc = contiguous_as(dy, kC);
+      Tensor dxc = std::is_same_v<T, C> ? dx : Tensor::empty(dx.shape(), kC);
+      if (inner == 1) softmax_grad_rows<LOG>(yc.template data<C>(), dyc.template data<C>(), dxc.template data<C>(), outer, n);
+      else softmax_grad_columns<LOG>(yc.template data<C>(), dyc.template data<C>(), dxc.template data<C>(), outer, n, inner);
+      if (!dxc.shares_storage(dx)) convert_into(dxc, dx);
+    } else {
+      SPROUT_ASSERT(false, "softmax gradient kernel on ", name(dx.dtype()));
+    }
+  });
+}
+
 void softmax_kernel(const SoftmaxAttrs& a, std::span<const Tensor> in, std::span<Tensor> out) {
   run_softmax<false>(a.axis[0], in[0], out[0]);
 }
@@ -161,6 +254,14 @@ void log_softmax_kernel(const LogSoftmaxAttrs& a, std::span<const Tensor> in, st
 SPROUT_REGISTER(cpu_nn_act_softmax) {
   register_kernel<SoftmaxAttrs>("Softmax", Device::CPU, softmax_kernel);
   register_kernel<LogSoftmaxAttrs>("LogSoftmax", Device::CPU, log_softmax_kernel);
+  register_kernel<SoftmaxAttrs>("SoftmaxGrad", Device::CPU,
+                                [](const SoftmaxAttrs& a, std::span<const Tensor> in, std::span<Tensor> out) {
+                                  run_softmax_grad<false>(a.axis[0], in[0], in[1], out[0]);
+                                });
+  register_kernel<LogSoftmaxAttrs>("LogSoftmaxGrad", Device::CPU,
+                                   [](const LogSoftmaxAttrs& a, std::span<const Tensor> in, std::span<Tensor> out) {
+                                     run_softmax_grad<true>(a.axis, in[0], in[1], out[0]);
+                                   });
 }
 
 }  // namespace sprout

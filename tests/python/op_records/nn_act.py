@@ -135,3 +135,26 @@ for _op, _ref, _attrs in [("ReluGrad", lambda d, x: d * (x > 0), {}),
     RECORDS.append(OpRecord(_op, lambda d, x, o=_op, a=_attrs: getattr(ops, o)(**a)(d, x), _ref, _GRAD_SHAPES,
                             low=-4, high=4, prim=lambda o=_op, a=_attrs: _C.Primitive(o, a),
                             grad_shapes=[((2, 3), (2, 3))], bad=_GRAD_BAD, tol={ms.float32: (1e-5, 2e-6)}))
+
+
+# The softmax gradients as ops of their own (their forward ops' rules emit them); y and dy need not come from
+# a forward call: the formulas hold for any values, and the gradient check runs their second-order rules.
+SOFTMAX_GRAD_SHAPES = [((2, 5), (2, 5)), ((0, 3), (0, 3)), ((3, 700), (3, 700)), ((500, 7), (500, 7))]
+SOFTMAX_GRAD_BAD = [
+    (lambda: ops.SoftmaxGrad(axis=(-1,))(ms.Tensor(np.ones((2, 3))), ms.Tensor(np.ones((2, 4)))), ValueError,
+     r"SoftmaxGrad: 'dy' must have the shape and dtype of 'y' \(2, 3\) Float64, but got \(2, 4\) Float64"),
+    (lambda: ops.LogSoftmaxGrad(axis=2)(ms.Tensor(np.ones((2, 3))), ms.Tensor(np.ones((2, 3)))), ValueError,
+     r"LogSoftmaxGrad: 'axis' must be in \[-2, 1\]"),
+]
+for _axis in (-1, 1):
+    _shapes = SOFTMAX_GRAD_SHAPES if _axis == -1 else [((3, 4, 5), (3, 4, 5)), ((2, 700, 3), (2, 700, 3))]
+    RECORDS.append(OpRecord("SoftmaxGrad", lambda y, d, a=_axis: ops.SoftmaxGrad(axis=(a,))(y, d),
+                            lambda y, d, a=_axis: (d - (d * y).sum(a, keepdims=True)) * y, _shapes,
+                            prim=lambda a=_axis: _C.Primitive("SoftmaxGrad", {"axis": (a,)}),
+                            grad_shapes=[((3, 4, 2), (3, 4, 2))], bad=SOFTMAX_GRAD_BAD,
+                            tol={ms.float32: (1e-5, 1e-5), ms.float16: (4e-3, 2e-2), ms.bfloat16: (2e-2, 0.25)}))
+    RECORDS.append(OpRecord("LogSoftmaxGrad", lambda y, d, a=_axis: ops.LogSoftmaxGrad(axis=a)(y, d),
+                            lambda y, d, a=_axis: d - np.exp(y) * d.sum(a, keepdims=True), _shapes,
+                            prim=lambda a=_axis: _C.Primitive("LogSoftmaxGrad", {"axis": a}),
+                            grad_shapes=[((3, 4, 2), (3, 4, 2))], bad=SOFTMAX_GRAD_BAD,
+                            tol={ms.float32: (1e-5, 1e-4), ms.float16: (4e-3, 5e-2), ms.bfloat16: (2e-2, 0.5)}))
