@@ -1,10 +1,11 @@
 // CPU kernels of Embedding (a row copy per index) and EmbeddingDenseBackward (scatter-add). Indices are
 // checked before any work, so a bad index is a ValueError, never a wild read or write.
 //
-// The scatter-add splits the *table rows* across threads: every thread scans all indices and adds
-// only the rows it owns. No two threads touch a row, no atomics are needed, and each row sums its
+// The scatter-add splits the *table rows* across threads: every thread zeroes the rows it owns, scans
+// all indices and adds only into those rows. No two threads touch a row, no atomics are needed, and each row sums its
 // contributions in index order, so the result does not depend on the thread count.
 #include <cstring>
+#include <type_traits>
 #include <vector>
 
 #include "kernels/cpu/nn_act_common.h"
@@ -51,11 +52,15 @@ void embedding_backward_kernel(const EmbeddingDenseBackwardAttrs& a, std::span<c
     if constexpr (std::is_floating_point_v<compute_t<T>>) {
       using C = act_compute_t<T>;
       Tensor grad = contiguous_as(in[0], dtype_of<C>());
-      Tensor table = Tensor::zeros(out[0].shape(), dtype_of<C>());
+      // Float32/Float64 scatter straight into the output; the half types into a float table converted after.
+      const bool direct = std::is_same_v<T, C> && out[0].is_contiguous();
+      Tensor table = direct ? out[0] : Tensor::empty(out[0].shape(), dtype_of<C>());
       const C* pg = grad.data<C>();
       C* pt = table.data<C>();
-      const int64_t work = static_cast<int64_t>(idx.size()) * dim;
+      // Each thread zeroes its own rows and then adds into them: one parallel pass over the table.
+      const int64_t work = (rows + static_cast<int64_t>(idx.size())) * dim;
       parallel_for(rows, work < kParallelGrain ? rows + 1 : 1, [&](int64_t r0, int64_t r1) {
+        std::memset(pt + r0 * dim, 0, static_cast<size_t>((r1 - r0) * dim) * sizeof(C));
         for (size_t n = 0; n < idx.size(); ++n) {
           const int64_t r = idx[n];
           if (r < r0 || r >= r1 || r == a.padding_idx) continue;
@@ -65,7 +70,7 @@ void embedding_backward_kernel(const EmbeddingDenseBackwardAttrs& a, std::span<c
           for (int64_t c = 0; c < dim; ++c) row[c] += scale * g[c];
         }
       });
-      convert_into(table, out[0]);
+      if (!direct) convert_into(table, out[0]);
     } else {
       SPROUT_ASSERT(false, "EmbeddingDenseBackward kernel on ", name(out[0].dtype()));
     }
