@@ -1,9 +1,11 @@
 // CPU kernels of the adaptive pooling ops (Note [Adaptive pooling windows]): direct loops
 // over (n, c) planes, in float32 (float16 widened) or float64. oneDNN has no adaptive pooling; the
 // windows differ per output cell, and the work is a single pass over memory either way.
+#include <algorithm>
 #include <cstring>
 
 #include "kernels/cpu/nn_conv_float32.h"
+#include "kernels/cpu/simd.h"
 #include "base/parallel.h"
 #include "ops/nn_pool_adaptive.h"
 #include "ops/op_def.h"
@@ -20,34 +22,70 @@ Planes planes_of(const Shape& in, const Shape& out) {
   return {numel(std::span<const int64_t>(in.data(), r - 2)), in[r - 2], in[r - 1], out[r - 2], out[r - 1]};
 }
 
-template <class Fn>
-void for_each_window(const Planes& p, Fn&& fn) {
+// Calls before(plane) once per (n, c) plane, then fn(plane, output index, y0, y1, x0, x1) for each of its
+// windows; planes split across threads.
+template <class Before, class Fn>
+void for_each_window(const Planes& p, Before&& before, Fn&& fn) {
   parallel_for(p.count, std::max<int64_t>(1, kParallelGrain / std::max<int64_t>(1, p.h * p.w)), [&](int64_t b, int64_t e) {
-    for (int64_t plane = b; plane < e; ++plane)
+    for (int64_t plane = b; plane < e; ++plane) {
+      before(plane);
       for (int64_t oy = 0; oy < p.oh; ++oy) {
         int64_t y0 = adaptive_start(oy, p.h, p.oh), y1 = adaptive_end(oy, p.h, p.oh);
         for (int64_t ox = 0; ox < p.ow; ++ox)
           fn(plane, oy * p.ow + ox, y0, y1, adaptive_start(ox, p.w, p.ow), adaptive_end(ox, p.w, p.ow));
       }
+    }
+  });
+}
+
+template <class Fn>
+void for_each_window(const Planes& p, Fn&& fn) {
+  for_each_window(p, [](int64_t) {}, fn);
+}
+
+// Global pooling (output 1x1, a ResNet's last pool): each plane's mean, or its gradient spread evenly.
+template <class T>
+void global_forward(const Planes& p, const T* x, T* y) {
+  const int64_t size = p.h * p.w;
+  parallel_for(p.count, std::max<int64_t>(1, kParallelGrain / std::max<int64_t>(1, size)), [&](int64_t b, int64_t e) {
+    for (int64_t plane = b; plane < e; ++plane) y[plane] = simd_reduce(ReduceOp::Sum, x + plane * size, size) / static_cast<T>(size);
+  });
+}
+
+template <class T>
+void global_backward(const Planes& p, const T* dy, T* dx) {
+  const int64_t size = p.h * p.w;
+  parallel_for(p.count, std::max<int64_t>(1, kParallelGrain / std::max<int64_t>(1, size)), [&](int64_t b, int64_t e) {
+    for (int64_t plane = b; plane < e; ++plane) std::fill(dx + plane * size, dx + (plane + 1) * size, dy[plane] / static_cast<T>(size));
   });
 }
 
 template <class T>
 void forward(const Planes& p, const T* x, T* y) {
+  if (p.oh == 1 && p.ow == 1) return global_forward(p, x, y);
   for_each_window(p, [&](int64_t plane, int64_t o, int64_t y0, int64_t y1, int64_t x0, int64_t x1) {
     const T* in = x + plane * p.h * p.w;
     T sum = 0;
-    for (int64_t yy = y0; yy < y1; ++yy)
-      for (int64_t xx = x0; xx < x1; ++xx) sum += in[yy * p.w + xx];
+    if (x0 == 0 && x1 == p.w) {
+      // Whole rows (output width 1): one contiguous block, summed in SIMD instead of one long chain of
+      // dependent adds.
+      sum = simd_reduce(ReduceOp::Sum, in + y0 * p.w, (y1 - y0) * p.w);
+    } else {
+      for (int64_t yy = y0; yy < y1; ++yy)
+        for (int64_t xx = x0; xx < x1; ++xx) sum += in[yy * p.w + xx];
+    }
     y[plane * p.oh * p.ow + o] = sum / static_cast<T>((y1 - y0) * (x1 - x0));
   });
 }
 
 template <class T>
 void backward(const Planes& p, const T* dy, T* dx) {
-  std::memset(dx, 0, static_cast<size_t>(p.count * p.h * p.w) * sizeof(T));
-  for_each_window(p, [&](int64_t plane, int64_t o, int64_t y0, int64_t y1, int64_t x0, int64_t x1) {
-    T* out = dx + plane * p.h * p.w;
+  if (p.oh == 1 && p.ow == 1) return global_backward(p, dy, dx);
+  const int64_t plane_size = p.h * p.w;
+  // Each plane zeroed by the thread that then adds its windows' shares into it (windows may overlap).
+  auto zero_plane = [&](int64_t plane) { std::memset(dx + plane * plane_size, 0, static_cast<size_t>(plane_size) * sizeof(T)); };
+  for_each_window(p, zero_plane, [&](int64_t plane, int64_t o, int64_t y0, int64_t y1, int64_t x0, int64_t x1) {
+    T* out = dx + plane * plane_size;
     T share = dy[plane * p.oh * p.ow + o] / static_cast<T>((y1 - y0) * (x1 - x0));
     for (int64_t yy = y0; yy < y1; ++yy)
       for (int64_t xx = x0; xx < x1; ++xx) out[yy * p.w + xx] += share;
@@ -78,8 +116,11 @@ void max_forward(const Planes& p, const T* x, T* y, int64_t* argmax) {
 // through each window's maximum in x.
 template <bool SCATTER, class T>
 void max_route(const Planes& p, const T* x, const T* src, T* dst) {
-  if (SCATTER) std::memset(dst, 0, static_cast<size_t>(p.count * p.h * p.w) * sizeof(T));
-  for_each_window(p, [&](int64_t plane, int64_t o, int64_t y0, int64_t y1, int64_t x0, int64_t x1) {
+  const int64_t plane_size = p.h * p.w;
+  auto zero_plane = [&](int64_t plane) {
+    if (SCATTER) std::memset(dst + plane * plane_size, 0, static_cast<size_t>(plane_size) * sizeof(T));
+  };
+  for_each_window(p, zero_plane, [&](int64_t plane, int64_t o, int64_t y0, int64_t y1, int64_t x0, int64_t x1) {
     int64_t at = plane * p.h * p.w + window_argmax(p, x + plane * p.h * p.w, y0, y1, x0, x1);
     if (SCATTER) dst[at] += src[plane * p.oh * p.ow + o];
     else dst[plane * p.oh * p.ow + o] = src[at];

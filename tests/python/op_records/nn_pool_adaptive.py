@@ -121,6 +121,8 @@ RECORDS = MAX_RECORDS + [
     _pool_record((4, 5), [(1, 2, 3, 3)], lambda s: (4, 5)),  # upsampling: windows overlap
     _pool_record((2, -1), [(2, 5, 7)], lambda s: (2, s[-1]), call=lambda x: ops.adaptive_avg_pool2d(x, (2, None))),
     _pool_record((5, 2), [(1, 2, 7, 4)], lambda s: (5, 2), call=lambda x: ops.interpolate(x, size=(5, 2), mode="area")),
+    _pool_record((3, 1), [(2, 3, 7, 5)], lambda s: (3, 1)),  # windows of whole rows, overlapping
     _grad_record((2, 3, 7, 5), (2, 3, 3, 2)),
+    _grad_record((2, 3, 5, 6), (2, 3, 1, 1)),  # global average pooling's gradient
     _grad_record((3, 2, 2), (3, 5, 4)),
 ]
