@@ -113,6 +113,8 @@ std::vector<V> layer_norm_bprop(BpropBuilder& b) {
   auto attrs = std::make_shared<LayerNormGradAttrs>(LayerNormGradAttrs{a.begin_norm_axis, a.begin_params_axis});
   V grad_in[] = {x, b.dout(0), rstd, mean, b.input(1)};
   std::vector<V> g = b.emitter().emit_outputs(Primitive(grad_def, attrs), grad_in);
+  // Nobody used mean or rstd (the usual case): no pass for their gradients.
+  if (b.emitter().is_zero(dmean) && b.emitter().is_zero(drstd)) return {g[0], g[1], g[2]};
   // The statistics' own gradients: per-row coefficients, then one pass over x (Note [LayerNorm gradients]).
   RowOps r = row_ops(b, a.begin_norm_axis, a.begin_params_axis);
   DType t = b.spec(x).dtype;
