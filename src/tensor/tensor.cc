@@ -200,22 +200,40 @@ Tensor Tensor::clone() const {
 }
 
 namespace {
+// n elements from src (stride ss) to dst (stride ds): memcpy when both are contiguous, a fill when the
+// source is one broadcast value (the gradient of a sum made contiguous), else element by element.
+template <class Word>
+void copy_run(Word* d, int64_t ds, const Word* s, int64_t ss, int64_t n) {
+  if (ds == 1 && ss == 1) {
+    std::memcpy(d, s, static_cast<size_t>(n) * sizeof(Word));
+  } else if (ds == 1 && ss == 0) {
+    std::fill(d, d + n, *s);
+  } else {
+    for (int64_t i = 0; i < n; ++i) d[i * ds] = s[i * ss];
+  }
+}
+
 // Rows split across threads: a large strided copy (a transposed gradient made contiguous, joined by
-// Concat) is bound by memory, which one core does not saturate.
+// Concat) is bound by memory, which one core does not saturate. Fewer long rows than threads (a
+// broadcast scalar is one row) split each row instead.
 template <class Word>
 void copy_rows(const NdLoop<2>& loop, int64_t numel, char* dst, const char* src) {
   const int64_t ds = loop.inner_stride(0), ss = loop.inner_stride(1);
   const int64_t rows = loop.rows(), row_length = rows ? numel / rows : 0;
+  Word* d0 = reinterpret_cast<Word*>(dst);
+  const Word* s0 = reinterpret_cast<const Word*>(src);
+  if (rows < num_threads() && row_length >= 2 * kParallelGrain) {
+    loop.run(0, rows, [&](const std::array<int64_t, 2>& off, int64_t n) {
+      parallel_for(n, kParallelGrain, [&](int64_t b, int64_t e) {
+        copy_run(d0 + off[0] + b * ds, ds, s0 + off[1] + b * ss, ss, e - b);
+      });
+    });
+    return;
+  }
   parallel_for(rows, std::max<int64_t>(1, kParallelGrain * 4 / std::max<int64_t>(row_length, 1)),
                [&](int64_t begin, int64_t end) {
     loop.run(begin, end, [&](const std::array<int64_t, 2>& off, int64_t n) {
-      Word* d = reinterpret_cast<Word*>(dst) + off[0];
-      const Word* s = reinterpret_cast<const Word*>(src) + off[1];
-      if (ds == 1 && ss == 1) {
-        std::memcpy(d, s, static_cast<size_t>(n) * sizeof(Word));
-      } else {
-        for (int64_t i = 0; i < n; ++i) d[i * ds] = s[i * ss];
-      }
+      copy_run(d0 + off[0], ds, s0 + off[1], ss, n);
     });
   });
 }
