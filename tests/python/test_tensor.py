@@ -240,3 +240,26 @@ def test_parameter_and_parameter_tuple():
         ms.ParameterTuple([ms.Tensor([1.0])])
     with pytest.raises(TypeError, match="name"):
         ms.Parameter(ms.Tensor([1.0]), name=3)
+
+
+@pytest.mark.parametrize("threads", [1, 2])
+def test_large_broadcast_and_strided_views_copy_exactly(threads):
+    # One long row each (a broadcast scalar, a stepped slice): the copy splits the row across threads.
+    old = ms.get_context("runtime_num_threads")
+    ms.set_context(runtime_num_threads=threads)
+    try:
+        scalar = ms.ops.broadcast_to(ms.Tensor(2.5, ms.float32), (3, 100_000))
+        np.testing.assert_array_equal(scalar.contiguous().asnumpy(), np.full((3, 100_000), 2.5, np.float32))
+        base = np.arange(600_001, dtype=np.float64)
+        np.testing.assert_array_equal(ms.Tensor(base)[::3].contiguous().asnumpy(), base[::3])
+        row = np.arange(7, dtype=np.int16)
+        np.testing.assert_array_equal(ms.ops.broadcast_to(ms.Tensor(row), (50_000, 7)).contiguous().asnumpy(),
+                                      np.broadcast_to(row, (50_000, 7)))
+    finally:
+        ms.set_context(runtime_num_threads=old)
+
+
+def test_activation_gradients_read_a_broadcast_gradient():
+    x = np.random.default_rng(0).standard_normal((300, 700)).astype(np.float32)
+    dy = ms.ops.broadcast_to(ms.Tensor(0.5, ms.float32), x.shape)
+    np.testing.assert_allclose(ms.ops.ReluGrad()(dy, ms.Tensor(x)).asnumpy(), 0.5 * (x > 0))
