@@ -5,7 +5,8 @@
 // K are permuted into one of two layouts:
 //   rows    [K, R] contiguous: each output reduces one contiguous run (SIMD horizontal reduce);
 //   columns [R, K] contiguous: the output row accumulates each input row (SIMD vertical combine) -
-//           the bias-gradient case, summing a [N, C] tensor over N.
+//           the bias-gradient case, summing a [N, C] tensor over N; a contiguous [K1, R, K2] (middle
+//           axes reduced) is K1 such slabs.
 // When neither permutation is contiguous the input is copied into the rows layout first. Outputs split
 // across threads; a single output over a long run splits the run and combines the partial results.
 #include <algorithm>
@@ -96,6 +97,18 @@ void reduce_columns(const T* x, int64_t rn, int64_t kn, acc_t<OP, T>* acc) {
   });
 }
 
+// A contiguous x reduced over consecutive middle axes is [outer, R, inner]: `outer` slabs, each in the
+// columns layout (the heads axis of attention weights, (8, 4, 128, 128) over axis 1: 1.4 ms through the
+// rows copy, ~0.05 in slabs). The slab count, or 0 when x is not that.
+int64_t middle_slabs(const Tensor& x, const Shape& reduced, int64_t kn) {
+  if (kn <= 1 || reduced.empty() || !x.is_contiguous()) return 0;
+  const int64_t first = reduced[0], last = reduced[reduced.size() - 1];
+  if (last - first + 1 != static_cast<int64_t>(reduced.size()) || first == 0 || last == x.ndim() - 1) return 0;
+  int64_t inner = 1;
+  for (int64_t d = last + 1; d < x.ndim(); ++d) inner *= x.shape()[d];
+  return inner > 1 ? kn / inner : 0;
+}
+
 template <ReduceOp OP, bool MEAN>
 void reduce_kernel(const ReduceAttrs& attrs, std::span<const Tensor> in, std::span<Tensor> out) {
   const Tensor& x = in[0];
@@ -117,8 +130,13 @@ void reduce_kernel(const ReduceAttrs& attrs, std::span<const Tensor> in, std::sp
       const Shape reduced_in_memory = order;
       for (int64_t d : kept) order.push_back(d);
       Tensor columns = x.permute(order);
+      const int64_t slabs = middle_slabs(x, reduced, kn);
       if (kn > 1 && columns.is_contiguous()) {
         reduce_columns<OP>(columns.template data<T>(), rn, kn, acc.get());
+      } else if (slabs > 0) {
+        const int64_t inner = kn / slabs;
+        for (int64_t o = 0; o < slabs; ++o)
+          reduce_columns<OP>(x.template data<T>() + o * rn * inner, rn, inner, acc.get() + o * inner);
       } else {
         order = kept;
         for (int64_t d : reduced_in_memory) order.push_back(d);
