@@ -81,6 +81,16 @@ void run_activation_grad(ActivationGrad act, const Tensor& dy, const Tensor& x, 
             if (so == 1 && sd == 1 && sx == 1) return simd_activation_grad(act, pd + off[1], px + off[2], po + off[0], n);
           }
           C bd[kActBlock], bx[kActBlock], bo[kActBlock];
+          if constexpr (std::is_same_v<T, C>) {
+            if (so == 1 && sx == 1) {  // only dy strided or broadcast: x and dx in place
+              for (int64_t i = 0; i < n; i += kActBlock) {
+                const int64_t m = std::min(kActBlock, n - i);
+                gather_block(pd + off[1] + i * sd, sd, bd, m);
+                simd_activation_grad(act, bd, px + off[2] + i, po + off[0] + i, m);
+              }
+              return;
+            }
+          }
           for (int64_t i = 0; i < n; i += kActBlock) {
             const int64_t m = std::min(kActBlock, n - i);
             gather_block(pd + off[1] + i * sd, sd, bd, m);
