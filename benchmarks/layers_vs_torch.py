@@ -98,8 +98,9 @@ print(json.dumps(out))
 '''
 
 
-def run(python, framework, env):
-    result = subprocess.run([python, "-c", CHILD, framework, json.dumps(CASES)], capture_output=True, text=True, env=env)
+def run(python, framework, env, cases=CASES):
+    """{case name: ms} from a child process of `python` running `framework`."""
+    result = subprocess.run([python, "-c", CHILD, framework, json.dumps(cases)], capture_output=True, text=True, env=env)
     if result.returncode != 0:
         raise SystemExit(f"{framework} failed:\n{result.stderr[-2000:]}")
     return json.loads(result.stdout.strip().splitlines()[-1])

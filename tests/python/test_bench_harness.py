@@ -133,3 +133,12 @@ def test_the_optimizer_benchmark_runs_every_update():
     assert sorted(times) == sorted(["Momentum", "GradientDescent", "SGD", "Adam", "AdamWeightDecay", "RMSProp",
                                     "CenteredRMSProp", "Adagrad", "AdaMax", "Adadelta", "Lamb"])
     assert all(t > 0 for t in times.values())
+
+
+def test_the_layer_spot_check_runs_on_sprout():
+    import layers_vs_torch  # benchmarks/layers_vs_torch.py; its PyTorch half needs the peers' venv
+
+    small = [(name, mine, theirs, (2,) + shape[1:]) for name, mine, theirs, shape in layers_vs_torch.CASES]
+    env = dict(os.environ, PYTHONPATH=os.path.join(os.path.dirname(BENCHMARKS), "python"))
+    times = layers_vs_torch.run(sys.executable, "sprout", env, small)
+    assert set(times) == {c[0] for c in small} | set(layers_vs_torch.SPECIAL) and all(t > 0 for t in times.values())
