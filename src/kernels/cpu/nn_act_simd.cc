@@ -354,6 +354,34 @@ void ExpShiftedAccumulateF64(const double* x, const double* shift, double* out, 
   exp_shifted_accumulate_impl(x, shift, out, sum, n);
 }
 
+template <class T>
+void softmax_grad_rows_impl(const T* y, const T* dy, T* dx, int64_t rows, int64_t n) {
+  const hn::ScalableTag<T> d;
+  const int64_t lanes = static_cast<int64_t>(hn::Lanes(d));
+  for (int64_t r = 0; r < rows; ++r) {
+    const T *yr = y + r * n, *dyr = dy + r * n;
+    T* dxr = dx + r * n;
+    auto a0 = hn::Zero(d), a1 = hn::Zero(d);
+    int64_t i = 0;
+    for (; i + 2 * lanes <= n; i += 2 * lanes) {
+      a0 = hn::MulAdd(hn::LoadU(d, dyr + i), hn::LoadU(d, yr + i), a0);
+      a1 = hn::MulAdd(hn::LoadU(d, dyr + i + lanes), hn::LoadU(d, yr + i + lanes), a1);
+    }
+    T s = hn::GetLane(hn::SumOfLanes(d, hn::Add(a0, a1)));
+    for (; i < n; ++i) s += dyr[i] * yr[i];
+    const auto vs = hn::Set(d, s);
+    for (i = 0; i + lanes <= n; i += lanes)
+      hn::StoreU(hn::Mul(hn::Sub(hn::LoadU(d, dyr + i), vs), hn::LoadU(d, yr + i)), d, dxr + i);
+    for (; i < n; ++i) dxr[i] = (dyr[i] - s) * yr[i];
+  }
+}
+void SoftmaxGradRowsF32(const float* y, const float* dy, float* dx, int64_t rows, int64_t n) {
+  softmax_grad_rows_impl(y, dy, dx, rows, n);
+}
+void SoftmaxGradRowsF64(const double* y, const double* dy, double* dx, int64_t rows, int64_t n) {
+  softmax_grad_rows_impl(y, dy, dx, rows, n);
+}
+
 }  // namespace HWY_NAMESPACE
 }  // namespace sprout
 HWY_AFTER_NAMESPACE();
@@ -368,6 +396,8 @@ HWY_EXPORT(ExpShiftedSumF32);
 HWY_EXPORT(ExpShiftedSumF64);
 HWY_EXPORT(ExpShiftedAccumulateF32);
 HWY_EXPORT(ExpShiftedAccumulateF64);
+HWY_EXPORT(SoftmaxGradRowsF32);
+HWY_EXPORT(SoftmaxGradRowsF64);
 
 void simd_activation(Activation act, float alpha, const float* x, float* out, int64_t n) {
   HWY_DYNAMIC_DISPATCH(ActivationF32)(act, alpha, x, out, n);
@@ -394,6 +424,12 @@ void simd_exp_shifted_accumulate(const float* x, const float* shift, float* out,
 }
 void simd_exp_shifted_accumulate(const double* x, const double* shift, double* out, double* sum, int64_t n) {
   HWY_DYNAMIC_DISPATCH(ExpShiftedAccumulateF64)(x, shift, out, sum, n);
+}
+void simd_softmax_grad_rows(const float* y, const float* dy, float* dx, int64_t rows, int64_t n) {
+  HWY_DYNAMIC_DISPATCH(SoftmaxGradRowsF32)(y, dy, dx, rows, n);
+}
+void simd_softmax_grad_rows(const double* y, const double* dy, double* dx, int64_t rows, int64_t n) {
+  HWY_DYNAMIC_DISPATCH(SoftmaxGradRowsF64)(y, dy, dx, rows, n);
 }
 }  // namespace sprout
 #endif

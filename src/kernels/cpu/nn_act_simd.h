@@ -40,5 +40,9 @@ double simd_exp_shifted_sum(const double* x, double shift, double* out, int64_t 
 // out[i] = exp(x[i] - shift[i]); sum[i] += out[i]: one row of a softmax over an outer axis.
 void simd_exp_shifted_accumulate(const float* x, const float* shift, float* out, float* sum, int64_t n);
 void simd_exp_shifted_accumulate(const double* x, const double* shift, double* out, double* sum, int64_t n);
+// Softmax's gradient over `rows` contiguous rows of n: dx = (dy - sum(dy * y)) * y per row, one call for
+// all of them (per-row calls cost more than the arithmetic of a 128-long row).
+void simd_softmax_grad_rows(const float* y, const float* dy, float* dx, int64_t rows, int64_t n);
+void simd_softmax_grad_rows(const double* y, const double* dy, double* dx, int64_t rows, int64_t n);
 
 }  // namespace sprout

@@ -155,6 +155,9 @@ void run_softmax(int64_t axis, const Tensor& x, const Tensor& o) {
 template <bool LOG, class C>
 void softmax_grad_rows(const C* y, const C* dy, C* dx, int64_t rows, int64_t n) {
   parallel_for(rows, std::max<int64_t>(1, kParallelGrain / 8 / n), [&](int64_t b, int64_t e) {
+    if constexpr (!LOG) {  // the whole range in one vector call
+      return simd_softmax_grad_rows(y + b * n, dy + b * n, dx + b * n, e - b, n);
+    }
     for (int64_t r = b; r < e; ++r) {
       const C* yr = y + r * n;
       const C* dyr = dy + r * n;
