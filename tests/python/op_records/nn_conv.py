@@ -46,6 +46,7 @@ CASES = [
              grad_samples=[((1, 3, 7, 6), (4, 3, 3, 2))]),
     ConvCase(6, 3, [((2, 4, 6, 7), (6, 2, 3, 3))], pad_mode="pad", pad=(1, 0, 2, 1), stride=(2, 1), group=2),
     ConvCase(5, 1, [((3, 2, 4, 4), (5, 2, 1, 1))], pad_mode="SAME"),
+    ConvCase(4, 3, [((2, 4, 6, 7), (4, 1, 3, 3))], pad_mode="pad", pad=1, group=4),  # depthwise
 ]
 
 
