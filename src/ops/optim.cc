@@ -1,7 +1,6 @@
 // Optimizer update ops, in place (Note [In-place updates]): ApplyGradientDescent, ApplyMomentum, Adam,
 // AdamWeightDecay, ApplyRMSProp, ApplyCenteredRMSProp, ApplyAdagrad, Lamb, SGD, ApplyAdaMax, ApplyAdadelta.
-// The formulas are
-// MindSpore's, written out in each op's doc.
+// The formulas are MindSpore's, written out in each op's doc.
 #include "ops/infer_util.h"
 #include "ops/optim.h"
 #include "ops/optim_dispatch.h"

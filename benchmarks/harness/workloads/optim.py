@@ -33,16 +33,22 @@ ADAMW_STEP = workload(
     inputs=_inputs, reference=_first_step, amount=lambda smoke: 1, rtol=1e-5, atol=1e-6)
 
 
-@ADAMW_STEP.impl("sprout", "sprout_graph")
-def _(ms, d):
+def _cell_optimizer_step(ms, d, make_optimizer):
+    """Sprout's and MindSpore's: Parameters, fixed gradients, optimizer(grads) per step."""
     params = [ms.Parameter(ms.Tensor(p), name=f"p{i}") for i, p in enumerate(d["params"])]
     grads = tuple(ms.Tensor(g) for g in d["grads"])
-    opt = ms.nn.AdamW(params, learning_rate=LR, beta1=BETA1, beta2=BETA2, eps=EPS, weight_decay=WEIGHT_DECAY)
+    opt = make_optimizer(params)
 
     def step():
         opt(grads)
         return params[0]
     return step
+
+
+@ADAMW_STEP.impl("sprout", "sprout_graph")
+def _(ms, d):
+    return _cell_optimizer_step(ms, d, lambda params: ms.nn.AdamW(
+        params, learning_rate=LR, beta1=BETA1, beta2=BETA2, eps=EPS, weight_decay=WEIGHT_DECAY))
 
 
 @ADAMW_STEP.impl("torch")
@@ -61,14 +67,8 @@ def _(torch, d):
 @ADAMW_STEP.impl("mindspore")
 def _(ms, d):
     from mindspore import experimental
-    params = [ms.Parameter(ms.Tensor(p), name=f"p{i}") for i, p in enumerate(d["params"])]
-    grads = tuple(ms.Tensor(g) for g in d["grads"])
-    opt = experimental.optim.AdamW(params, lr=LR, betas=(BETA1, BETA2), eps=EPS, weight_decay=WEIGHT_DECAY)
-
-    def step():
-        opt(grads)
-        return params[0]
-    return step
+    return _cell_optimizer_step(ms, d, lambda params: experimental.optim.AdamW(
+        params, lr=LR, betas=(BETA1, BETA2), eps=EPS, weight_decay=WEIGHT_DECAY))
 
 
 @ADAMW_STEP.impl("jax")

@@ -10,6 +10,7 @@
 // SoftmaxGrad and LogSoftmaxGrad take the same layouts: each row's (or column block's) sum, then one
 // pass writing dx, the row still in L1.
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <type_traits>
 #include <vector>
@@ -127,23 +128,37 @@ void softmax_columns(const C* x, C* out, int64_t outer, int64_t n, int64_t inner
   });
 }
 
-template <bool LOG>
-void run_softmax(int64_t axis, const Tensor& x, const Tensor& o) {
-  if (o.numel() == 0) return;
-  const int64_t ndim = x.ndim();
-  if (ndim > 0 && axis < 0) axis += ndim;
+// The shape as [outer, n, inner] around `axis` (negative counts from the end; a 0-d tensor is 1, 1, 1).
+struct AxisSplit {
   int64_t outer = 1, n = 1, inner = 1;
-  for (int64_t d = 0; d < ndim; ++d) (d < axis ? outer : d == axis ? n : inner) *= x.shape()[d];
+};
+
+AxisSplit split_at(const Shape& shape, int64_t axis) {
+  const int64_t ndim = static_cast<int64_t>(shape.size());
+  if (ndim > 0 && axis < 0) axis += ndim;
+  AxisSplit s;
+  for (int64_t d = 0; d < ndim; ++d) (d < axis ? s.outer : d == axis ? s.n : s.inner) *= shape[d];
+  return s;
+}
+
+// Runs body(inputs, out) with the inputs as contiguous arrays of the compute type C (float for the half
+// types) and `out` written straight into `o` when it already is that, converted into it otherwise.
+template <size_t N, class Body>
+void in_compute_type(const std::array<const Tensor*, N>& inputs, const Tensor& o, Body&& body) {
+  if (o.numel() == 0) return;
   visit_dtype(o.dtype(), [&](auto zero) {
     using T = decltype(zero);
     if constexpr (std::is_floating_point_v<compute_t<T>>) {
       using C = act_compute_t<T>;
       constexpr DType kC = dtype_of<C>();
-      // Compute in C on contiguous memory; write straight into `o` when it already is that.
-      Tensor xc = contiguous_as(x, kC);
+      std::array<Tensor, N> held;
+      std::array<const C*, N> in;
+      for (size_t k = 0; k < N; ++k) {
+        held[k] = contiguous_as(*inputs[k], kC);
+        in[k] = held[k].template data<C>();
+      }
       Tensor oc = std::is_same_v<T, C> ? o : Tensor::empty(o.shape(), kC);
-      if (inner == 1) softmax_rows<LOG>(xc.template data<C>(), oc.template data<C>(), outer, n);
-      else softmax_columns<LOG>(xc.template data<C>(), oc.template data<C>(), outer, n, inner);
+      body(in, oc.template data<C>());
       if (!oc.shares_storage(o)) convert_into(oc, o);
     } else {
       SPROUT_ASSERT(false, "softmax kernel on ", name(o.dtype()));
@@ -151,34 +166,41 @@ void run_softmax(int64_t axis, const Tensor& x, const Tensor& o) {
   });
 }
 
-// dx from (y, dy) over rows of n: softmax (dy - sum(dy y)) y, log-softmax dy - exp(y) sum(dy).
-template <bool LOG, class C>
+template <bool LOG>
+void run_softmax(int64_t axis, const Tensor& x, const Tensor& o) {
+  const AxisSplit s = split_at(x.shape(), axis);
+  in_compute_type<1>({&x}, o, [&](const auto& in, auto* out) {
+    if (s.inner == 1) softmax_rows<LOG>(in[0], out, s.outer, s.n);
+    else softmax_columns<LOG>(in[0], out, s.outer, s.n, s.inner);
+  });
+}
+
+// dx from (y, dy) over rows of n: softmax (dy - sum(dy y)) y, a thread's rows in one vector call.
+template <class C>
 void softmax_grad_rows(const C* y, const C* dy, C* dx, int64_t rows, int64_t n) {
   parallel_for(rows, std::max<int64_t>(1, kParallelGrain / 8 / n), [&](int64_t b, int64_t e) {
-    if constexpr (!LOG) {  // the whole range in one vector call
-      return simd_softmax_grad_rows(y + b * n, dy + b * n, dx + b * n, e - b, n);
-    }
+    simd_softmax_grad_rows(y + b * n, dy + b * n, dx + b * n, e - b, n);
+  });
+}
+
+// Log-softmax's: dy - exp(y) sum(dy), row by row.
+template <class C>
+void log_softmax_grad_rows(const C* y, const C* dy, C* dx, int64_t rows, int64_t n) {
+  parallel_for(rows, std::max<int64_t>(1, kParallelGrain / 8 / n), [&](int64_t b, int64_t e) {
     for (int64_t r = b; r < e; ++r) {
       const C* yr = y + r * n;
       const C* dyr = dy + r * n;
       C* dxr = dx + r * n;
       if (n < kShortRow) {  // a few classes: per-row SIMD calls would cost more than the arithmetic
         C s = 0;
-        for (int64_t c = 0; c < n; ++c) s += LOG ? dyr[c] : dyr[c] * yr[c];
-        for (int64_t c = 0; c < n; ++c) dxr[c] = LOG ? dyr[c] - std::exp(yr[c]) * s : (dyr[c] - s) * yr[c];
+        for (int64_t c = 0; c < n; ++c) s += dyr[c];
+        for (int64_t c = 0; c < n; ++c) dxr[c] = dyr[c] - std::exp(yr[c]) * s;
         continue;
       }
-      if constexpr (LOG) {
-        const C s = simd_reduce(ReduceOp::Sum, dyr, n);
-        simd_unary(UnaryOp::Exp, yr, dxr, n);
-        simd_binary(BinaryOp::Mul, dxr, 1, &s, 0, dxr, n);
-        simd_binary(BinaryOp::Sub, dyr, 1, dxr, 1, dxr, n);
-      } else {
-        simd_binary(BinaryOp::Mul, dyr, 1, yr, 1, dxr, n);
-        const C s = simd_reduce(ReduceOp::Sum, dxr, n);
-        simd_binary(BinaryOp::Sub, dyr, 1, &s, 0, dxr, n);
-        simd_binary(BinaryOp::Mul, dxr, 1, yr, 1, dxr, n);
-      }
+      const C s = simd_reduce(ReduceOp::Sum, dyr, n);
+      simd_unary(UnaryOp::Exp, yr, dxr, n);
+      simd_binary(BinaryOp::Mul, dxr, 1, &s, 0, dxr, n);
+      simd_binary(BinaryOp::Sub, dyr, 1, dxr, 1, dxr, n);
     }
   });
 }
@@ -223,24 +245,11 @@ void softmax_grad_columns(const C* y, const C* dy, C* dx, int64_t outer, int64_t
 
 template <bool LOG>
 void run_softmax_grad(int64_t axis, const Tensor& y, const Tensor& dy, const Tensor& dx) {
-  if (dx.numel() == 0) return;
-  const int64_t ndim = y.ndim();
-  if (ndim > 0 && axis < 0) axis += ndim;
-  int64_t outer = 1, n = 1, inner = 1;
-  for (int64_t d = 0; d < ndim; ++d) (d < axis ? outer : d == axis ? n : inner) *= y.shape()[d];
-  visit_dtype(dx.dtype(), [&](auto zero) {
-    using T = decltype(zero);
-    if constexpr (std::is_floating_point_v<compute_t<T>>) {
-      using C = act_compute_t<T>;
-      constexpr DType kC = dtype_of<C>();
-      Tensor yc = contiguous_as(y, kC), dyc = contiguous_as(dy, kC);
-      Tensor dxc = std::is_same_v<T, C> ? dx : Tensor::empty(dx.shape(), kC);
-      if (inner == 1) softmax_grad_rows<LOG>(yc.template data<C>(), dyc.template data<C>(), dxc.template data<C>(), outer, n);
-      else softmax_grad_columns<LOG>(yc.template data<C>(), dyc.template data<C>(), dxc.template data<C>(), outer, n, inner);
-      if (!dxc.shares_storage(dx)) convert_into(dxc, dx);
-    } else {
-      SPROUT_ASSERT(false, "softmax gradient kernel on ", name(dx.dtype()));
-    }
+  const AxisSplit s = split_at(y.shape(), axis);
+  in_compute_type<2>({&y, &dy}, dx, [&](const auto& in, auto* out) {
+    if (s.inner > 1) return softmax_grad_columns<LOG>(in[0], in[1], out, s.outer, s.n, s.inner);
+    if constexpr (LOG) log_softmax_grad_rows(in[0], in[1], out, s.outer, s.n);
+    else softmax_grad_rows(in[0], in[1], out, s.outer, s.n);
   });
 }
 

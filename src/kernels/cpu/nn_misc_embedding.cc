@@ -2,8 +2,8 @@
 // checked before any work, so a bad index is a ValueError, never a wild read or write.
 //
 // The scatter-add splits the *table rows* across threads: every thread zeroes the rows it owns, scans
-// all indices and adds only into those rows. No two threads touch a row, no atomics are needed, and each row sums its
-// contributions in index order, so the result does not depend on the thread count.
+// all indices and adds only into those rows. No two threads touch a row, no atomics are needed, and
+// each row sums its contributions in index order, so the result does not depend on the thread count.
 #include <cstring>
 #include <type_traits>
 #include <vector>

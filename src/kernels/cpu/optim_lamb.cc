@@ -14,12 +14,18 @@
 namespace sprout {
 namespace {
 
-// The update direction r = m / bias1 / (sqrt(v / bias2) + eps) + decay * var, in the compute type C.
+// The update direction r = m / bias1 / (sqrt(v / bias2) + eps) + decay * var in the compute type C of the
+// half types (their scalar loops), its constants converted once.
 template <class C>
-C lamb_direction(const LambStep& s, C m, C v, C w) {
-  const C inv1 = static_cast<C>(1 / s.bias1), inv2 = static_cast<C>(1 / s.bias2);
-  return m * inv1 / (std::sqrt(v * inv2) + static_cast<C>(s.eps)) + static_cast<C>(s.decay) * w;
-}
+struct LambDirection {
+  C inv1, inv2, eps, decay;
+
+  explicit LambDirection(const LambStep& s)
+      : inv1(static_cast<C>(1 / s.bias1)), inv2(static_cast<C>(1 / s.bias2)), eps(static_cast<C>(s.eps)),
+        decay(static_cast<C>(s.decay)) {}
+
+  C operator()(C m, C v, C w) const { return m * inv1 / (std::sqrt(v * inv2) + eps) + decay * w; }
+};
 
 constexpr int64_t kNormBlock = 8192;
 
@@ -36,12 +42,13 @@ void lamb_moments(const LambStep& s, const T* var, T* m, T* v, const T* grad, in
   } else {
     using C = act_compute_t<T>;
     const C b1 = static_cast<C>(s.beta1), b2 = static_cast<C>(s.beta2);
+    const LambDirection<C> direction(s);
     for (int64_t i = begin; i < end; ++i) {
       const C g = static_cast<C>(grad[i]), w = static_cast<C>(var[i]);
       m[i] = static_cast<T>(b1 * static_cast<C>(m[i]) + (1 - b1) * g);
       v[i] = static_cast<T>(b2 * static_cast<C>(v[i]) + (1 - b2) * g * g);
       // r from the values as stored, so the second pass recomputes exactly this r.
-      const C r = lamb_direction<C>(s, static_cast<C>(m[i]), static_cast<C>(v[i]), w);
+      const C r = direction(static_cast<C>(m[i]), static_cast<C>(v[i]), w);
       sums[0] += static_cast<double>(w) * w;
       sums[1] += static_cast<double>(r) * r;
     }
@@ -55,9 +62,10 @@ void lamb_step(const LambStep& s, double step, T* var, const T* m, const T* v, i
   } else {
     using C = act_compute_t<T>;
     const C c_step = static_cast<C>(step);
+    const LambDirection<C> direction(s);
     for (int64_t i = begin; i < end; ++i) {
       const C w = static_cast<C>(var[i]);
-      var[i] = static_cast<T>(w - c_step * lamb_direction<C>(s, static_cast<C>(m[i]), static_cast<C>(v[i]), w));
+      var[i] = static_cast<T>(w - c_step * direction(static_cast<C>(m[i]), static_cast<C>(v[i]), w));
     }
   }
 }

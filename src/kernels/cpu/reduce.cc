@@ -130,10 +130,9 @@ void reduce_kernel(const ReduceAttrs& attrs, std::span<const Tensor> in, std::sp
       const Shape reduced_in_memory = order;
       for (int64_t d : kept) order.push_back(d);
       Tensor columns = x.permute(order);
-      const int64_t slabs = middle_slabs(x, reduced, kn);
       if (kn > 1 && columns.is_contiguous()) {
         reduce_columns<OP>(columns.template data<T>(), rn, kn, acc.get());
-      } else if (slabs > 0) {
+      } else if (const int64_t slabs = middle_slabs(x, reduced, kn); slabs > 0) {
         const int64_t inner = kn / slabs;
         for (int64_t o = 0; o < slabs; ++o)
           reduce_columns<OP>(x.template data<T>() + o * rn * inner, rn, inner, acc.get() + o * inner);

@@ -309,3 +309,17 @@ def test_a_compiled_step_does_not_copy_the_gradients():
         ms.set_context(mode=ms.PYNATIVE_MODE)
     ran = {row["op"]: row["calls"] for row in profiler.op_statistics()}
     assert ran.get("ApplyMomentum") == 2 and "Cast" not in ran, ran
+
+
+def test_sgd_momentum_with_a_weight_decay_per_group():
+    a, b = params([1.0, -2.0], [3.0])
+    opt = nn.SGD([{"params": [a], "weight_decay": 0.1}, {"params": [b]}], learning_rate=0.1, momentum=0.9)
+    for _ in range(3):
+        opt((ms.Tensor([0.5, 0.5]), ms.Tensor([0.5])))
+    for got, p0, wd in ((a, np.array([1.0, -2.0]), 0.1), (b, np.array([3.0]), 0.0)):
+        p, buf = p0, None
+        for _ in range(3):
+            g = 0.5 + wd * p
+            buf = g if buf is None else 0.9 * buf + g
+            p = p - 0.1 * buf
+        np.testing.assert_allclose(got.asnumpy(), p, rtol=1e-5)

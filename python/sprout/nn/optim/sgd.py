@@ -29,7 +29,10 @@ class SGD(Optimizer):
         self.nesterov = bool(nesterov)
         self.accum = self._make_state("accum")
         self.stat = self._make_state("stat", 1.0)  # 1 until an element's first step, as MindSpore's
-        self._sgd_ops = {}  # one fused op per weight decay (an attribute of the op)
+        # One fused op per weight decay in use (the op takes it as an attribute): 0 for the parameters the
+        # decay filter leaves out, and each group's.
+        self._sgd_ops = {wd: ops.SGD(dampening=self.dampening, weight_decay=wd, nesterov=self.nesterov)
+                         for wd in {0.0, *(group["weight_decay"] for group in self._groups)}}
 
     def _update(self, i, p, g, lr, wd, step):
         if self.momentum == 0 and not wd:
@@ -39,8 +42,6 @@ class SGD(Optimizer):
             return
         # The decayed gradient, the momentum buffer (the gradient itself on the first step), stat and p in
         # one in-place pass.
-        if wd not in self._sgd_ops:
-            self._sgd_ops[wd] = ops.SGD(dampening=self.dampening, weight_decay=wd, nesterov=self.nesterov)
         self._sgd_ops[wd](p, g, lr, self.accum[i], self.momentum, self.stat[i])
 
 
