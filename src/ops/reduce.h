@@ -17,4 +17,18 @@ struct ReduceAttrs {
   }
 };
 
+// MindSpore's ops.LpNorm(axis, p=2, keep_dims=False, epsilon=1e-12).
+struct LpNormAttrs {
+  std::vector<int64_t> axis;
+  int64_t p = 2;
+  bool keep_dims = false;
+  double epsilon = 1e-12;
+  static constexpr auto fields() {
+    return std::tuple{attr("axis", &LpNormAttrs::axis, "Axes to take the norm over; empty takes all."),
+                      attr("p", &LpNormAttrs::p, "The order of the norm, at least 1."),
+                      attr("keep_dims", &LpNormAttrs::keep_dims, "Keep reduced axes with size 1."),
+                      attr("epsilon", &LpNormAttrs::epsilon, "The smallest norm returned (a smaller one becomes epsilon).")};
+  }
+};
+
 }  // namespace sprout

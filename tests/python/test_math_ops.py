@@ -238,6 +238,43 @@ def test_norm(ord, dim):
     np.testing.assert_allclose(ops.norm(ms.Tensor(x), ord, dim).asnumpy(), expected, rtol=1e-12)
 
 
+def test_norm_gradient_of_a_zero_vector_is_zero_and_second_order_matches_finite_differences():
+    x = ms.Tensor(np.array([[3.0, 4.0], [0.0, 0.0]]))
+    np.testing.assert_array_equal(ms.grad(lambda t: ops.norm(t, dim=1).sum())(x).asnumpy(), [[0.6, 0.8], [0, 0]])
+    np.testing.assert_array_equal(ms.grad(lambda t: ops.norm(t, 1, dim=1).sum())(x).asnumpy(), [[1, 1], [0, 0]])
+    # d2/dx2 of |x|_2 summed over a row: (|x|^2 - x_i^2) / |x|^3 per element, along the diagonal.
+    second = ms.grad(ms.grad(lambda t: ops.norm(t, dim=1).sum()))(x).asnumpy()
+    np.testing.assert_allclose(second[0], [(25 - 9 - 12) / 125, (25 - 16 - 12) / 125])
+    y = np.random.default_rng(3).standard_normal((3, 4))
+    third_power = ms.grad(lambda t: (ops.norm(t, 3, dim=1) ** 2).sum())(ms.Tensor(y)).asnumpy()
+    step, expected = 1e-6, np.zeros_like(y)
+    for i in np.ndindex(y.shape):
+        e = np.zeros_like(y)
+        e[i] = step
+        f = lambda a: (np.sum(np.abs(a) ** 3, axis=1) ** (2 / 3)).sum()
+        expected[i] = (f(y + e) - f(y - e)) / (2 * step)
+    np.testing.assert_allclose(third_power, expected, rtol=1e-6)
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+@pytest.mark.parametrize("shape,axis", [((37, 301), (0,)), ((5, 33, 70), (1,)), ((3, 100001), (1,)), ((2, 50000), ()),
+                                        ((40, 30), (1, 0))])
+def test_lp_norm_in_every_reduction_layout_matches_numpy(dtype, shape, axis):
+    # Columns (a 4-vector block, one vector, a scalar tail), middle slabs, long rows split across threads,
+    x = np.random.default_rng(7).standard_normal(shape).astype(dtype)
+    for p in (1, 2):
+        expected = np.sum(np.abs(x.astype(np.float64)) ** p, axis=axis or None) ** (1 / p)
+        got = ops.LpNorm(axis=axis, p=p, epsilon=0.0)(ms.Tensor(x)).asnumpy()
+        np.testing.assert_allclose(got, expected, rtol=1e-5 if dtype == np.float32 else 1e-12)
+
+
+def test_norm_of_float16_sums_in_float32():
+    x = np.full((4, 1000), 100.0, np.float16)  # squares sum to 1e7, far past float16's 65504
+    got = ops.norm(ms.Tensor(x), dim=1)
+    assert got.dtype == ms.float16
+    np.testing.assert_allclose(got.asnumpy().astype(np.float64), np.full(4, 100 * math.sqrt(1000)), rtol=1e-3)
+
+
 def test_norm_errors():
     x = ms.Tensor(np.ones((2, 3)))
     with pytest.raises(ValueError, match="norm: matrix 'ord' must be one of"):

@@ -1,4 +1,4 @@
-// CPU kernels of ReduceSum/Mean/Max/Min.
+// CPU kernels of ReduceSum/Mean/Max/Min and LpNorm (a sum of squares or absolute values, finished per output).
 //
 // Note [Reduction layouts]
 // Reducing never walks memory with a large stride in its inner loop. The reduced axes R and kept axes
@@ -28,9 +28,10 @@ namespace {
 template <ReduceOp OP, class T>
 using acc_t = std::conditional_t<OP == ReduceOp::Sum && !std::is_floating_point_v<compute_t<T>>, int64_t, compute_t<T>>;
 
+// Two partial results merged.
 template <ReduceOp OP, class A>
 A combine(A a, A b) {
-  if constexpr (OP == ReduceOp::Sum) {
+  if constexpr (is_sum(OP)) {
     return a + b;
   } else {
     if constexpr (std::is_floating_point_v<A>) {
@@ -42,14 +43,28 @@ A combine(A a, A b) {
   }
 }
 
+// A partial result and one more element.
+template <ReduceOp OP, class A>
+A accumulate(A acc, A x) {
+  if constexpr (OP == ReduceOp::SumSquares) return acc + x * x;
+  if constexpr (OP == ReduceOp::SumAbs) return acc + std::abs(x);
+  return combine<OP, A>(acc, x);
+}
+
+// What a reduction starts from: 0 for the sums, the first element for Max/Min.
+template <ReduceOp OP, class A, class T>
+A start(const T* x) {
+  return is_sum(OP) ? A(0) : static_cast<A>(x[0]);
+}
+
 template <ReduceOp OP, class T>
 acc_t<OP, T> reduce_run(const T* x, int64_t n) {
   using A = acc_t<OP, T>;
   if constexpr (std::is_same_v<T, float> || std::is_same_v<T, double>) {
     return simd_reduce(OP, x, n);
   } else {
-    A acc = OP == ReduceOp::Sum ? A(0) : static_cast<A>(x[0]);
-    for (int64_t i = OP == ReduceOp::Sum ? 0 : 1; i < n; ++i) acc = combine<OP, A>(acc, static_cast<A>(x[i]));
+    A acc = start<OP, A>(x);
+    for (int64_t i = is_sum(OP) ? 0 : 1; i < n; ++i) acc = accumulate<OP, A>(acc, static_cast<A>(x[i]));
     return acc;
   }
 }
@@ -67,7 +82,7 @@ void reduce_rows(const T* x, int64_t kn, int64_t rn, acc_t<OP, T>* acc) {
   for (int64_t k = 0; k < kn; ++k) {  // few long runs: split each run across threads
     int threads = num_threads();
     std::unique_ptr<A[]> partial(new A[static_cast<size_t>(threads)]);
-    std::fill(partial.get(), partial.get() + threads, OP == ReduceOp::Sum ? A(0) : static_cast<A>(x[k * rn]));
+    std::fill(partial.get(), partial.get() + threads, start<OP, A>(x + k * rn));
 #pragma omp parallel for num_threads(threads) schedule(static, 1)
     for (int c = 0; c < threads; ++c) {
       int64_t b = rn * c / threads, e = rn * (c + 1) / threads;
@@ -88,10 +103,10 @@ void reduce_columns(const T* x, int64_t rn, int64_t kn, acc_t<OP, T>* acc) {
       // One call per block of columns (a call per row and block measured 4x slower on a bias gradient).
       simd_reduce_columns(OP, x + b, rn, kn, acc + b, e - b);
     } else {
-      for (int64_t k = b; k < e; ++k) acc[k] = OP == ReduceOp::Sum ? A(0) : static_cast<A>(x[k]);
-      for (int64_t r = OP == ReduceOp::Sum ? 0 : 1; r < rn; ++r) {
+      for (int64_t k = b; k < e; ++k) acc[k] = start<OP, A>(x + k);
+      for (int64_t r = is_sum(OP) ? 0 : 1; r < rn; ++r) {
         const T* row = x + r * kn;
-        for (int64_t k = b; k < e; ++k) acc[k] = combine<OP, A>(acc[k], static_cast<A>(row[k]));
+        for (int64_t k = b; k < e; ++k) acc[k] = accumulate<OP, A>(acc[k], static_cast<A>(row[k]));
       }
     }
   });
@@ -109,51 +124,92 @@ int64_t middle_slabs(const Tensor& x, const Shape& reduced, int64_t kn) {
   return inner > 1 ? kn / inner : 0;
 }
 
-template <ReduceOp OP, bool MEAN>
-void reduce_kernel(const ReduceAttrs& attrs, std::span<const Tensor> in, std::span<Tensor> out) {
-  const Tensor& x = in[0];
-  Tensor& o = out[0];
-  const auto [kept, reduced, kn, rn] = split_reduce_axes(x, attrs.axis);
-  if (kn == 0) return;
+// acc[k] = the reduction of x over the `split`'s reduced axes, k running over the kept axes in order.
+template <ReduceOp OP, class T>
+void reduce_to(const Tensor& x, const ReduceSplit& split, acc_t<OP, T>* acc) {
+  const auto& [kept, reduced, kn, rn] = split;
+  if (rn == 0) {
+    std::fill(acc, acc + kn, acc_t<OP, T>(0));  // infer rejects empty Max/Min; an empty sum is 0
+    return;
+  }
+  // The reduced axes in memory order (any order gives the same result): a transposed view is then
+  // often already the contiguous columns layout, not a copy into rows.
+  Shape order = reduced;
+  std::stable_sort(order.begin(), order.end(), [&](int64_t a, int64_t b) { return x.strides()[a] > x.strides()[b]; });
+  const Shape reduced_in_memory = order;
+  for (int64_t d : kept) order.push_back(d);
+  Tensor columns = x.permute(order);
+  if (kn > 1 && columns.is_contiguous()) {
+    reduce_columns<OP>(columns.template data<T>(), rn, kn, acc);
+  } else if (const int64_t slabs = middle_slabs(x, reduced, kn); slabs > 0) {
+    const int64_t inner = kn / slabs;
+    for (int64_t o = 0; o < slabs; ++o) reduce_columns<OP>(x.template data<T>() + o * rn * inner, rn, inner, acc + o * inner);
+  } else {
+    order = kept;
+    for (int64_t d : reduced_in_memory) order.push_back(d);
+    Tensor rows = x.permute(order).contiguous();
+    reduce_rows<OP>(rows.template data<T>(), kn, rn, acc);
+  }
+}
 
+// o[k] = finish(the reduction of x over `axis` at k, the count of elements reduced).
+template <ReduceOp OP, class Finish>
+void reduce_and_finish(const Tensor& x, const std::vector<int64_t>& axis, Tensor& o, Finish finish) {
+  const ReduceSplit split = split_reduce_axes(x, axis);
+  if (split.kn == 0) return;
   visit_dtype(x.dtype(), [&](auto zero) {
     using T = decltype(zero);
     using A = acc_t<OP, T>;
-    std::unique_ptr<A[]> acc(new A[static_cast<size_t>(kn)]);  // not vector: vector<bool> has no data()
-    if (rn == 0) {
-      std::fill(acc.get(), acc.get() + kn, A(0));  // infer rejects empty Max/Min; an empty sum is 0
+    if constexpr (is_sum(OP) && OP != ReduceOp::Sum && !std::is_floating_point_v<A>) {
+      SPROUT_ASSERT(false, "sums of squares or absolute values are for floating-point tensors");
     } else {
-      // The reduced axes in memory order (any order gives the same result): a transposed view is then
-      // often already the contiguous columns layout, not a copy into rows.
-      Shape order = reduced;
-      std::stable_sort(order.begin(), order.end(), [&](int64_t a, int64_t b) { return x.strides()[a] > x.strides()[b]; });
-      const Shape reduced_in_memory = order;
-      for (int64_t d : kept) order.push_back(d);
-      Tensor columns = x.permute(order);
-      if (kn > 1 && columns.is_contiguous()) {
-        reduce_columns<OP>(columns.template data<T>(), rn, kn, acc.get());
-      } else if (const int64_t slabs = middle_slabs(x, reduced, kn); slabs > 0) {
-        const int64_t inner = kn / slabs;
-        for (int64_t o = 0; o < slabs; ++o)
-          reduce_columns<OP>(x.template data<T>() + o * rn * inner, rn, inner, acc.get() + o * inner);
-      } else {
-        order = kept;
-        for (int64_t d : reduced_in_memory) order.push_back(d);
-        Tensor rows = x.permute(order).contiguous();
-        reduce_rows<OP>(rows.template data<T>(), kn, rn, acc.get());
-      }
+      std::unique_ptr<A[]> acc(new A[static_cast<size_t>(split.kn)]);  // not vector: vector<bool> has no data()
+      reduce_to<OP, T>(x, split, acc.get());
+      visit_dtype(o.dtype(), [&](auto out_zero) {
+        using O = decltype(out_zero);
+        O* po = o.template data<O>();
+        for (int64_t k = 0; k < split.kn; ++k) po[k] = static_cast<O>(static_cast<compute_t<O>>(finish(acc[k], split.rn)));
+      });
     }
-    visit_dtype(o.dtype(), [&](auto out_zero) {
-      using O = decltype(out_zero);
-      O* po = o.template data<O>();
-      for (int64_t k = 0; k < kn; ++k) {
-        if constexpr (MEAN && std::is_floating_point_v<A>) {
-          po[k] = static_cast<O>(static_cast<compute_t<O>>(acc[k] / static_cast<A>(rn)));
-        } else {
-          po[k] = static_cast<O>(static_cast<compute_t<O>>(acc[k]));
-        }
-      }
-    });
+  });
+}
+
+template <ReduceOp OP, bool MEAN>
+void reduce_kernel(const ReduceAttrs& attrs, std::span<const Tensor> in, std::span<Tensor> out) {
+  reduce_and_finish<OP>(in[0], attrs.axis, out[0], [](auto acc, int64_t rn) {
+    if constexpr (MEAN && std::is_floating_point_v<decltype(acc)>) return acc / static_cast<decltype(acc)>(rn);
+    return acc;
+  });
+}
+
+// The p-norm: (sum |x|^p)^(1/p), at least epsilon. p = 1 and 2 sum without a temporary; other p sum
+// a |x|^p computed first.
+void lp_norm_kernel(const LpNormAttrs& attrs, std::span<const Tensor> in, std::span<Tensor> out) {
+  const double p = static_cast<double>(attrs.p), epsilon = attrs.epsilon;
+  auto at_least_epsilon = [epsilon](auto norm) { return std::max(norm, static_cast<decltype(norm)>(epsilon)); };
+  if (attrs.p == 2) {
+    return reduce_and_finish<ReduceOp::SumSquares>(in[0], attrs.axis, out[0], [&](auto acc, int64_t) { return at_least_epsilon(std::sqrt(acc)); });
+  }
+  if (attrs.p == 1) {
+    return reduce_and_finish<ReduceOp::SumAbs>(in[0], attrs.axis, out[0], [&](auto acc, int64_t) { return at_least_epsilon(acc); });
+  }
+  Tensor powered;  // in the compute type: |x|^p of a half overflows early
+  visit_dtype(in[0].dtype(), [&](auto zero) {
+    using T = decltype(zero);
+    using C = compute_t<T>;
+    if constexpr (std::is_floating_point_v<C>) {
+      const Tensor x = in[0].contiguous();
+      powered = Tensor::empty(x.shape(), dtype_of<C>());
+      const T* px = x.template data<T>();
+      C* pp = powered.template data<C>();
+      parallel_for(x.numel(), kParallelGrain / 16, [&](int64_t b, int64_t e) {
+        for (int64_t i = b; i < e; ++i) pp[i] = std::pow(std::abs(static_cast<C>(px[i])), static_cast<C>(p));
+      });
+    }
+  });
+  reduce_and_finish<ReduceOp::Sum>(powered, attrs.axis, out[0], [&](auto acc, int64_t) {
+    using A = decltype(acc);
+    return at_least_epsilon(static_cast<A>(std::pow(acc, static_cast<A>(1.0 / p))));
   });
 }
 
@@ -164,6 +220,7 @@ SPROUT_REGISTER(cpu_reduce) {
   register_kernel<ReduceAttrs>("ReduceMean", Device::CPU, reduce_kernel<ReduceOp::Sum, true>);
   register_kernel<ReduceAttrs>("ReduceMax", Device::CPU, reduce_kernel<ReduceOp::Max, false>);
   register_kernel<ReduceAttrs>("ReduceMin", Device::CPU, reduce_kernel<ReduceOp::Min, false>);
+  register_kernel<LpNormAttrs>("LpNorm", Device::CPU, lp_norm_kernel);
 }
 
 }  // namespace sprout

@@ -77,42 +77,66 @@ void stream_copy_impl(const T* x, T* out, int64_t n) {
 void StreamCopyF32(const float* x, float* out, int64_t n) { stream_copy_impl(x, out, n); }
 void StreamCopyF64(const double* x, double* out, int64_t n) { stream_copy_impl(x, out, n); }
 
+// Two partial results merged.
 template <ReduceOp OP, class T>
 HWY_INLINE T combine_scalar(T a, T b) {
-  if constexpr (OP == ReduceOp::Sum) return a + b;
+  if constexpr (is_sum(OP)) return a + b;
   if (std::isnan(a)) return a;
   if (std::isnan(b)) return b;
   if constexpr (OP == ReduceOp::Max) return a > b ? a : b;
   return a < b ? a : b;
 }
 
+// A partial result and one more input element.
+template <ReduceOp OP, class T>
+HWY_INLINE T accumulate_scalar(T acc, T x) {
+  if constexpr (OP == ReduceOp::SumSquares) return acc + x * x;
+  if constexpr (OP == ReduceOp::SumAbs) return acc + std::abs(x);
+  return combine_scalar<OP>(acc, x);
+}
+
 template <ReduceOp OP, class D, class V>
 HWY_INLINE V combine(D d, V a, V b) {
-  if constexpr (OP == ReduceOp::Sum) return hn::Add(a, b);
+  if constexpr (is_sum(OP)) return hn::Add(a, b);
   if constexpr (OP == ReduceOp::Max) return nan_max(d, a, b);
   if constexpr (OP == ReduceOp::Min) return nan_min(d, a, b);
+}
+
+template <ReduceOp OP, class D, class V>
+HWY_INLINE V accumulate(D d, V acc, V x) {
+  if constexpr (OP == ReduceOp::SumSquares) return hn::MulAdd(x, x, acc);
+  if constexpr (OP == ReduceOp::SumAbs) return hn::Add(acc, hn::Abs(x));
+  return combine<OP>(d, acc, x);
+}
+
+// The first element of a run as a partial result.
+template <ReduceOp OP, class D, class V>
+HWY_INLINE V lift(D, V x) {
+  if constexpr (OP == ReduceOp::SumSquares) return hn::Mul(x, x);
+  if constexpr (OP == ReduceOp::SumAbs) return hn::Abs(x);
+  return x;
 }
 
 template <ReduceOp OP, class T>
 HWY_INLINE T reduce_loop(const T* x, int64_t n) {
   const hn::ScalableTag<T> d;
   const int64_t lanes = static_cast<int64_t>(hn::Lanes(d));
-  const T identity = OP == ReduceOp::Sum ? T(0) : x[0];
+  const T identity = is_sum(OP) ? T(0) : x[0];
   auto a0 = hn::Set(d, identity), a1 = a0, a2 = a0, a3 = a0;
   int64_t i = 0;
   for (; i + 4 * lanes <= n; i += 4 * lanes) {
-    a0 = combine<OP>(d, a0, hn::LoadU(d, x + i));
-    a1 = combine<OP>(d, a1, hn::LoadU(d, x + i + lanes));
-    a2 = combine<OP>(d, a2, hn::LoadU(d, x + i + 2 * lanes));
-    a3 = combine<OP>(d, a3, hn::LoadU(d, x + i + 3 * lanes));
+    a0 = accumulate<OP>(d, a0, hn::LoadU(d, x + i));
+    a1 = accumulate<OP>(d, a1, hn::LoadU(d, x + i + lanes));
+    a2 = accumulate<OP>(d, a2, hn::LoadU(d, x + i + 2 * lanes));
+    a3 = accumulate<OP>(d, a3, hn::LoadU(d, x + i + 3 * lanes));
   }
-  for (; i + lanes <= n; i += lanes) a0 = combine<OP>(d, a0, hn::LoadU(d, x + i));
+  for (; i + lanes <= n; i += lanes) a0 = accumulate<OP>(d, a0, hn::LoadU(d, x + i));
   auto acc = combine<OP>(d, combine<OP>(d, a0, a1), combine<OP>(d, a2, a3));
   HWY_ALIGN T lanes_out[hn::MaxLanes(d)];
   hn::Store(acc, d, lanes_out);
   T result = lanes_out[0];
   for (int64_t j = 1; j < lanes; ++j) result = combine_scalar<OP>(result, lanes_out[j]);
-  for (; i < n; ++i) result = combine_scalar<OP>(result, x[i]);
+  for (; i < n; ++i) result = accumulate_scalar<OP>(result, x[i]);
   return result;
 }
 
@@ -122,6 +146,8 @@ T reduce_impl(ReduceOp op, const T* x, int64_t n) {
     case ReduceOp::Sum: return reduce_loop<ReduceOp::Sum>(x, n);
     case ReduceOp::Max: return reduce_loop<ReduceOp::Max>(x, n);
     case ReduceOp::Min: return reduce_loop<ReduceOp::Min>(x, n);
+    case ReduceOp::SumSquares: return reduce_loop<ReduceOp::SumSquares>(x, n);
+    case ReduceOp::SumAbs: return reduce_loop<ReduceOp::SumAbs>(x, n);
   }
   return T(0);
 }
@@ -138,14 +164,14 @@ HWY_INLINE void columns_loop(const T* x, int64_t rows, int64_t stride, T* out, i
   int64_t j = 0;
   for (; j + 4 * lanes <= n; j += 4 * lanes) {
     const T* p = x + j;
-    auto a0 = hn::LoadU(d, p), a1 = hn::LoadU(d, p + lanes), a2 = hn::LoadU(d, p + 2 * lanes),
-         a3 = hn::LoadU(d, p + 3 * lanes);
+    auto a0 = lift<OP>(d, hn::LoadU(d, p)), a1 = lift<OP>(d, hn::LoadU(d, p + lanes)),
+         a2 = lift<OP>(d, hn::LoadU(d, p + 2 * lanes)), a3 = lift<OP>(d, hn::LoadU(d, p + 3 * lanes));
     for (int64_t r = 1; r < rows; ++r) {
       p += stride;
-      a0 = combine<OP>(d, a0, hn::LoadU(d, p));
-      a1 = combine<OP>(d, a1, hn::LoadU(d, p + lanes));
-      a2 = combine<OP>(d, a2, hn::LoadU(d, p + 2 * lanes));
-      a3 = combine<OP>(d, a3, hn::LoadU(d, p + 3 * lanes));
+      a0 = accumulate<OP>(d, a0, hn::LoadU(d, p));
+      a1 = accumulate<OP>(d, a1, hn::LoadU(d, p + lanes));
+      a2 = accumulate<OP>(d, a2, hn::LoadU(d, p + 2 * lanes));
+      a3 = accumulate<OP>(d, a3, hn::LoadU(d, p + 3 * lanes));
     }
     hn::StoreU(a0, d, out + j);
     hn::StoreU(a1, d, out + j + lanes);
@@ -153,13 +179,13 @@ HWY_INLINE void columns_loop(const T* x, int64_t rows, int64_t stride, T* out, i
     hn::StoreU(a3, d, out + j + 3 * lanes);
   }
   for (; j + lanes <= n; j += lanes) {
-    auto a = hn::LoadU(d, x + j);
-    for (int64_t r = 1; r < rows; ++r) a = combine<OP>(d, a, hn::LoadU(d, x + r * stride + j));
+    auto a = lift<OP>(d, hn::LoadU(d, x + j));
+    for (int64_t r = 1; r < rows; ++r) a = accumulate<OP>(d, a, hn::LoadU(d, x + r * stride + j));
     hn::StoreU(a, d, out + j);
   }
   for (; j < n; ++j) {
-    T a = x[j];
-    for (int64_t r = 1; r < rows; ++r) a = combine_scalar<OP>(a, x[r * stride + j]);
+    T a = is_sum(OP) ? accumulate_scalar<OP>(T(0), x[j]) : x[j];
+    for (int64_t r = 1; r < rows; ++r) a = accumulate_scalar<OP>(a, x[r * stride + j]);
     out[j] = a;
   }
 }
@@ -170,6 +196,8 @@ void columns_impl(ReduceOp op, const T* x, int64_t rows, int64_t stride, T* out,
     case ReduceOp::Sum: return columns_loop<ReduceOp::Sum>(x, rows, stride, out, n);
     case ReduceOp::Max: return columns_loop<ReduceOp::Max>(x, rows, stride, out, n);
     case ReduceOp::Min: return columns_loop<ReduceOp::Min>(x, rows, stride, out, n);
+    case ReduceOp::SumSquares: return columns_loop<ReduceOp::SumSquares>(x, rows, stride, out, n);
+    case ReduceOp::SumAbs: return columns_loop<ReduceOp::SumAbs>(x, rows, stride, out, n);
   }
 }
 void ColumnsF32(ReduceOp op, const float* x, int64_t rows, int64_t stride, float* out, int64_t n) {

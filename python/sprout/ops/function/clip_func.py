@@ -3,13 +3,15 @@ import math
 
 from sprout.common import dtype as mstype
 from sprout.common.tensor import Tensor
+from sprout.ops.function.math_reduce_func import _lp_norm
 
 
 def _square_sum(t):
-    """sum(t * t) as a Python float, half-precision tensors summed in float32 (their squares overflow)."""
+    """sum(t * t) as a Python float, from one pass of LpNorm; half-precision tensors in float32 (their norms
+    overflow)."""
     if t.dtype in (mstype.float16, mstype.bfloat16):
         t = t.astype(mstype.float32)
-    return float((t * t).sum().item())
+    return float(_lp_norm(t, 2, (), False).item()) ** 2
 
 
 def clip_by_global_norm(x, clip_norm=1.0, use_norm=None):
@@ -38,7 +40,7 @@ def clip_by_norm(x, max_norm, norm_type=2.0, error_if_nonfinite=False):
     if isinstance(max_norm, bool) or not isinstance(max_norm, (int, float)) or max_norm < 0:
         raise ValueError(f"clip_by_norm: 'max_norm' must be a number >= 0, but got {max_norm!r}")
     p = float(norm_type)
-    norms = ops.stack([ops.norm(ops.reshape(t, (-1,)).astype(mstype.float32), p) for t in tensors])
+    norms = ops.stack([ops.norm(ops.reshape(t, (-1,)).astype(mstype.float32, copy=False), p) for t in tensors])
     total = ops.norm(norms, p)
     if error_if_nonfinite and not math.isfinite(float(total.asnumpy())):
         raise RuntimeError(f"clip_by_norm: the total {p}-norm of 'x' is not finite ({float(total.asnumpy())})")

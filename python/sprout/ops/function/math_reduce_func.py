@@ -294,25 +294,28 @@ def std_mean(input, axis=None, ddof=0, keepdims=False):
     return _sqrt(v), m
 
 
+def _lp_norm(x, p, axes, keep):
+    """The p-norm (an int p >= 1) in one pass over x, no temporary |x|^p for p = 1, 2."""
+    return prim("LpNorm", axis=tuple(axes), p=int(p), keep_dims=bool(keep), epsilon=0.0)(x)
+
+
 def _vector_norm(x, ord, axes, keep):
+    if ord >= 1 and float(ord).is_integer():
+        return _lp_norm(x, ord, axes, keep)
     if ord == float("inf"):
         return _reduce("ReduceMax", _abs(x), axes, keep)
     if ord == float("-inf"):
         return _reduce("ReduceMin", _abs(x), axes, keep)
     if ord == 0:
         return _reduce("ReduceSum", _cast(_not_equal(x, Tensor(0, x.dtype)), x.dtype), axes, keep)
-    if ord == 1:
-        return _reduce("ReduceSum", _abs(x), axes, keep)
-    if ord == 2:
-        return _sqrt(_reduce("ReduceSum", _square(x), axes, keep))
     p = Tensor(float(ord), x.dtype)
     return _pow(_reduce("ReduceSum", _pow(_abs(x), p), axes, keep), Tensor(1.0 / float(ord), x.dtype))
 
 
 def _matrix_norm(x, ord, rows, cols, keep):
     if ord == "fro":
-        out = _sqrt(_reduce("ReduceSum", _square(x), (rows, cols), True))
-    elif ord in (1, -1, float("inf"), float("-inf")):
+        return _lp_norm(x, 2, (rows, cols), keep)
+    if ord in (1, -1, float("inf"), float("-inf")):
         # ord 1: the largest column sum of |x|; inf: the largest row sum. Negative: the smallest.
         summed, across = (rows, cols) if ord in (1, -1) else (cols, rows)
         sums = _reduce("ReduceSum", _abs(x), (summed,), True)
