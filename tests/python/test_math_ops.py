@@ -260,7 +260,8 @@ def test_norm_gradient_of_a_zero_vector_is_zero_and_second_order_matches_finite_
 @pytest.mark.parametrize("shape,axis", [((37, 301), (0,)), ((5, 33, 70), (1,)), ((3, 100001), (1,)), ((2, 50000), ()),
                                         ((40, 30), (1, 0))])
 def test_lp_norm_in_every_reduction_layout_matches_numpy(dtype, shape, axis):
-    # Columns (a 4-vector block, one vector, a scalar tail), middle slabs, long rows split across threads, both axes named in reverse.
+    # Columns (a 4-vector block, one vector, a scalar tail), middle slabs, long rows split across threads,
+    # both axes named in reverse.
     x = np.random.default_rng(7).standard_normal(shape).astype(dtype)
     for p in (1, 2):
         expected = np.sum(np.abs(x.astype(np.float64)) ** p, axis=axis or None) ** (1 / p)
