@@ -3,9 +3,11 @@
 // (ScatterNd, UnsortedSegmentSum) run serially over slices with a vectorizable inner add.
 // Every index is checked before any memory is touched, so a bad index is a ValueError, never a crash.
 #include <algorithm>
+#include <bit>
 #include <cstring>
 
 #include "kernels/cpu/index_util.h"
+#include "kernels/cpu/unit_strides.h"
 #include "base/parallel.h"
 #include "ops/array_attrs.h"
 #include "ops/op_def.h"
@@ -38,6 +40,16 @@ void rows_of(const Tensor& out, const std::array<Tensor, K>& ins, Fn fn) {
   });
 }
 
+// c ? a : b by masking bits, which the compiler vectorizes, where the ternary stayed a branch per
+// element (with a random mask, one misprediction in two: Select over 4M floats took 12 ms).
+template <class T>
+T choose(bool c, T a, T b) {
+  using Bits = std::conditional_t<sizeof(T) == 1, uint8_t,
+               std::conditional_t<sizeof(T) == 2, uint16_t, std::conditional_t<sizeof(T) == 4, uint32_t, uint64_t>>>;
+  const Bits mask = static_cast<Bits>(-static_cast<Bits>(c));
+  return std::bit_cast<T>(static_cast<Bits>((std::bit_cast<Bits>(a) & mask) | (std::bit_cast<Bits>(b) & ~mask)));
+}
+
 void select_kernel(const NoAttrs&, std::span<const Tensor> in, std::span<Tensor> out) {
   visit_dtype(out[0].dtype(), [&](auto zero) {
     using T = decltype(zero);
@@ -46,11 +58,9 @@ void select_kernel(const NoAttrs&, std::span<const Tensor> in, std::span<Tensor>
                  const bool* c = reinterpret_cast<const bool*>(at[0]);
                  const T* x = reinterpret_cast<const T*>(at[1]);
                  const T* y = reinterpret_cast<const T*>(at[2]);
-                 if (s[0] == 1 && s[1] == 1 && s[2] == 1 && s[3] == 1) {  // the common contiguous case vectorizes
-                   for (int64_t i = 0; i < n; ++i) po[i] = c[i] ? x[i] : y[i];
-                 } else {
-                   for (int64_t i = 0; i < n; ++i) po[i * s[0]] = c[i * s[1]] ? x[i * s[2]] : y[i * s[3]];
-                 }
+                 with_unit_strides<3>(s[0], {s[1], s[2], s[3]}, [&](auto so, auto sc, auto sx, auto sy) {
+                   for (int64_t i = 0; i < n; ++i) po[i * so] = choose(c[i * sc], x[i * sx], y[i * sy]);
+                 });
                });
   });
 }
@@ -64,11 +74,9 @@ void masked_fill_kernel(const NoAttrs&, std::span<const Tensor> in, std::span<Te
                [v](T* po, const std::array<const char*, 2>& at, const std::array<int64_t, 3>& s, int64_t n) {
                  const T* x = reinterpret_cast<const T*>(at[0]);
                  const bool* m = reinterpret_cast<const bool*>(at[1]);
-                 if (s[0] == 1 && s[1] == 1 && s[2] == 1) {
-                   for (int64_t i = 0; i < n; ++i) po[i] = m[i] ? v : x[i];
-                 } else {
-                   for (int64_t i = 0; i < n; ++i) po[i * s[0]] = m[i * s[2]] ? v : x[i * s[1]];
-                 }
+                 with_unit_strides<2>(s[0], {s[1], s[2]}, [&](auto so, auto sx, auto sm) {
+                   for (int64_t i = 0; i < n; ++i) po[i * so] = choose(m[i * sm], v, x[i * sx]);
+                 });
                });
   });
 }

@@ -5,6 +5,7 @@
 #include <type_traits>
 
 #include "base/parallel.h"
+#include "kernels/cpu/simd_half.h"
 #include "ops/array.h"
 #include "ops/op_def.h"
 #include "tensor/nd_loop.h"
@@ -37,6 +38,11 @@ void cast_kernel(const CastAttrs&, std::span<const Tensor> in, std::span<Tensor>
       To* po = static_cast<To*>(o.raw_data());
       parallel_for(o.numel(), kParallelGrain, [&](int64_t begin, int64_t end) {
         loop.run_elements(begin, end, [&](const std::array<int64_t, 2>& off, int64_t n) {
+          if constexpr (is_half_v<From> && std::is_same_v<To, float>) {
+            if (so == 1 && sx == 1) return simd_widen(px + off[1], po + off[0], n);
+          } else if constexpr (std::is_same_v<From, float> && is_half_v<To>) {
+            if (so == 1 && sx == 1) return simd_narrow(px + off[1], po + off[0], n);
+          }
           for (int64_t i = 0; i < n; ++i) po[off[0] + i * so] = convert<To, From>(px[off[1] + i * sx]);
         });
       });

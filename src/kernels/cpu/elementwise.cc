@@ -9,6 +9,8 @@
 
 #include "base/parallel.h"
 #include "kernels/cpu/simd.h"
+#include "kernels/cpu/simd_half.h"
+#include "kernels/cpu/unit_strides.h"
 #include "ops/op_def.h"
 #include "tensor/nd_loop.h"
 
@@ -154,11 +156,22 @@ void arith_kernel(const NoAttrs&, std::span<const Tensor> in, std::span<Tensor> 
       T* po = reinterpret_cast<T*>(o);
       const T* pa = reinterpret_cast<const T*>(a);
       const T* pb = reinterpret_cast<const T*>(b);
+      const bool units = so == 1 && sa <= 1 && sb <= 1 && sa >= 0 && sb >= 0;
       if constexpr ((std::is_same_v<T, float> || std::is_same_v<T, double>) && has_simd<OP>()) {
-        if (so == 1 && sa <= 1 && sb <= 1 && sa >= 0 && sb >= 0) return simd_binary(simd_op<OP>(), pa, sa, pb, sb, po, n, stores);
+        if (units) return simd_binary(simd_op<OP>(), pa, sa, pb, sb, po, n, stores);
+      } else if constexpr (is_half_v<T> && has_simd<OP>()) {
+        if (units) {  // computed in float, as the scalar loop does, a block at a time
+          return for_each_widened_block<2, T>({pa, pb}, {sa, sb}, n, [&](const auto& w, int64_t i, int64_t m) {
+            alignas(64) float result[kHalfBlock];
+            simd_binary(simd_op<OP>(), w[0], sa, w[1], sb, result, m);
+            simd_narrow(result, po + i, m);
+          });
+        }
       }
-      for (int64_t i = 0; i < n; ++i)
-        po[i * so] = static_cast<T>(arith<OP, C>(static_cast<C>(pa[i * sa]), static_cast<C>(pb[i * sb])));
+      with_unit_strides<2>(so, {sa, sb}, [&](auto so, auto sa, auto sb) {
+        for (int64_t i = 0; i < n; ++i)
+          po[i * so] = static_cast<T>(arith<OP, C>(static_cast<C>(pa[i * sa]), static_cast<C>(pb[i * sb])));
+      });
     });
   });
 }
@@ -183,7 +196,18 @@ void compare_kernel(const NoAttrs&, std::span<const Tensor> in, std::span<Tensor
       bool* po = reinterpret_cast<bool*>(o);
       const T* pa = reinterpret_cast<const T*>(a);
       const T* pb = reinterpret_cast<const T*>(b);
-      for (int64_t i = 0; i < n; ++i) po[i * so] = compare<OP, C>(static_cast<C>(pa[i * sa]), static_cast<C>(pb[i * sb]));
+      if constexpr (is_half_v<T>) {
+        if (so == 1 && sa <= 1 && sb <= 1 && sa >= 0 && sb >= 0) {
+          return for_each_widened_block<2, T>({pa, pb}, {sa, sb}, n, [&](const auto& w, int64_t i, int64_t m) {
+            with_unit_strides<2>(1, {sa, sb}, [&](auto, auto sa, auto sb) {
+              for (int64_t j = 0; j < m; ++j) po[i + j] = compare<OP, float>(w[0][j * sa], w[1][j * sb]);
+            });
+          });
+        }
+      }
+      with_unit_strides<2>(so, {sa, sb}, [&](auto so, auto sa, auto sb) {
+        for (int64_t i = 0; i < n; ++i) po[i * so] = compare<OP, C>(static_cast<C>(pa[i * sa]), static_cast<C>(pb[i * sb]));
+      });
     });
   });
 }
@@ -216,6 +240,14 @@ void unary_kernel(const NoAttrs&, std::span<const Tensor> in, std::span<Tensor> 
         loop.run_elements(begin, end, [&](const std::array<int64_t, 2>& off, int64_t n) {
           if constexpr (std::is_same_v<T, float> || std::is_same_v<T, double>) {
             if (so == 1 && sx == 1) return simd_unary(OP, px + off[1], po + off[0], n, stores);
+          } else if constexpr (is_half_v<T>) {
+            if (so == 1 && sx == 1) {
+              return for_each_widened_block<1, T>({px + off[1]}, {1}, n, [&](const auto& w, int64_t i, int64_t m) {
+                alignas(64) float result[kHalfBlock];
+                simd_unary(OP, w[0], result, m);
+                simd_narrow(result, po + off[0] + i, m);
+              });
+            }
           }
           for (int64_t i = 0; i < n; ++i)
             po[off[0] + i * so] = static_cast<T>(unary_scalar<OP, C>(static_cast<C>(px[off[1] + i * sx])));

@@ -55,10 +55,8 @@ template <class T, class C>
 void gather_block(const T* src, int64_t stride, C* dst, int64_t m) {
   if (stride == 0) {
     std::fill(dst, dst + m, static_cast<C>(*src));
-  } else if (stride == 1) {
-    for (int64_t j = 0; j < m; ++j) dst[j] = static_cast<C>(src[j]);
   } else {
-    for (int64_t j = 0; j < m; ++j) dst[j] = static_cast<C>(src[j * stride]);
+    widen_run(src, stride, dst, m);
   }
 }
 
@@ -96,7 +94,7 @@ void run_activation_grad(ActivationGrad act, const Tensor& dy, const Tensor& x, 
             gather_block(pd + off[1] + i * sd, sd, bd, m);
             gather_block(px + off[2] + i * sx, sx, bx, m);
             simd_activation_grad(act, bd, bx, bo, m);
-            for (int64_t j = 0; j < m; ++j) po[off[0] + (i + j) * so] = static_cast<T>(bo[j]);
+            narrow_run(bo, po + off[0] + i * so, so, m);
           }
         });
       });

@@ -7,6 +7,7 @@
 #include <type_traits>
 
 #include "base/dtype.h"
+#include "kernels/cpu/simd_half.h"
 #include "tensor/nd_loop.h"
 #include "tensor/tensor.h"
 
@@ -30,9 +31,9 @@ void map_in_compute_type(const T* x, int64_t sx, T* out, int64_t so, int64_t n, 
   C in[kActBlock], res[kActBlock];
   for (int64_t i = 0; i < n; i += kActBlock) {
     const int64_t m = std::min(kActBlock, n - i);
-    for (int64_t j = 0; j < m; ++j) in[j] = static_cast<C>(x[(i + j) * sx]);
+    widen_run(x + i * sx, sx, in, m);
     fn(in, res, m);
-    for (int64_t j = 0; j < m; ++j) out[(i + j) * so] = static_cast<T>(res[j]);
+    narrow_run(res, out + i * so, so, m);
   }
 }
 
@@ -47,6 +48,12 @@ inline void convert_into(const Tensor& src, const Tensor& dst) {
       const From* ps = static_cast<const From*>(src.raw_data());
       To* pd = static_cast<To*>(dst.raw_data());
       loop.run(0, loop.rows(), [&](const std::array<int64_t, 2>& off, int64_t n) {
+        if constexpr (std::is_same_v<From, float> || std::is_same_v<To, float>) {
+          if (sd == 1 && ss == 1) {  // float to or from a half type: vectorized
+            if constexpr (std::is_same_v<From, float>) return narrow_run(ps + off[1], pd + off[0], 1, n);
+            else return widen_run(ps + off[1], 1, pd + off[0], n);
+          }
+        }
         for (int64_t i = 0; i < n; ++i)
           pd[off[0] + i * sd] = static_cast<To>(static_cast<compute_t<From>>(ps[off[1] + i * ss]));
       });

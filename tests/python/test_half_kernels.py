@@ -1,0 +1,68 @@
+"""float16/bfloat16 kernels: the vectorized conversions round exactly as the scalar ones (NumPy's float16
+rules, bfloat16 to nearest even), and ops on half tensors compute in float32 whatever path they take."""
+import numpy as np
+import pytest
+
+import sprout as ms
+from sprout import ops
+
+
+def _bfloat16_bits_of(f):
+    """The bfloat16 bit patterns of float32 array f, rounded to nearest even (NaN not handled)."""
+    u = f.view(np.uint32).astype(np.uint64)
+    return ((u + 0x7FFF + ((u >> 16) & 1)) >> 16).astype(np.uint16)
+
+
+def _floats_of_every_magnitude(n=1 << 16):
+    rng = np.random.default_rng(0)
+    f = rng.standard_normal(n).astype(np.float32) * np.float32(10.0) ** rng.integers(-9, 6, n).astype(np.float32)
+    edges = [65504, 65519.99, 65520, 1e-8, 6e-8, 3e-8, -0.0, np.inf, -np.inf, 3.4e38, -3.4e38, 1.1754944e-38]
+    return np.concatenate([f, np.array(edges, np.float32)])
+
+
+def test_every_float16_widens_exactly():
+    h = np.arange(1 << 16, dtype=np.uint16).view(np.float16)
+    got = ms.Tensor(h).astype(ms.float32).asnumpy()
+    nan = np.isnan(h)
+    np.testing.assert_array_equal(np.isnan(got), nan)
+    np.testing.assert_array_equal(got[~nan].view(np.uint32), h[~nan].astype(np.float32).view(np.uint32))
+
+
+def test_float32_narrows_to_float16_as_numpy_rounds():
+    f = _floats_of_every_magnitude()
+    with np.errstate(over="ignore"):
+        expected = f.astype(np.float16)
+    got = ms.Tensor(f).astype(ms.float16).asnumpy()
+    np.testing.assert_array_equal(got.view(np.uint16), expected.view(np.uint16))
+    assert np.isnan(ms.Tensor(np.array([np.nan] * 40, np.float32)).astype(ms.float16).asnumpy()).all()
+
+
+def test_float32_narrows_to_bfloat16_to_nearest_even_and_keeps_nan():
+    f = _floats_of_every_magnitude()
+    got = ms.Tensor(f).astype(ms.bfloat16).astype(ms.float32).asnumpy()
+    np.testing.assert_array_equal(got.view(np.uint32) >> 16, _bfloat16_bits_of(f))
+    nan = np.array([np.nan, -np.nan] * 20, np.float32)
+    assert np.isnan(ms.Tensor(nan).astype(ms.bfloat16).astype(ms.float32).asnumpy()).all()
+
+
+@pytest.mark.parametrize("dtype", [ms.float16, ms.bfloat16])
+@pytest.mark.parametrize("n", [1, 7, 513, 4099])
+def test_half_elementwise_and_reductions_compute_in_float32(dtype, n):
+    rng = np.random.default_rng(n)
+    a32 = ms.Tensor(rng.standard_normal((3, n)).astype(np.float32)).astype(dtype).astype(ms.float32)
+    b32 = ms.Tensor(rng.standard_normal((1, n)).astype(np.float32)).astype(dtype).astype(ms.float32)
+    a, b = a32.astype(dtype), b32.astype(dtype)
+
+    def same(got, expected):  # the float32 result rounded once to the half type
+        np.testing.assert_array_equal(got.astype(ms.float32).asnumpy(),
+                                      expected.astype(dtype).astype(ms.float32).asnumpy())
+
+    same(a + b, a32 + b32)             # a broadcast operand
+    same(a * 2.5, a32 * 2.5)           # a scalar
+    same(ops.exp(a), ops.exp(a32))
+    same(ops.relu(a), ops.relu(a32))
+    np.testing.assert_array_equal((a > b).asnumpy(), (a32 > b32).asnumpy())
+    for axis in (0, 1):
+        for reduce in (ops.sum, ops.amax, ops.amin):
+            np.testing.assert_allclose(reduce(a, axis).astype(ms.float32).asnumpy(),
+                                       reduce(a32, axis).astype(dtype).astype(ms.float32).asnumpy(), rtol=1e-2)
