@@ -44,6 +44,9 @@ class NdLoop {
   int64_t inner_size() const { return empty_ ? 0 : shape_.back(); }
   int64_t rows() const { return empty_ ? 0 : numel(shape_) / shape_.back(); }
   int64_t inner_stride(size_t k) const { return strides_[k].back(); }
+  // The collapsed dimensions and each operand's strides over them.
+  const Shape& shape() const { return shape_; }
+  std::span<const int64_t> strides(size_t k) const { return strides_[k]; }
 
   // Calls fn(offsets, n) over the flat element range [begin, end) in logical row-major order, in
   // pieces that never cross a row: how work is split across threads regardless of row length.

@@ -237,6 +237,61 @@ void copy_rows(const NdLoop<2>& loop, int64_t numel, char* dst, const char* src)
     });
   });
 }
+
+// Note [Transposing copies]
+// A copy whose last two (collapsed) dimensions are swapped between source and destination, a
+// transposed matrix made contiguous, reads one element per cache line when done row by row. Square
+// tiles of kTile x kTile elements keep the lines of both sides in cache until every element of them
+// has been used: 4096 x 1024 float32 12.7 -> 3.5 ms (PyTorch 16), float16 10.6 -> 2.4. (Tiles of 16
+// measured the same, of 8 twice as slow.)
+constexpr int64_t kTile = 32;
+
+// Whether `loop` (destination, source) is such a copy: destination contiguous along the last
+// dimension, source along the one before it.
+bool is_transposing(const NdLoop<2>& loop) {
+  const Shape& shape = loop.shape();
+  const size_t r = shape.size();
+  return r >= 2 && shape[r - 1] >= kTile && shape[r - 2] >= kTile && loop.strides(0)[r - 1] == 1 &&
+         loop.strides(1)[r - 2] == 1;
+}
+
+template <class Word>
+void copy_transposing(const NdLoop<2>& loop, char* dst, const char* src) {
+  const Shape& shape = loop.shape();
+  const size_t r = shape.size();
+  const int64_t rows = shape[r - 2], cols = shape[r - 1];
+  const int64_t d_row = loop.strides(0)[r - 2], s_col = loop.strides(1)[r - 1];
+  const int64_t row_tiles = (rows + kTile - 1) / kTile, col_tiles = (cols + kTile - 1) / kTile;
+  const int64_t matrices = numel(std::span<const int64_t>(shape).first(r - 2));
+  Word* d0 = reinterpret_cast<Word*>(dst);
+  const Word* s0 = reinterpret_cast<const Word*>(src);
+  parallel_for(matrices * row_tiles, 1, [&](int64_t begin, int64_t end) {
+    for (int64_t task = begin; task < end; ++task) {
+      int64_t matrix = task / row_tiles, d_off = 0, s_off = 0;
+      for (int64_t d = static_cast<int64_t>(r) - 3; d >= 0; --d) {
+        const int64_t i = matrix % shape[d];
+        matrix /= shape[d];
+        d_off += i * loop.strides(0)[d];
+        s_off += i * loop.strides(1)[d];
+      }
+      const int64_t r0 = task % row_tiles * kTile, r1 = std::min(r0 + kTile, rows);
+      for (int64_t ct = 0; ct < col_tiles; ++ct) {
+        const int64_t c0 = ct * kTile, c1 = std::min(c0 + kTile, cols);
+        for (int64_t i = r0; i < r1; ++i) {
+          Word* d = d0 + d_off + i * d_row;
+          const Word* s = s0 + s_off + i;
+          for (int64_t j = c0; j < c1; ++j) d[j] = s[j * s_col];
+        }
+      }
+    }
+  });
+}
+
+template <class Word>
+void copy_any(const NdLoop<2>& loop, int64_t numel, char* dst, const char* src) {
+  if (is_transposing(loop)) return copy_transposing<Word>(loop, dst, src);
+  copy_rows<Word>(loop, numel, dst, src);
+}
 }  // namespace
 
 void Tensor::copy_from(const Tensor& src) const {
@@ -246,10 +301,10 @@ void Tensor::copy_from(const Tensor& src) const {
   char* dst = static_cast<char*>(raw_data());
   const char* s = static_cast<const char*>(from.raw_data());
   switch (itemsize()) {
-    case 1: copy_rows<uint8_t>(loop, numel(), dst, s); break;
-    case 2: copy_rows<uint16_t>(loop, numel(), dst, s); break;
-    case 4: copy_rows<uint32_t>(loop, numel(), dst, s); break;
-    case 8: copy_rows<uint64_t>(loop, numel(), dst, s); break;
+    case 1: copy_any<uint8_t>(loop, numel(), dst, s); break;
+    case 2: copy_any<uint16_t>(loop, numel(), dst, s); break;
+    case 4: copy_any<uint32_t>(loop, numel(), dst, s); break;
+    case 8: copy_any<uint64_t>(loop, numel(), dst, s); break;
     default: SPROUT_ASSERT(false, "unexpected itemsize ", itemsize());
   }
 }

@@ -259,6 +259,23 @@ def test_large_broadcast_and_strided_views_copy_exactly(threads):
         ms.set_context(runtime_num_threads=old)
 
 
+@pytest.mark.parametrize("dtype", [np.int8, np.float16, np.float32, np.float64])
+def test_transposing_copies_match_numpy(dtype):
+    # Last two axes swapped (tiled copy): tile-sized, ragged edges, batches of matrices, a flipped view,
+    # and a broadcast row; plus a permutation that is not a transpose of the last two.
+    rng = np.random.default_rng(1)
+    cases = [((64, 96), (1, 0)), ((33, 70), (1, 0)), ((3, 45, 129), (0, 2, 1)), ((5, 40, 6, 50), (0, 3, 1, 2)),
+             ((2, 3, 40, 41), (1, 0, 3, 2)), ((40, 50, 3), (2, 1, 0))]
+    for shape, perm in cases:
+        x = (rng.standard_normal(shape) * 50).astype(dtype)
+        got = ms.Tensor(x).permute(*perm).contiguous().asnumpy()
+        np.testing.assert_array_equal(got, x.transpose(perm))
+    x = (rng.standard_normal((48, 64)) * 50).astype(dtype)
+    np.testing.assert_array_equal(ms.Tensor(x)[:, ::-1].T.contiguous().asnumpy(), x[:, ::-1].T)
+    row = ms.ops.broadcast_to(ms.Tensor(x[:1]), (40, 64))  # source stride 0 along the swapped axis
+    np.testing.assert_array_equal(row.T.contiguous().asnumpy(), np.broadcast_to(x[:1], (40, 64)).T)
+
+
 def test_activation_gradients_read_a_broadcast_gradient():
     x = np.random.default_rng(0).standard_normal((300, 700)).astype(np.float32)
     dy = ms.ops.broadcast_to(ms.Tensor(0.5, ms.float32), x.shape)

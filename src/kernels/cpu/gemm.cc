@@ -84,19 +84,19 @@ MatmulBackend float32_backend(int64_t m, int64_t n, int64_t k) {
   return MatmulBackend::OneDnn;
 }
 
-// C = op(A) op(B) through a cached oneDNN matmul primitive (float32 only); with `accumulate`,
-// C = op(A) op(B) + C (a sum post-op: one pass over C).
-void onednn_gemm(const BlasOperand& a, const BlasOperand& b, float* c, int64_t m, int64_t n, int64_t k,
-                 bool accumulate = false) {
+// C = op(A) op(B) through a cached oneDNN matmul primitive, float32 or bfloat16 (accumulating in
+// float32, the result rounded once); with `accumulate`, C = op(A) op(B) + C (a sum post-op: one pass over C).
+void onednn_gemm(const BlasOperand& a, const BlasOperand& b, void* c, int64_t m, int64_t n, int64_t k, bool accumulate,
+                 dnnl::memory::data_type type) {
   using dnnl::memory;
   // Strides of op(A) (m x k) and op(B) (k x n) as row-major matrices with leading dimension ld.
   memory::dims a_strides = a.trans ? memory::dims{1, a.ld} : memory::dims{a.ld, 1};
   memory::dims b_strides = b.trans ? memory::dims{1, b.ld} : memory::dims{b.ld, 1};
   std::string key = str(m, ",", n, ",", k, ",", a_strides[0], ",", a_strides[1], ",", b_strides[0], ",", b_strides[1],
-                        accumulate ? ",acc" : "");
-  memory::desc a_md({m, k}, memory::data_type::f32, a_strides);
-  memory::desc b_md({k, n}, memory::data_type::f32, b_strides);
-  memory::desc c_md({m, n}, memory::data_type::f32, memory::dims{n, 1});
+                        accumulate ? ",acc" : "", ",", static_cast<int>(type));
+  memory::desc a_md({m, k}, type, a_strides);
+  memory::desc b_md({k, n}, type, b_strides);
+  memory::desc c_md({m, n}, type, memory::dims{n, 1});
   auto& prim = onednn::cached<dnnl::matmul>(key, [&] {
     dnnl::primitive_attr attr;
     if (accumulate) {
@@ -146,12 +146,15 @@ bool as_blas_operand(const Tensor& t, const void* data, bool user_trans, BlasOpe
 
 template <class T>
 void gemm(const BlasOperand& a, const BlasOperand& b, T* c, int64_t m, int64_t n, int64_t k, bool accumulate) {
+  if constexpr (std::is_same_v<T, bfloat16>) {
+    return onednn_gemm(a, b, c, m, n, k, accumulate, dnnl::memory::data_type::bf16);
+  }
   auto ta = a.trans ? CblasTrans : CblasNoTrans, tb = b.trans ? CblasTrans : CblasNoTrans;
   const T beta = accumulate ? T(1) : T(0);
   if constexpr (std::is_same_v<T, float>) {
     switch (float32_backend(m, n, k)) {
       case MatmulBackend::OneDnn:
-        return onednn_gemm(a, b, c, m, n, k, accumulate);
+        return onednn_gemm(a, b, c, m, n, k, accumulate, dnnl::memory::data_type::f32);
       case MatmulBackend::Mkl:
         if (fits_int32({a.ld, b.ld, m, n, k}))
           return mkl_for_products()(CblasRowMajor, ta, tb, int(m), int(n), int(k), 1.0f,
@@ -171,7 +174,7 @@ void gemm(const BlasOperand& a, const BlasOperand& b, T* c, int64_t m, int64_t n
     }
     cblas_sgemm(CblasRowMajor, ta, tb, m, n, k, 1.0f, static_cast<const float*>(a.data), a.ld,
                 static_cast<const float*>(b.data), b.ld, beta, c, n);
-  } else {
+  } else if constexpr (std::is_same_v<T, double>) {
     cblas_dgemm(CblasRowMajor, ta, tb, m, n, k, 1.0, static_cast<const double*>(a.data), a.ld,
                 static_cast<const double*>(b.data), b.ld, beta, c, n);
   }
@@ -236,5 +239,15 @@ template class FixedRightGemm<double>;
 
 template void gemm<float>(const BlasOperand&, const BlasOperand&, float*, int64_t, int64_t, int64_t, bool);
 template void gemm<double>(const BlasOperand&, const BlasOperand&, double*, int64_t, int64_t, int64_t, bool);
+template void gemm<bfloat16>(const BlasOperand&, const BlasOperand&, bfloat16*, int64_t, int64_t, int64_t, bool);
+
+bool native_bfloat16_gemm() {
+  static const bool native = [] {
+    const auto isa = static_cast<unsigned>(dnnl::get_effective_cpu_isa());
+    const auto bf16 = static_cast<unsigned>(dnnl::cpu_isa::avx512_core_bf16);
+    return (isa & bf16) == bf16;
+  }();
+  return native;
+}
 
 }  // namespace sprout

@@ -4,7 +4,8 @@
 // Float32 products go to OpenBLAS (its OpenMP build, so all share Sprout's thread pool), oneDNN or, on
 // Intel CPUs with the optional MKL installed, MKL (Note [MKL at run time]), whichever measured faster
 // for the problem size: see float32_backend in gemm.cc. Float64 uses OpenBLAS.
-// Operands are passed by leading dimension, so transposed views (a permuted tensor) cost no copy. Float16/BFloat16 compute in float32; integers use a plain blocked loop.
+// Operands are passed by leading dimension, so transposed views (a permuted tensor) cost no copy. BFloat16 goes to oneDNN where the CPU multiplies it
+// natively (native_bfloat16_gemm); other half products compute in float32; integers use a plain blocked loop.
 #include <cstdlib>
 #include <cstring>
 #include <string>
@@ -13,6 +14,7 @@
 #include <vector>
 
 #include "kernels/cpu/gemm.h"
+#include "kernels/cpu/convert.h"
 #include "base/parallel.h"
 #include "ops/matmul.h"
 #include "ops/op_def.h"
@@ -62,7 +64,7 @@ void batched_matmul(Tensor a, Tensor b, T* c, const Shape& batch, int64_t m, int
     std::memset(c, 0, static_cast<size_t>(batches * m * n) * sizeof(T));
     return;
   }
-  if constexpr (std::is_same_v<T, float> || std::is_same_v<T, double>) {
+  if constexpr (std::is_same_v<T, float> || std::is_same_v<T, double> || std::is_same_v<T, bfloat16>) {
     // The matrices' layout is the same in every entry: checked once, copied once if BLAS can't take it.
     BlasOperand oa, ob;
     if (!as_blas_operand(a, a.raw_data(), attrs.transpose_a, oa)) {
@@ -102,14 +104,7 @@ void batched_matmul(Tensor a, Tensor b, T* c, const Shape& batch, int64_t m, int
 
 Tensor cast_to_float(const Tensor& t) {
   Tensor out = Tensor::empty(t.shape(), DType::Float32);
-  float* po = out.data<float>();
-  int64_t i = 0;
-  visit_dtype(t.dtype(), [&](auto zero) {
-    using T = decltype(zero);
-    Tensor c = t.contiguous();
-    const T* p = static_cast<const T*>(c.raw_data());
-    for (int64_t n = c.numel(); i < n; ++i) po[i] = static_cast<float>(static_cast<compute_t<T>>(p[i]));
-  });
+  convert_into(t, out);
   return out;
 }
 
@@ -120,7 +115,8 @@ void matmul_kernel(const MatMulAttrs& attrs, std::span<const Tensor> in, std::sp
   const int64_t m = c.shape()[r - 2], n = c.shape()[r - 1];
   const int64_t k = attrs.transpose_a ? a.shape()[a.ndim() - 2] : a.shape()[a.ndim() - 1];
   Tensor c_compute = c;
-  if (c.dtype() == DType::Float16 || c.dtype() == DType::BFloat16) {  // compute in float32
+  const bool native = c.dtype() == DType::BFloat16 && native_bfloat16_gemm();
+  if ((c.dtype() == DType::Float16 || c.dtype() == DType::BFloat16) && !native) {  // compute in float32
     a = cast_to_float(a);
     b = cast_to_float(b);
     c_compute = Tensor::empty(c.shape(), DType::Float32);
@@ -136,20 +132,13 @@ void matmul_kernel(const MatMulAttrs& attrs, std::span<const Tensor> in, std::sp
   visit_dtype(c_compute.dtype(), [&](auto zero) {
     using T = decltype(zero);
     if constexpr (std::is_same_v<T, float> || std::is_same_v<T, double> || std::is_same_v<T, int32_t> ||
-                  std::is_same_v<T, int64_t>) {
+                  std::is_same_v<T, int64_t> || std::is_same_v<T, bfloat16>) {
       batched_matmul<T>(with_batch(a), with_batch(b), c_compute.template data<T>(), batch, m, n, k, attrs);
     } else {
       SPROUT_ASSERT(false, "MatMul kernel on ", name(c_compute.dtype()));
     }
   });
-  if (!c_compute.shares_storage(c)) {
-    const float* src = c_compute.data<float>();
-    visit_dtype(c.dtype(), [&](auto zero) {
-      using T = decltype(zero);
-      T* dst = static_cast<T*>(c.raw_data());
-      for (int64_t i = 0, total = c.numel(); i < total; ++i) dst[i] = static_cast<T>(src[i]);
-    });
-  }
+  if (!c_compute.shares_storage(c)) convert_into(c_compute, c);
 }
 
 // var -= alpha op(x) op(y) (ApplyGradientDescentMatMul): the states arrive as `out`, contiguous. The
