@@ -9,6 +9,8 @@
 #include <algorithm>
 #include <cstdint>
 
+#include <omp.h>
+
 namespace sprout {
 
 // The threads a kernel called on this thread may use: 1 on a thread marked by run_kernels_serially().
@@ -28,11 +30,12 @@ void run_kernels_serially();
 inline constexpr int64_t kParallelGrain = 40960;
 
 // Runs fn(begin, end) over [0, n) split into one contiguous chunk per thread, serially when
-// n < grain or only one thread is configured. fn must not throw.
+// n < grain, only one thread is configured, or the caller already runs inside a parallel region (a
+// nested region would get one thread anyway, after paying to start it). fn must not throw.
 template <class Fn>
 void parallel_for(int64_t n, int64_t grain, Fn&& fn) {
   // n first: num_threads() reads a thread-local, which costs a call in a shared library.
-  int threads = n < grain ? 1 : num_threads();
+  int threads = n < grain || omp_in_parallel() ? 1 : num_threads();
   if (threads <= 1) {
     if (n > 0) fn(int64_t{0}, n);
     return;

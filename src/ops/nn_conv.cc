@@ -23,7 +23,7 @@ constexpr ConvFamily kConv2D{2, "Conv2D", "Conv2DBackpropInput", "Conv2DBackprop
 constexpr ConvFamily kConv3D{3, "Conv3D", "Conv3DBackpropInput", "Conv3DBackpropFilter", false};
 
 void check_conv_dtypes(const OpDef& op, const TensorSpec& a, const TensorSpec& b) {
-  check_dtype_in(op, 0, a, {DType::Float16, DType::Float32, DType::Float64});
+  check_dtype_in(op, 0, a, {DType::Float16, DType::BFloat16, DType::Float32, DType::Float64});
   SPROUT_CHECK(a.dtype == b.dtype, TypeError, op.name, ": '", op.inputs[0], "' and '", op.inputs[1],
                "' must have the same dtype, but got ", name(a.dtype), " and ", name(b.dtype));
 }

@@ -27,7 +27,7 @@
 namespace sprout {
 namespace {
 
-constexpr std::initializer_list<DType> kTypes = {DType::Float16, DType::Float32, DType::Float64};
+constexpr std::initializer_list<DType> kTypes = {DType::Float16, DType::BFloat16, DType::Float32, DType::Float64};
 
 void check_common(const OpDef& op, const std::string& data_format, double epsilon, const TensorSpec& x) {
   check_dtype_in(op, op.name == "BatchNorm" ? 0 : 1, x, kTypes);

@@ -37,7 +37,7 @@ LayerNormLayout layer_norm_layout(std::string_view op, int64_t begin_norm_axis, 
 
 namespace {
 
-constexpr std::initializer_list<DType> kTypes = {DType::Float16, DType::Float32, DType::Float64};
+constexpr std::initializer_list<DType> kTypes = {DType::Float16, DType::BFloat16, DType::Float32, DType::Float64};
 
 Shape stat_shape(const LayerNormLayout& l, const Shape& x) {
   Shape stat(x);

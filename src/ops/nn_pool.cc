@@ -63,7 +63,7 @@ Pool2DGeometry pool2d_geometry(std::string_view op, const Pool2DAttrs& a, std::s
 
 namespace {
 
-constexpr std::initializer_list<DType> kPoolTypes = {DType::Float16, DType::Float32, DType::Float64};
+constexpr std::initializer_list<DType> kPoolTypes = {DType::Float16, DType::BFloat16, DType::Float32, DType::Float64};
 
 Shape pooled_shape(const Pool2DGeometry& g) { return Shape{g.n, g.c, g.oh, g.ow}; }
 

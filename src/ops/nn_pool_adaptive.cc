@@ -11,7 +11,7 @@
 namespace sprout {
 namespace {
 
-constexpr std::initializer_list<DType> kTypes = {DType::Float16, DType::Float32, DType::Float64};
+constexpr std::initializer_list<DType> kTypes = {DType::Float16, DType::BFloat16, DType::Float32, DType::Float64};
 
 void check_pool_input(const OpDef& op, const char* arg, std::span<const int64_t> shape) {
   SPROUT_CHECK(shape.size() == 3 || shape.size() == 4, ValueError, op.name, ": '", arg,

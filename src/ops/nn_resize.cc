@@ -8,7 +8,7 @@
 namespace sprout {
 namespace {
 
-constexpr std::initializer_list<DType> kTypes = {DType::Float16, DType::Float32, DType::Float64};
+constexpr std::initializer_list<DType> kTypes = {DType::Float16, DType::BFloat16, DType::Float32, DType::Float64};
 
 void check_image(const OpDef& op, size_t input, const TensorSpec& x) {
   check_dtype_in(op, input, x, kTypes);

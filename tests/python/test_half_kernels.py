@@ -66,3 +66,22 @@ def test_half_elementwise_and_reductions_compute_in_float32(dtype, n):
         for reduce in (ops.sum, ops.amax, ops.amin):
             np.testing.assert_allclose(reduce(a, axis).astype(ms.float32).asnumpy(),
                                        reduce(a32, axis).astype(dtype).astype(ms.float32).asnumpy(), rtol=1e-2)
+
+
+@pytest.mark.parametrize("dtype", [ms.float16, ms.bfloat16])
+def test_half_softmax_and_layer_norm_over_many_blocks_of_rows(dtype):
+    # 300 rows of 1000: ten blocks of rows widened in turn, split across threads.
+    x32 = ms.Tensor(np.random.default_rng(2).standard_normal((300, 1000)).astype(np.float32)).astype(dtype)
+    x32 = x32.astype(ms.float32)
+    x = x32.astype(dtype)
+    tol = 1e-2 if dtype == ms.bfloat16 else 2e-3
+    for f in (lambda t: ops.softmax(t, -1), lambda t: ops.log_softmax(t, -1)):
+        np.testing.assert_allclose(f(x).astype(ms.float32).asnumpy(), f(x32).asnumpy(), rtol=tol, atol=tol * 1e-2)
+    gamma, beta = np.linspace(0.5, 2, 1000).astype(np.float32), np.linspace(-1, 1, 1000).astype(np.float32)
+    y, mean, rstd = ops.LayerNorm(begin_norm_axis=1, begin_params_axis=1)(
+        x, ms.Tensor(gamma).astype(dtype), ms.Tensor(beta).astype(dtype))
+    y32, mean32, rstd32 = ops.LayerNorm(begin_norm_axis=1, begin_params_axis=1)(
+        x32, ms.Tensor(gamma).astype(dtype).astype(ms.float32), ms.Tensor(beta).astype(dtype).astype(ms.float32))
+    assert y.dtype == mean.dtype == dtype
+    for got, expected in ((y, y32), (mean, mean32), (rstd, rstd32)):
+        np.testing.assert_allclose(got.astype(ms.float32).asnumpy(), expected.asnumpy(), rtol=tol, atol=tol)

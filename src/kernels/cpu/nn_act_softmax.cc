@@ -6,7 +6,8 @@
 //   inner > 1: rows of `inner` contiguous values are combined columnwise (running max, then exp and
 //     running sum), so memory is never walked with stride `inner` in an inner loop; work splits
 //     across threads by (outer, column block).
-// Float16/BFloat16 inputs, and strided ones, are first converted to a contiguous float copy.
+// Float16/BFloat16 rows are widened a block at a time (half_rows_in_float); other half and strided
+// inputs are first converted to a contiguous float copy.
 // SoftmaxGrad and LogSoftmaxGrad take the same layouts: each row's (or column block's) sum, then one
 // pass writing dx, the row still in L1.
 #include <algorithm>
@@ -169,6 +170,11 @@ void in_compute_type(const std::array<const Tensor*, N>& inputs, const Tensor& o
 template <bool LOG>
 void run_softmax(int64_t axis, const Tensor& x, const Tensor& o) {
   const AxisSplit s = split_at(x.shape(), axis);
+  if (s.inner == 1 && x.dtype() != DType::Float32 && x.dtype() != DType::Float64 && o.is_contiguous()) {
+    return half_rows_in_float(x.contiguous(), o, s.outer, s.n, [&](const float* in, float* out, int64_t, int64_t rows) {
+      softmax_rows<LOG>(in, out, rows, s.n);
+    });
+  }
   in_compute_type<1>({&x}, o, [&](const auto& in, auto* out) {
     if (s.inner == 1) softmax_rows<LOG>(in[0], out, s.outer, s.n);
     else softmax_columns<LOG>(in[0], out, s.outer, s.n, s.inner);

@@ -5,6 +5,7 @@
 #include <cstring>
 
 #include "base/dtype.h"
+#include "kernels/cpu/convert.h"
 #include "tensor/tensor.h"
 
 namespace sprout {
@@ -12,15 +13,7 @@ namespace sprout {
 // `t` as a contiguous float32 or float64 tensor: itself when it already is one, else a converted copy.
 inline Tensor contiguous_compute(const Tensor& t) {
   if (t.dtype() == DType::Float32 || t.dtype() == DType::Float64) return t.contiguous();
-  Tensor c = t.contiguous();
-  Tensor out = Tensor::empty(t.shape(), DType::Float32);
-  float* po = out.data<float>();
-  visit_dtype(t.dtype(), [&](auto zero) {
-    using T = decltype(zero);
-    const T* p = static_cast<const T*>(c.raw_data());
-    for (int64_t i = 0, n = c.numel(); i < n; ++i) po[i] = static_cast<float>(static_cast<compute_t<T>>(p[i]));
-  });
-  return out;
+  return contiguous_as(t, DType::Float32);
 }
 
 // A contiguous buffer to compute `out` in: `out` itself for float32/float64, else a float32 scratch
@@ -37,12 +30,7 @@ inline void store_result(const Tensor& computed, const Tensor& out) {
     std::memcpy(out.raw_data(), computed.raw_data(), out.nbytes());
     return;
   }
-  const float* src = computed.data<float>();
-  visit_dtype(out.dtype(), [&](auto zero) {
-    using T = decltype(zero);
-    T* dst = static_cast<T*>(out.raw_data());
-    for (int64_t i = 0, n = out.numel(); i < n; ++i) dst[i] = static_cast<T>(src[i]);
-  });
+  convert_into(computed.reshape(out.shape()), out);
 }
 
 }  // namespace sprout

@@ -1,4 +1,5 @@
-// CPU kernel of LayerNorm: float32 (and float16, widened) by vectorized rows (Note [LayerNorm rows]),
+// CPU kernel of LayerNorm: float32 (and the half types, widened a block of rows at a time) by vectorized
+// rows (Note [LayerNorm rows]),
 // float64 through direct loops (two passes per row: mean, then variance about it). Both return the
 // mean and rstd = 1 / sqrt(variance + epsilon) of each row. When gamma covers fewer axes than are
 // normalized (begin_params_axis > begin_norm_axis) or more (<), the affine step runs as a separate pass.
@@ -56,6 +57,21 @@ void apply_affine(const LayerNormLayout& l, const T* gamma, const T* beta, T* y)
   });
 }
 
+// A half-precision x with a gamma per element of a row: blocks of rows widened, normalized, narrowed
+// (half_rows_in_float); gamma, beta, mean and rstd are small and go through float copies.
+void half_layer_norm(const LayerNormAttrs& a, const LayerNormLayout& l, std::span<const Tensor> in,
+                     std::span<Tensor> out) {
+  Tensor gamma = contiguous_compute(in[1]), beta = contiguous_compute(in[2]);
+  Tensor mean = Tensor::empty(Shape{l.rows}, DType::Float32), rstd = Tensor::empty(Shape{l.rows}, DType::Float32);
+  float *pm = mean.data<float>(), *pr = rstd.data<float>();
+  half_rows_in_float(in[0].contiguous(), out[0], l.rows, l.row_size, [&](const float* x, float* y, int64_t first, int64_t rows) {
+    simd_layer_norm_rows(x, rows, l.row_size, gamma.data<float>(), beta.data<float>(), a.epsilon, y, pm + first,
+                         pr + first, Stores::Cached);
+  });
+  store_result(mean, out[1]);
+  store_result(rstd, out[2]);
+}
+
 template <class T>
 void run(const LayerNormAttrs& a, const LayerNormLayout& l, std::span<const Tensor> in, std::span<Tensor> out) {
   Tensor x = contiguous_compute(in[0]), gamma = contiguous_compute(in[1]), beta = contiguous_compute(in[2]);
@@ -79,6 +95,8 @@ void layer_norm_kernel(const LayerNormAttrs& a, std::span<const Tensor> in, std:
   LayerNormLayout l = layer_norm_layout("LayerNorm", a.begin_norm_axis, a.begin_params_axis, in[0].shape());
   if (l.rows == 0) return;
   if (in[0].dtype() == DType::Float64) return run<double>(a, l, in, out);
+  if (in[0].dtype() != DType::Float32 && l.params == l.row_size && out[0].is_contiguous())
+    return half_layer_norm(a, l, in, out);
   run<float>(a, l, in, out);
 }
 

@@ -7,7 +7,7 @@ from sprout import _C, ops
 from op_records import nn_conv_ref as ref
 from op_records.record import OpRecord
 
-DTYPES = (ms.float16, ms.float32, ms.float64)
+DTYPES = (ms.float16, ms.bfloat16, ms.float32, ms.float64)
 TOL = {ms.float16: (2e-3, 5e-2), ms.float32: (1e-5, 1e-4)}
 
 

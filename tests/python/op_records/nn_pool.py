@@ -8,7 +8,7 @@ import sprout as ms
 from sprout import _C, ops
 from op_records.record import OpRecord
 
-DTYPES = (ms.float16, ms.float32, ms.float64)
+DTYPES = (ms.float16, ms.bfloat16, ms.float32, ms.float64)
 TOL = {ms.float32: (1e-6, 1e-6)}
 
 

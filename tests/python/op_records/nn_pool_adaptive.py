@@ -6,7 +6,7 @@ from sprout import _C, ops
 from op_records.nn_norm import MultiOutputRecord
 from op_records.record import OpRecord
 
-DTYPES = (ms.float16, ms.float32, ms.float64)
+DTYPES = (ms.float16, ms.bfloat16, ms.float32, ms.float64)
 TOL = {ms.float32: (1e-6, 1e-6)}
 
 
