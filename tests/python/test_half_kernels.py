@@ -85,3 +85,21 @@ def test_half_softmax_and_layer_norm_over_many_blocks_of_rows(dtype):
     assert y.dtype == mean.dtype == dtype
     for got, expected in ((y, y32), (mean, mean32), (rstd, rstd32)):
         np.testing.assert_allclose(got.astype(ms.float32).asnumpy(), expected.asnumpy(), rtol=tol, atol=tol)
+
+
+def test_bfloat16_convolution_and_its_gradients_match_float32():
+    # 16 channels in and out: oneDNN's primitives (natively bfloat16 on CPUs with AVX512-BF16 or AMX).
+    rng = np.random.default_rng(4)
+    x = ms.Tensor(rng.standard_normal((4, 16, 12, 12)).astype(np.float32)).astype(ms.bfloat16)
+    w = ms.Tensor(rng.standard_normal((16, 16, 3, 3)).astype(np.float32) * 0.1).astype(ms.bfloat16)
+
+    def loss(a, b):
+        y = ops.conv2d(a, b, pad_mode="pad", padding=1)
+        return (y * y).sum(), y
+
+    grads = ms.grad(lambda a, b: loss(a, b)[0], grad_position=(0, 1))
+    y, y32 = loss(x, w)[1], loss(x.astype(ms.float32), w.astype(ms.float32))[1]
+    assert y.dtype == ms.bfloat16
+    for got, expected in [(y, y32)] + list(zip(grads(x, w), grads(x.astype(ms.float32), w.astype(ms.float32)))):
+        scale = np.abs(expected.asnumpy()).max()
+        np.testing.assert_allclose(got.astype(ms.float32).asnumpy() / scale, expected.asnumpy() / scale, atol=2e-2)

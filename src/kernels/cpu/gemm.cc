@@ -241,13 +241,5 @@ template void gemm<float>(const BlasOperand&, const BlasOperand&, float*, int64_
 template void gemm<double>(const BlasOperand&, const BlasOperand&, double*, int64_t, int64_t, int64_t, bool);
 template void gemm<bfloat16>(const BlasOperand&, const BlasOperand&, bfloat16*, int64_t, int64_t, int64_t, bool);
 
-bool native_bfloat16_gemm() {
-  static const bool native = [] {
-    const auto isa = static_cast<unsigned>(dnnl::get_effective_cpu_isa());
-    const auto bf16 = static_cast<unsigned>(dnnl::cpu_isa::avx512_core_bf16);
-    return (isa & bf16) == bf16;
-  }();
-  return native;
-}
 
 }  // namespace sprout

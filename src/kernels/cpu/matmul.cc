@@ -5,7 +5,7 @@
 // Intel CPUs with the optional MKL installed, MKL (Note [MKL at run time]), whichever measured faster
 // for the problem size: see float32_backend in gemm.cc. Float64 uses OpenBLAS.
 // Operands are passed by leading dimension, so transposed views (a permuted tensor) cost no copy. BFloat16 goes to oneDNN where the CPU multiplies it
-// natively (native_bfloat16_gemm); other half products compute in float32; integers use a plain blocked loop.
+// natively (onednn::native_bfloat16); other half products compute in float32; integers use a plain blocked loop.
 #include <cstdlib>
 #include <cstring>
 #include <string>
@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "kernels/cpu/gemm.h"
+#include "kernels/cpu/onednn.h"
 #include "kernels/cpu/convert.h"
 #include "base/parallel.h"
 #include "ops/matmul.h"
@@ -115,7 +116,7 @@ void matmul_kernel(const MatMulAttrs& attrs, std::span<const Tensor> in, std::sp
   const int64_t m = c.shape()[r - 2], n = c.shape()[r - 1];
   const int64_t k = attrs.transpose_a ? a.shape()[a.ndim() - 2] : a.shape()[a.ndim() - 1];
   Tensor c_compute = c;
-  const bool native = c.dtype() == DType::BFloat16 && native_bfloat16_gemm();
+  const bool native = c.dtype() == DType::BFloat16 && onednn::native_bfloat16();
   if ((c.dtype() == DType::Float16 || c.dtype() == DType::BFloat16) && !native) {  // compute in float32
     a = cast_to_float(a);
     b = cast_to_float(b);

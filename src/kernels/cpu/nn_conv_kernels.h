@@ -6,10 +6,14 @@
 
 namespace sprout {
 
-// Float32: oneDNN primitives, cached per geometry.
+// Float32: oneDNN primitives, cached per geometry. BFloat16 (where onednn::native_bfloat16()): the same
+// primitives on bfloat16 buffers, accumulating in float32 and rounding once.
 void onednn_conv_forward(const ConvGeometry& g, const float* x, const float* w, float* y);
 void onednn_conv_backward_data(const ConvGeometry& g, const float* dy, const float* w, float* dx);
 void onednn_conv_backward_weights(const ConvGeometry& g, const float* dy, const float* x, float* dw);
+void onednn_conv_forward(const ConvGeometry& g, const bfloat16* x, const bfloat16* w, bfloat16* y);
+void onednn_conv_backward_data(const ConvGeometry& g, const bfloat16* dy, const bfloat16* w, bfloat16* dx);
+void onednn_conv_backward_weights(const ConvGeometry& g, const bfloat16* dy, const bfloat16* x, bfloat16* dw);
 
 // A 2-d convolution with stride and dilation 1, one group and padding under the filter's size: the
 // shapes both sets of loops below take (with limits of their own).

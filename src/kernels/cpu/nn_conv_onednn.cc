@@ -1,4 +1,4 @@
-// Float32 convolution (2-d and 3-d) through oneDNN.
+// Float32 convolution (2-d and 3-d) through oneDNN; bfloat16 too where the CPU computes it natively.
 //
 // Note [Conv2D backends]
 // Float32 (and float16, widened) mostly runs oneDNN's convolution primitives: forward, backward data and
@@ -12,6 +12,7 @@
 // own take the shapes oneDNN pads most: Note [Direct convolution] (1-3 input channels) and Note
 // [Batch-vectorized backward passes] (backward passes with channel counts far from multiples of 16).
 #include <string>
+#include <type_traits>
 #include <unordered_map>
 
 #include "kernels/cpu/nn_conv_kernels.h"
@@ -47,26 +48,33 @@ ConvDims conv_dims(const ConvGeometry& g) {
           spatial(g, g.pad_before), spatial(g, g.pad_after)};
 }
 
-memory::desc any_md(const memory::dims& d) { return memory::desc(d, memory::data_type::f32, tag::any); }
+template <class T>
+constexpr memory::data_type kType = std::is_same_v<T, float> ? memory::data_type::f32 : memory::data_type::bf16;
+
+template <class T>
+memory::desc any_md(const memory::dims& d) { return memory::desc(d, kType<T>, tag::any); }
 
 // Dense layouts: data NC(D)HW, weights OI(D)HW or GOI(D)HW (the same bytes as the op's filter).
+template <class T>
 memory::desc plain_md(const memory::dims& d, bool grouped_weights) {
   static const tag by_rank[] = {tag::undef, tag::undef, tag::undef, tag::undef, tag::nchw, tag::ncdhw};
   tag t = grouped_weights ? (d.size() == 5 ? tag::goihw : tag::goidhw) : by_rank[d.size()];
-  return memory::desc(d, memory::data_type::f32, t);
+  return memory::desc(d, kType<T>, t);
 }
 
+template <class T>
 std::string geometry_key(const char* pass, const ConvGeometry& g) {
-  std::string key = str(pass, g.rank, ',', g.n, ',', g.c, ',', g.o, ',', g.group);
+  std::string key = str(pass, static_cast<int>(kType<T>), ':', g.rank, ',', g.n, ',', g.c, ',', g.o, ',', g.group);
   for (const auto* v : {&g.in, &g.k, &g.stride, &g.dilation, &g.pad_before, &g.pad_after})
     for (int64_t e : *v) key += str(',', e);
   return key;
 }
 
+template <class T>
 dnnl::convolution_forward::primitive_desc forward_pd(const ConvDims& d) {
   dnnl::convolution_forward::desc desc(dnnl::prop_kind::forward_training, dnnl::algorithm::convolution_direct,
-                                       any_md(d.src), any_md(d.wei), any_md(d.dst), d.strides, d.dilates, d.pad_l,
-                                       d.pad_r);
+                                       any_md<T>(d.src), any_md<T>(d.wei), any_md<T>(d.dst), d.strides, d.dilates,
+                                       d.pad_l, d.pad_r);
   return {desc, onednn::user_scratchpad(), onednn::engine()};
 }
 
@@ -111,51 +119,73 @@ struct BackwardWeightsPlan {
   dnnl::convolution_backward_weights prim;
 };
 
-}  // namespace
-
-void onednn_conv_forward(const ConvGeometry& g, const float* x, const float* w, float* y) {
+template <class T>
+void conv_forward(const ConvGeometry& g, const T* x, const T* w, T* y) {
   ConvDims d = conv_dims(g);
-  auto& plan = onednn::cached<ForwardPlan>(geometry_key("fwd", g), [&] {
-    auto pd = forward_pd(d);
+  auto& plan = onednn::cached<ForwardPlan>(geometry_key<T>("fwd", g), [&] {
+    auto pd = forward_pd<T>(d);
     return ForwardPlan{pd, dnnl::convolution_forward(pd)};
   });
   onednn::Temporaries temps;
-  memory src = input_in_layout(plan.pd.src_desc(), plain_md(d.src, false), x, temps);
-  memory wei = input_in_layout(plan.pd.weights_desc(), plain_md(d.wei, g.group > 1), w, temps);
+  memory src = input_in_layout(plan.pd.src_desc(), plain_md<T>(d.src, false), x, temps);
+  memory wei = input_in_layout(plan.pd.weights_desc(), plain_md<T>(d.wei, g.group > 1), w, temps);
   execute_into(plan.prim, plan.pd.scratchpad_desc(), {{DNNL_ARG_SRC, src}, {DNNL_ARG_WEIGHTS, wei}}, DNNL_ARG_DST,
-               plan.pd.dst_desc(), plain_md(d.dst, false), y, temps);
+               plan.pd.dst_desc(), plain_md<T>(d.dst, false), y, temps);
 }
 
-void onednn_conv_backward_data(const ConvGeometry& g, const float* dy, const float* w, float* dx) {
+template <class T>
+void conv_backward_data(const ConvGeometry& g, const T* dy, const T* w, T* dx) {
   ConvDims d = conv_dims(g);
-  auto& plan = onednn::cached<BackwardDataPlan>(geometry_key("bwd_data", g), [&] {
-    dnnl::convolution_backward_data::desc desc(dnnl::algorithm::convolution_direct, any_md(d.src), any_md(d.wei),
-                                               any_md(d.dst), d.strides, d.dilates, d.pad_l, d.pad_r);
+  auto& plan = onednn::cached<BackwardDataPlan>(geometry_key<T>("bwd_data", g), [&] {
+    dnnl::convolution_backward_data::desc desc(dnnl::algorithm::convolution_direct, any_md<T>(d.src),
+                                               any_md<T>(d.wei), any_md<T>(d.dst), d.strides, d.dilates, d.pad_l,
+                                               d.pad_r);
     dnnl::convolution_backward_data::primitive_desc pd(desc, onednn::user_scratchpad(), onednn::engine(),
-                                                       forward_pd(d));
+                                                       forward_pd<T>(d));
     return BackwardDataPlan{pd, dnnl::convolution_backward_data(pd)};
   });
   onednn::Temporaries temps;
-  memory diff_dst = input_in_layout(plan.pd.diff_dst_desc(), plain_md(d.dst, false), dy, temps);
-  memory wei = input_in_layout(plan.pd.weights_desc(), plain_md(d.wei, g.group > 1), w, temps);
+  memory diff_dst = input_in_layout(plan.pd.diff_dst_desc(), plain_md<T>(d.dst, false), dy, temps);
+  memory wei = input_in_layout(plan.pd.weights_desc(), plain_md<T>(d.wei, g.group > 1), w, temps);
   execute_into(plan.prim, plan.pd.scratchpad_desc(), {{DNNL_ARG_DIFF_DST, diff_dst}, {DNNL_ARG_WEIGHTS, wei}},
-               DNNL_ARG_DIFF_SRC, plan.pd.diff_src_desc(), plain_md(d.src, false), dx, temps);
+               DNNL_ARG_DIFF_SRC, plan.pd.diff_src_desc(), plain_md<T>(d.src, false), dx, temps);
 }
 
-void onednn_conv_backward_weights(const ConvGeometry& g, const float* dy, const float* x, float* dw) {
+template <class T>
+void conv_backward_weights(const ConvGeometry& g, const T* dy, const T* x, T* dw) {
   ConvDims d = conv_dims(g);
-  auto& plan = onednn::cached<BackwardWeightsPlan>(geometry_key("bwd_weights", g), [&] {
-    dnnl::convolution_backward_weights::desc desc(dnnl::algorithm::convolution_direct, any_md(d.src), any_md(d.wei),
-                                                  any_md(d.dst), d.strides, d.dilates, d.pad_l, d.pad_r);
+  auto& plan = onednn::cached<BackwardWeightsPlan>(geometry_key<T>("bwd_weights", g), [&] {
+    dnnl::convolution_backward_weights::desc desc(dnnl::algorithm::convolution_direct, any_md<T>(d.src),
+                                                  any_md<T>(d.wei), any_md<T>(d.dst), d.strides, d.dilates, d.pad_l,
+                                                  d.pad_r);
     dnnl::convolution_backward_weights::primitive_desc pd(desc, onednn::user_scratchpad(), onednn::engine(),
-                                                          forward_pd(d));
+                                                          forward_pd<T>(d));
     return BackwardWeightsPlan{pd, dnnl::convolution_backward_weights(pd)};
   });
   onednn::Temporaries temps;
-  memory diff_dst = input_in_layout(plan.pd.diff_dst_desc(), plain_md(d.dst, false), dy, temps);
-  memory src = input_in_layout(plan.pd.src_desc(), plain_md(d.src, false), x, temps);
+  memory diff_dst = input_in_layout(plan.pd.diff_dst_desc(), plain_md<T>(d.dst, false), dy, temps);
+  memory src = input_in_layout(plan.pd.src_desc(), plain_md<T>(d.src, false), x, temps);
   execute_into(plan.prim, plan.pd.scratchpad_desc(), {{DNNL_ARG_DIFF_DST, diff_dst}, {DNNL_ARG_SRC, src}},
-               DNNL_ARG_DIFF_WEIGHTS, plan.pd.diff_weights_desc(), plain_md(d.wei, g.group > 1), dw, temps);
+               DNNL_ARG_DIFF_WEIGHTS, plan.pd.diff_weights_desc(), plain_md<T>(d.wei, g.group > 1), dw, temps);
+}
+
+}  // namespace
+
+void onednn_conv_forward(const ConvGeometry& g, const float* x, const float* w, float* y) { conv_forward(g, x, w, y); }
+void onednn_conv_forward(const ConvGeometry& g, const bfloat16* x, const bfloat16* w, bfloat16* y) {
+  conv_forward(g, x, w, y);
+}
+void onednn_conv_backward_data(const ConvGeometry& g, const float* dy, const float* w, float* dx) {
+  conv_backward_data(g, dy, w, dx);
+}
+void onednn_conv_backward_data(const ConvGeometry& g, const bfloat16* dy, const bfloat16* w, bfloat16* dx) {
+  conv_backward_data(g, dy, w, dx);
+}
+void onednn_conv_backward_weights(const ConvGeometry& g, const float* dy, const float* x, float* dw) {
+  conv_backward_weights(g, dy, x, dw);
+}
+void onednn_conv_backward_weights(const ConvGeometry& g, const bfloat16* dy, const bfloat16* x, bfloat16* dw) {
+  conv_backward_weights(g, dy, x, dw);
 }
 
 }  // namespace sprout

@@ -35,4 +35,13 @@ dnnl::primitive_attr user_scratchpad() {
   return attr;
 }
 
+bool native_bfloat16() {
+  static const bool native = [] {
+    const auto isa = static_cast<unsigned>(dnnl::get_effective_cpu_isa());
+    const auto bf16 = static_cast<unsigned>(dnnl::cpu_isa::avx512_core_bf16);  // ISA values are feature masks
+    return (isa & bf16) == bf16;
+  }();
+  return native;
+}
+
 }  // namespace sprout::onednn

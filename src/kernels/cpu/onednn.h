@@ -66,4 +66,9 @@ class Temporaries {
 // Primitive attributes asking the caller for the scratchpad (see the note).
 dnnl::primitive_attr user_scratchpad();
 
+// Whether this CPU computes bfloat16 natively (AVX512-BF16, or AMX tiles): oneDNN's bfloat16 matmuls
+// and convolutions then beat widening to float32 several times over. They accumulate in float32 and
+// round the result once, as the float32 route does; elsewhere bfloat16 takes that route.
+bool native_bfloat16();
+
 }  // namespace sprout::onednn
