@@ -2,8 +2,10 @@
 
 Levels (MindSpore's): O0 keeps float32; O1 runs the white-list cells (convolutions, Dense, the
 recurrent cells: the matrix-product work) in float16 and hands float32 back to the rest; O2 runs the
-network in float16 with the loss in float32 and dynamic loss scaling; O3 runs everything in float16
-without loss scaling.
+network in float16, except the black list (batch and layer norms) in float32, with the loss in float32
+and dynamic loss scaling; O3 runs everything in float16 without loss scaling. `dtype` may be bfloat16
+instead. The Parameters stay float32: a cell run in half precision casts them as it uses them
+(Cell._param_in_float_dtype), and their gradients come back float32.
 """
 from sprout.common import dtype as mstype
 from sprout.common.tensor import Tensor
@@ -56,6 +58,13 @@ def _white_list():
                                                 "GRUCell", "RNNCell") if hasattr(nn, name))
 
 
+def _black_list():
+    """Cells that O2 keeps in float32 (MindSpore's AMP_BLACK_LIST): their statistics need the range."""
+    from sprout import nn
+    return tuple(getattr(nn, name) for name in ("BatchNorm1d", "BatchNorm2d", "BatchNorm3d", "LayerNorm")
+                 if hasattr(nn, name))
+
+
 def auto_mixed_precision(network, amp_level="O0", dtype=mstype.float16):
     """Casts `network` for `amp_level` in place and returns it (MindSpore's amp.auto_mixed_precision)."""
     if amp_level not in ("O0", "O1", "O2", "O3"):
@@ -68,6 +77,12 @@ def auto_mixed_precision(network, amp_level="O0", dtype=mstype.float16):
                 object.__setattr__(cell, "_output_dtype", mstype.float32)
     elif amp_level in ("O2", "O3"):
         network.to_float(dtype)
+        if amp_level == "O2":  # the black list computes in float32 and hands `dtype` on
+            black = _black_list()
+            for _, cell in network.cells_and_names():
+                if isinstance(cell, black):
+                    cell.to_float(mstype.float32)
+                    object.__setattr__(cell, "_output_dtype", dtype)
     return network
 
 

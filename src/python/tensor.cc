@@ -7,11 +7,20 @@
 #include <nanobind/stl/vector.h>
 
 #include "python/bindings.h"
+#include "runtime/autograd/graph.h"
 #include "runtime/eager.h"
 
 namespace sprout::py {
 
 namespace {
+
+// A copy of t that a gradient flows through while one is being recorded (an Identity op on the tape;
+// a plain clone would cut t's gradient off: loss.astype(float32) of a float32 loss trained nothing).
+Tensor recorded_clone(const Tensor& t) {
+  if (!t.autograd() || !is_recording()) return t.clone();
+  Tensor in[1] = {t};
+  return run_eager(Primitive::make("Identity"), in)[0];
+}
 
 std::optional<nb::dlpack::dtype> dlpack_dtype(DType t) {
   using code = nb::dlpack::dtype_code;
@@ -217,7 +226,7 @@ void bind_tensor(nb::module_& m) {
       .def("contiguous", &Tensor::contiguous)
       .def("_shares_memory", &Tensor::shares_storage)
       .def("_data_ptr", [](const Tensor& t) { return reinterpret_cast<uintptr_t>(t.raw_data()); })
-      .def("copy", &Tensor::clone, "A new tensor with a copy of the data.")
+      .def("copy", &recorded_clone, "A new tensor with a copy of the data (the gradient flows through it).")
       .def("asnumpy", &to_numpy, "A NumPy array sharing this tensor's memory (a copy for bfloat16).")
       .def("__len__",
            [](const Tensor& t) {
@@ -226,7 +235,7 @@ void bind_tensor(nb::module_& m) {
            })
       .def("astype",
            [](const Tensor& t, DType dtype, bool copy) {
-             if (dtype == t.dtype()) return copy ? t.clone() : t;
+             if (dtype == t.dtype()) return copy ? recorded_clone(t) : t;
              return cast(t, dtype);
            },
            nb::arg("dtype"), nb::arg("copy") = true)

@@ -43,6 +43,40 @@ def test_training_at_every_level_lowers_the_loss(level):
     assert losses[-1] < losses[0]
 
 
+@pytest.mark.parametrize("dtype", [ms.float16, ms.bfloat16])
+def test_to_float_computes_in_half_precision_with_float32_weights(dtype):
+    ms.set_seed(0)
+    dense, conv = nn.Dense(4, 3).to_float(dtype), nn.Conv2d(2, 4, 3).to_float(dtype)
+    x = Tensor(np.random.RandomState(0).randn(5, 4).astype(np.float32))
+    image = Tensor(np.random.RandomState(1).randn(1, 2, 6, 6).astype(np.float32))
+    assert dense(x).dtype == dtype and conv(image).dtype == dtype
+    w, b = dense.weight.asnumpy(), dense.bias.asnumpy()
+    half = lambda a: Tensor(a).astype(dtype).astype(ms.float32).asnumpy()  # noqa: E731
+    np.testing.assert_allclose(dense(x).astype(ms.float32).asnumpy(), half(half(x.asnumpy()) @ half(w).T + half(b)),
+                               rtol=1e-2, atol=1e-2)
+    grads = ms.grad(lambda t: dense(t).astype(ms.float32).sum(), grad_position=None,
+                    weights=dense.trainable_params())(x)
+    assert all(g.dtype == ms.float32 for g in grads)  # float32 Parameters get float32 gradients
+    np.testing.assert_allclose(grads[0].asnumpy(), np.tile(half(x.asnumpy()).sum(0), (3, 1)), rtol=1e-2)
+
+
+def test_o2_keeps_the_norms_in_float32_and_o3_runs_them_in_half_precision():
+    def net():
+        ms.set_seed(0)
+        return nn.SequentialCell(nn.Dense(8, 8), nn.LayerNorm((8,)), nn.Dense(8, 2))
+
+    x = Tensor(np.random.RandomState(2).randn(4, 8).astype(np.float32))
+    o2 = amp.auto_mixed_precision(net(), "O2", dtype=ms.bfloat16)
+    assert o2[1]._float_dtype == ms.float32 and o2[1]._output_dtype == ms.bfloat16
+    o3 = amp.auto_mixed_precision(net(), "O3", dtype=ms.bfloat16)
+    assert o3[1]._float_dtype == ms.bfloat16
+    full = net()(x).asnumpy()
+    for model in (o2, o3):
+        out = model(x)
+        assert out.dtype == ms.bfloat16
+        np.testing.assert_allclose(out.astype(ms.float32).asnumpy(), full, rtol=5e-2, atol=5e-2)
+
+
 def test_model_accepts_o1_and_rejects_unknown_levels():
     net = mlp()
     model = ms.Model(net, nn.MSELoss(), nn.SGD(net.trainable_params(), 0.01), amp_level="O1")

@@ -232,3 +232,10 @@ def test_constant_operands_of_arithmetic_get_no_gradient_work(tmp_path):
     xa = x.asnumpy()
     expected = (0.5 * (xa - 2.0) + (xa * 0.5 + mask.asnumpy())) / 3.0
     np.testing.assert_allclose(grad.asnumpy(), expected, rtol=1e-5, atol=1e-6)
+
+
+def test_copies_pass_the_gradient_on():
+    # astype to the own dtype copies (copy=True by default): the copy is recorded, not a cut.
+    x = ms.Tensor(np.array([1.0, 2.0], np.float32))
+    for copy in (lambda t: t.astype(ms.float32), lambda t: t.copy(), lambda t: t.astype(ms.float32, copy=False)):
+        np.testing.assert_array_equal(ms.grad(lambda t: copy(t * t).sum())(x).asnumpy(), [2.0, 4.0])

@@ -47,7 +47,10 @@ class Cell:
     def __getattr__(self, name):
         d = self.__dict__
         if "_params" in d and name in d["_params"]:
-            return d["_params"][name]
+            param = d["_params"][name]
+            if d.get("_float_dtype") is not None:
+                return self._param_in_float_dtype(param)
+            return param
         if "_cells" in d and name in d["_cells"]:
             return d["_cells"][name]
         raise AttributeError(f"'{type(self).__name__}' object has no attribute '{name}'")
@@ -175,6 +178,15 @@ class Cell:
         object.__setattr__(self, "_hook_id", hook_id + 1)
         hooks[hook_id] = fn
         return _HookHandle(hooks, hook_id)
+
+    def _param_in_float_dtype(self, param):
+        """A trainable floating Parameter as this cell computes (to_float): a cast, through which the
+        gradient reaches the float32 Parameter (MindSpore's mixed precision: float32 weights, half-precision
+        arithmetic). Buffers updated in place (BatchNorm's moving statistics) stay themselves."""
+        if (param is None or not param.requires_grad or param.dtype == self._float_dtype
+                or not mstype.is_floating_type(param.dtype)):
+            return param
+        return param.astype(self._float_dtype)
 
     def _cast_inputs(self, inputs):
         if self._float_dtype is None:
