@@ -166,6 +166,21 @@ def test_long_row_softmax_keeps_special_values_in_their_own_rows(dtype):
     assert not np.isnan(want[ops.softmax][[2, 7, 8, 43, 46]]).any()
 
 
+def test_softmax_flushes_what_would_be_subnormal_to_zero():
+    # exp of a shifted score below -87.3 would be subnormal in float32: it is 0 (no slow subnormal
+    # arithmetic), the rest of the row unchanged. A causal mask of -1e9 gives exact zeros.
+    x = np.zeros((3, 40), np.float32)
+    x[0, 1:] = -95.0
+    x[1, 20:] = -1e9
+    x[2] = np.linspace(-100, 0, 40)
+    got = ops.softmax(ms.Tensor(x)).asnumpy()
+    np.testing.assert_array_equal(got[0], np.eye(1, 40)[0])
+    np.testing.assert_array_equal(got[1, 20:], 0)
+    np.testing.assert_allclose(got[1, :20], 1 / 20, rtol=1e-6)
+    tiny = x[2] < -87.3
+    assert (got[2, tiny] == 0).all() and (got[2, ~tiny] > 0).all()
+
+
 def test_softmax_over_strided_views_and_tensor_methods():
     rng = np.random.default_rng(4)
     x = rng.standard_normal((5, 6, 7))

@@ -46,7 +46,7 @@ HWY_INLINE V normal_lower_tail(D d, V a) {
   for (float c : {-0.82215223f, 1.48851587f, -1.13520398f, 0.27886807f, -0.18628806f, 0.09678418f, 0.37409196f,
                   1.00002368f, -1.26551223f - 0.69314718f})
     p = hn::MulAdd(p, t, hn::Set(d, c));
-  return hn::Mul(t, exp_flush_finite(d, hn::NegMulAdd(hn::Mul(a, hn::Set(d, 0.5f)), a, p)));
+  return hn::Mul(t, exp_flush(d, hn::NegMulAdd(hn::Mul(a, hn::Set(d, 0.5f)), a, p)));
 }
 
 // Phi(x), the standard normal CDF, from its lower tail (Note [Normal CDF tail]).
