@@ -103,3 +103,22 @@ def test_bfloat16_convolution_and_its_gradients_match_float32():
     for got, expected in [(y, y32)] + list(zip(grads(x, w), grads(x.astype(ms.float32), w.astype(ms.float32)))):
         scale = np.abs(expected.asnumpy()).max()
         np.testing.assert_allclose(got.astype(ms.float32).asnumpy() / scale, expected.asnumpy() / scale, atol=2e-2)
+
+
+def test_bfloat16_batched_products_match_float32():
+    # One oneDNN call per batch where the entries are evenly spaced (a broadcast operand included),
+    # one call per entry where they are not; transposed operands read in place.
+    rng = np.random.default_rng(6)
+
+    def rounded(shape):
+        return ms.Tensor(rng.standard_normal(shape).astype(np.float32)).astype(ms.bfloat16)
+
+    cases = [((4, 8, 16), (4, 16, 8), {}), ((4, 8, 16), (16, 8), {}), ((2, 3, 8, 16), (1, 3, 16, 8), {}),
+             ((5, 8, 16), (5, 8, 16), {"transpose_b": True}), ((5, 16, 8), (1, 16, 8), {"transpose_a": True})]
+    for a_shape, b_shape, flags in cases:
+        a, b = rounded(a_shape), rounded(b_shape)
+        got = ops.BatchMatMul(**flags)(a, b) if len(b_shape) == len(a_shape) else ops.matmul(a, b)
+        expected = (ops.BatchMatMul(**flags)(a.astype(ms.float32), b.astype(ms.float32)) if len(b_shape) == len(a_shape)
+                    else ops.matmul(a.astype(ms.float32), b.astype(ms.float32)))
+        assert got.dtype == ms.bfloat16
+        np.testing.assert_allclose(got.astype(ms.float32).asnumpy(), expected.asnumpy(), rtol=2e-2, atol=5e-2)

@@ -84,19 +84,24 @@ MatmulBackend float32_backend(int64_t m, int64_t n, int64_t k) {
   return MatmulBackend::OneDnn;
 }
 
-// C = op(A) op(B) through a cached oneDNN matmul primitive, float32 or bfloat16 (accumulating in
-// float32, the result rounded once); with `accumulate`, C = op(A) op(B) + C (a sum post-op: one pass over C).
+// C[i] = op(A[i]) op(B[i]) for i < batch through a cached oneDNN matmul primitive, float32 or bfloat16
+// (accumulating in float32, the result rounded once); with `accumulate`, C = op(A) op(B) + C (a sum
+// post-op: one pass over C). Entry i of A starts i * a_step elements after entry 0 (a_step 0: one A for
+// every entry), likewise B; C's entries are dense, m * n apart.
 void onednn_gemm(const BlasOperand& a, const BlasOperand& b, void* c, int64_t m, int64_t n, int64_t k, bool accumulate,
-                 dnnl::memory::data_type type) {
+                 dnnl::memory::data_type type, int64_t batch = 1, int64_t a_step = 0, int64_t b_step = 0) {
   using dnnl::memory;
   // Strides of op(A) (m x k) and op(B) (k x n) as row-major matrices with leading dimension ld.
   memory::dims a_strides = a.trans ? memory::dims{1, a.ld} : memory::dims{a.ld, 1};
   memory::dims b_strides = b.trans ? memory::dims{1, b.ld} : memory::dims{b.ld, 1};
   std::string key = str(m, ",", n, ",", k, ",", a_strides[0], ",", a_strides[1], ",", b_strides[0], ",", b_strides[1],
-                        accumulate ? ",acc" : "", ",", static_cast<int>(type));
-  memory::desc a_md({m, k}, type, a_strides);
-  memory::desc b_md({k, n}, type, b_strides);
-  memory::desc c_md({m, n}, type, memory::dims{n, 1});
+                        accumulate ? ",acc" : "", ",", static_cast<int>(type), ",", batch, ",", a_step, ",", b_step);
+  auto desc = [&](int64_t rows, int64_t cols, const memory::dims& strides, int64_t step) {
+    if (batch == 1) return memory::desc({rows, cols}, type, strides);
+    return memory::desc({step == 0 ? 1 : batch, rows, cols}, type, {step, strides[0], strides[1]});
+  };
+  memory::desc a_md = desc(m, k, a_strides, a_step), b_md = desc(k, n, b_strides, b_step);
+  memory::desc c_md = desc(m, n, {n, 1}, m * n);
   auto& prim = onednn::cached<dnnl::matmul>(key, [&] {
     dnnl::primitive_attr attr;
     if (accumulate) {
@@ -240,6 +245,11 @@ template class FixedRightGemm<double>;
 template void gemm<float>(const BlasOperand&, const BlasOperand&, float*, int64_t, int64_t, int64_t, bool);
 template void gemm<double>(const BlasOperand&, const BlasOperand&, double*, int64_t, int64_t, int64_t, bool);
 template void gemm<bfloat16>(const BlasOperand&, const BlasOperand&, bfloat16*, int64_t, int64_t, int64_t, bool);
+
+void batched_gemm(const BlasOperand& a, int64_t a_step, const BlasOperand& b, int64_t b_step, bfloat16* c,
+                  int64_t batch, int64_t m, int64_t n, int64_t k) {
+  onednn_gemm(a, b, c, m, n, k, false, dnnl::memory::data_type::bf16, batch, a_step, b_step);
+}
 
 
 }  // namespace sprout

@@ -50,6 +50,17 @@ int64_t batch_offset(const Tensor& t, const Shape& batch, int64_t i) {
   return offset;
 }
 
+// The element distance between consecutive batch entries of t when it is the same for all of them (0
+// when every entry is the same matrix), else -1.
+int64_t uniform_batch_step(const Tensor& t, const Shape& batch) {
+  const int64_t batches = numel(batch);
+  if (batches < 2) return 0;
+  const int64_t step = batch_offset(t, batch, 1);
+  for (int64_t i = 2; i < batches; ++i)
+    if (batch_offset(t, batch, i) != i * step) return -1;
+  return step < 0 ? -1 : step;
+}
+
 // Below this many multiply-adds per entry, a batch runs its entries in parallel, one thread each,
 // rather than one after another on all threads: attention's per-head products (128 x 128 x 64) are
 // too small for a multi-threaded GEMM to pay for its fork and join, 32 or more times per call.
@@ -75,6 +86,11 @@ void batched_matmul(Tensor a, Tensor b, T* c, const Shape& batch, int64_t m, int
     if (!as_blas_operand(b, b.raw_data(), attrs.transpose_b, ob)) {
       b = b.contiguous();
       as_blas_operand(b, b.raw_data(), attrs.transpose_b, ob);
+    }
+    if constexpr (std::is_same_v<T, bfloat16>) {  // one oneDNN call for the whole batch
+      const int64_t a_step = uniform_batch_step(a, batch), b_step = uniform_batch_step(b, batch);
+      if (batches > 1 && a_step >= 0 && b_step >= 0)
+        return batched_gemm(oa, a_step, ob, b_step, c, batches, m, n, k);
     }
     auto entry = [&](int64_t i) {
       BlasOperand ai = oa, bi = ob;
