@@ -1,4 +1,5 @@
-"""Larger models' training steps (forward, loss, backward, update), ms per step, float32:
+"""Larger models' training steps (forward, loss, backward, update), ms per step, float32 (the GPT step also
+in bfloat16 mixed precision):
 
 - ResNet-18 for 32x32 inputs (the CIFAR form: 3x3 stem, no max-pool, stages 64-128-256-512 of two basic
   blocks, global average pool, dense 10), batch 32; Momentum 0.01/0.9; cross entropy.
@@ -40,6 +41,14 @@ GPT_STEP = workload(
     name="gpt_train_step", kind="step",
     doc="GPT-style Transformer training step (4 layers, width 256, 4 heads, causal, sequence 128, batch 8, "
         "vocabulary 1000), Adam 1e-3, float32",
+    inputs=_gpt_inputs, check=check_loss_falls, amount=lambda smoke: 1)
+
+GPT_BF16_STEP = workload(
+    name="gpt_train_step_bf16", kind="step",
+    doc="gpt_train_step in bfloat16 mixed precision: float32 weights and Adam, bfloat16 arithmetic (Sprout, "
+        "MindSpore: amp O2 with dtype bfloat16, the layer norms and the loss in float32; PyTorch: "
+        "torch.autocast('cpu', torch.bfloat16); JAX: the parameters cast to bfloat16 in the loss, layer norms "
+        "and the loss in float32)",
     inputs=_gpt_inputs, check=check_loss_falls, amount=lambda smoke: 1)
 
 
@@ -119,11 +128,12 @@ def _(ms, d):
     return lambda: step(x, y)
 
 
-@GPT_STEP.impl("sprout", "sprout_graph", "mindspore", "mindspore_graph")
-def _(ms, d):
+def _gpt_cell_step(ms, d, amp_dtype=None):
     nn = ms.nn
     seq = d["x"].shape[1]
     net = _gpt(nn, ms.ops, ms, seq)
+    if amp_dtype is not None:
+        ms.amp.auto_mixed_precision(net, "O2", dtype=amp_dtype)
 
     class WithTokenLoss(nn.Cell):
         def __init__(self, net):
@@ -132,13 +142,23 @@ def _(ms, d):
             self.loss = nn.CrossEntropyLoss()
 
         def construct(self, x, y):
-            logits = self.net(x)
+            logits = self.net(x).astype(ms.float32)
             return self.loss(logits.reshape(-1, GPT["vocab"]), y.reshape(-1))
 
     step = nn.TrainOneStepCell(WithTokenLoss(net), nn.Adam(net.trainable_params(), GPT["lr"]))
     step.set_train()
     x, y = ms.Tensor(d["x"]), ms.Tensor(d["y"])
     return lambda: step(x, y)
+
+
+@GPT_STEP.impl("sprout", "sprout_graph", "mindspore", "mindspore_graph")
+def _(ms, d):
+    return _gpt_cell_step(ms, d)
+
+
+@GPT_BF16_STEP.impl("sprout", "sprout_graph", "mindspore", "mindspore_graph")
+def _(ms, d):
+    return _gpt_cell_step(ms, d, ms.bfloat16)
 
 
 # ---- PyTorch ----
@@ -182,8 +202,7 @@ def _(torch, d):
     return step
 
 
-@GPT_STEP.impl("torch")
-def _(torch, d):
+def _torch_gpt_step(torch, d, autocast=False):
     tnn = torch.nn
     seq = d["x"].shape[1]
 
@@ -209,11 +228,23 @@ def _(torch, d):
 
     def step():
         opt.zero_grad()
-        loss = torch.nn.functional.cross_entropy(net(x).reshape(-1, GPT["vocab"]), y.reshape(-1))
+        with torch.autocast("cpu", dtype=torch.bfloat16, enabled=autocast):
+            logits = net(x)
+        loss = torch.nn.functional.cross_entropy(logits.float().reshape(-1, GPT["vocab"]), y.reshape(-1))
         loss.backward()
         opt.step()
         return loss.detach()
     return step
+
+
+@GPT_STEP.impl("torch")
+def _(torch, d):
+    return _torch_gpt_step(torch, d)
+
+
+@GPT_BF16_STEP.impl("torch")
+def _(torch, d):
+    return _torch_gpt_step(torch, d, autocast=True)
 
 
 # ---- JAX: the same networks as functions of a parameter tree; the whole step jitted ----
@@ -311,8 +342,11 @@ def _(jax, d):
     return _jax_step(jax, d, loss_fn, params, momentum, vel)
 
 
-def _jax_gpt(jax, np, seq):
+def _jax_gpt(jax, np, seq, compute=None):
+    """The parameters and forward(p, tokens); with `compute` (bfloat16) the forward casts the parameters
+    to it and keeps the layer norms and softmax in float32 (mixed precision, as autocast and amp O2)."""
     jnp = jax.numpy
+    f32 = jnp.float32
     rng = np.random.default_rng(1)
     w, f, v = GPT["width"], GPT["ff"], GPT["vocab"]
     dense = lambda cin, cout: (_uniform(np, rng, (cin, cout), cin), _uniform(np, rng, (cout,), cin))  # noqa: E731
@@ -326,18 +360,22 @@ def _jax_gpt(jax, np, seq):
     heads, hd = GPT["heads"], w // GPT["heads"]
 
     def layer_norm(x, gb):
+        dtype, x = x.dtype, x.astype(f32)
         mean = x.mean(-1, keepdims=True)
         var = ((x - mean) ** 2).mean(-1, keepdims=True)
-        return (x - mean) * jax.lax.rsqrt(var + 1e-5) * gb[0] + gb[1]
+        return ((x - mean) * jax.lax.rsqrt(var + 1e-5) * gb[0].astype(f32) + gb[1].astype(f32)).astype(dtype)
 
     def attention(x, p):
         b, t, _ = x.shape
         q, k, v = jnp.split(x @ p["qkv"][0] + p["qkv"][1], 3, axis=-1)
         q, k, v = (z.reshape(b, t, heads, hd).transpose(0, 2, 1, 3) for z in (q, k, v))
-        a = jax.nn.softmax(q @ k.transpose(0, 1, 3, 2) / np.sqrt(hd) + mask, axis=-1)
+        scores = (q @ k.transpose(0, 1, 3, 2)).astype(f32) / np.sqrt(hd) + mask
+        a = jax.nn.softmax(scores, axis=-1).astype(v.dtype)
         return (a @ v).transpose(0, 2, 1, 3).reshape(b, t, w) @ p["out"][0] + p["out"][1]
 
     def forward(p, tokens):
+        if compute is not None:
+            p = jax.tree_util.tree_map(lambda a: a.astype(compute), p)
         x = p["tok"][tokens] + p["pos"][jnp.arange(tokens.shape[1])]
         for lp in p["layers"]:  # post-norm, as nn.TransformerEncoderLayer's default
             x = layer_norm(x + attention(x, lp), lp["ln1"])
@@ -348,14 +386,13 @@ def _jax_gpt(jax, np, seq):
     return params, forward
 
 
-@GPT_STEP.impl("jax")
-def _(jax, d):
+def _jax_gpt_step(jax, d, compute=None):
     import numpy as np
     jnp = jax.numpy
-    params, forward = _jax_gpt(jax, np, d["x"].shape[1])
+    params, forward = _jax_gpt(jax, np, d["x"].shape[1], compute)
 
     def loss_fn(p, x, y):
-        logp = jax.nn.log_softmax(forward(p, x).reshape(-1, GPT["vocab"]))
+        logp = jax.nn.log_softmax(forward(p, x).astype(jnp.float32).reshape(-1, GPT["vocab"]))
         return -jnp.take_along_axis(logp, y.reshape(-1, 1), axis=1).mean(), None
 
     def adam(p, g, state):  # beta 0.9, 0.999, eps 1e-8: MindSpore's and PyTorch's defaults
@@ -370,3 +407,13 @@ def _(jax, d):
     params = jax.tree_util.tree_map(jnp.asarray, params)
     zeros = lambda: jax.tree_util.tree_map(jnp.zeros_like, params)  # noqa: E731  (m and v: two buffers, both donated)
     return _jax_step(jax, d, loss_fn, params, adam, (jnp.zeros((), jnp.float32), zeros(), zeros()))
+
+
+@GPT_STEP.impl("jax")
+def _(jax, d):
+    return _jax_gpt_step(jax, d)
+
+
+@GPT_BF16_STEP.impl("jax")
+def _(jax, d):
+    return _jax_gpt_step(jax, d, jax.numpy.bfloat16)
