@@ -122,3 +122,9 @@ def test_bfloat16_batched_products_match_float32():
                     else ops.matmul(a.astype(ms.float32), b.astype(ms.float32)))
         assert got.dtype == ms.bfloat16
         np.testing.assert_allclose(got.astype(ms.float32).asnumpy(), expected.asnumpy(), rtol=2e-2, atol=5e-2)
+    # Attention's heads: permuted views of one projection (copied dense first), and a flipped batch.
+    qkv = rounded((2, 12, 3, 4, 16))
+    q, k = (ops.transpose(qkv[:, :, i], (0, 2, 1, 3)) for i in (0, 1))
+    for a, b in ((q, ops.transpose(k, (0, 1, 3, 2))), (q[::-1], ops.transpose(k, (0, 1, 3, 2))[:, ::-1])):
+        expected = ops.matmul(a.astype(ms.float32), b.astype(ms.float32)).asnumpy()
+        np.testing.assert_allclose(ops.matmul(a, b).astype(ms.float32).asnumpy(), expected, rtol=2e-2, atol=5e-2)

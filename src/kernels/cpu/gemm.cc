@@ -84,24 +84,35 @@ MatmulBackend float32_backend(int64_t m, int64_t n, int64_t k) {
   return MatmulBackend::OneDnn;
 }
 
-// C[i] = op(A[i]) op(B[i]) for i < batch through a cached oneDNN matmul primitive, float32 or bfloat16
-// (accumulating in float32, the result rounded once); with `accumulate`, C = op(A) op(B) + C (a sum
-// post-op: one pass over C). Entry i of A starts i * a_step elements after entry 0 (a_step 0: one A for
-// every entry), likewise B; C's entries are dense, m * n apart.
+// C = op(A) op(B) through a cached oneDNN matmul primitive, float32 or bfloat16 (accumulating in float32,
+// the result rounded once); with `accumulate`, C = op(A) op(B) + C (a sum post-op: one pass over C).
+// With `batch` dims, A, B and C are stacks of matrices over them: A's batch dim d steps a_steps[d]
+// elements (0: the same matrices along d, which oneDNN takes as a broadcast dim of size 1), likewise B;
+// C is dense.
 void onednn_gemm(const BlasOperand& a, const BlasOperand& b, void* c, int64_t m, int64_t n, int64_t k, bool accumulate,
-                 dnnl::memory::data_type type, int64_t batch = 1, int64_t a_step = 0, int64_t b_step = 0) {
+                 dnnl::memory::data_type type, const Shape& batch = {}, const Shape& a_steps = {},
+                 const Shape& b_steps = {}) {
   using dnnl::memory;
   // Strides of op(A) (m x k) and op(B) (k x n) as row-major matrices with leading dimension ld.
   memory::dims a_strides = a.trans ? memory::dims{1, a.ld} : memory::dims{a.ld, 1};
   memory::dims b_strides = b.trans ? memory::dims{1, b.ld} : memory::dims{b.ld, 1};
   std::string key = str(m, ",", n, ",", k, ",", a_strides[0], ",", a_strides[1], ",", b_strides[0], ",", b_strides[1],
-                        accumulate ? ",acc" : "", ",", static_cast<int>(type), ",", batch, ",", a_step, ",", b_step);
-  auto desc = [&](int64_t rows, int64_t cols, const memory::dims& strides, int64_t step) {
-    if (batch == 1) return memory::desc({rows, cols}, type, strides);
-    return memory::desc({step == 0 ? 1 : batch, rows, cols}, type, {step, strides[0], strides[1]});
+                        accumulate ? ",acc" : "", ",", static_cast<int>(type), ",", shape_str(batch), shape_str(a_steps),
+                        shape_str(b_steps));
+  auto desc = [&](int64_t rows, int64_t cols, const memory::dims& matrix_strides, const Shape& steps) {
+    memory::dims dims, strides;
+    for (size_t d = 0; d < batch.size(); ++d) {
+      dims.push_back(steps[d] == 0 ? 1 : batch[d]);
+      strides.push_back(steps[d] == 0 ? rows * cols : steps[d]);
+    }
+    dims.insert(dims.end(), {rows, cols});
+    strides.insert(strides.end(), matrix_strides.begin(), matrix_strides.end());
+    return memory::desc(dims, type, strides);
   };
-  memory::desc a_md = desc(m, k, a_strides, a_step), b_md = desc(k, n, b_strides, b_step);
-  memory::desc c_md = desc(m, n, {n, 1}, m * n);
+  Shape c_steps(batch.size());
+  for (int64_t d = static_cast<int64_t>(batch.size()) - 1, step = m * n; d >= 0; step *= batch[d], --d) c_steps[d] = step;
+  memory::desc a_md = desc(m, k, a_strides, a_steps), b_md = desc(k, n, b_strides, b_steps);
+  memory::desc c_md = desc(m, n, {n, 1}, c_steps);
   auto& prim = onednn::cached<dnnl::matmul>(key, [&] {
     dnnl::primitive_attr attr;
     if (accumulate) {
@@ -246,9 +257,9 @@ template void gemm<float>(const BlasOperand&, const BlasOperand&, float*, int64_
 template void gemm<double>(const BlasOperand&, const BlasOperand&, double*, int64_t, int64_t, int64_t, bool);
 template void gemm<bfloat16>(const BlasOperand&, const BlasOperand&, bfloat16*, int64_t, int64_t, int64_t, bool);
 
-void batched_gemm(const BlasOperand& a, int64_t a_step, const BlasOperand& b, int64_t b_step, bfloat16* c,
-                  int64_t batch, int64_t m, int64_t n, int64_t k) {
-  onednn_gemm(a, b, c, m, n, k, false, dnnl::memory::data_type::bf16, batch, a_step, b_step);
+void batched_gemm(const BlasOperand& a, const Shape& a_steps, const BlasOperand& b, const Shape& b_steps,
+                  bfloat16* c, const Shape& batch, int64_t m, int64_t n, int64_t k) {
+  onednn_gemm(a, b, c, m, n, k, false, dnnl::memory::data_type::bf16, batch, a_steps, b_steps);
 }
 
 

@@ -27,12 +27,12 @@ bool as_blas_operand(const Tensor& t, const void* data, bool user_trans, BlasOpe
 template <class T>
 void gemm(const BlasOperand& a, const BlasOperand& b, T* c, int64_t m, int64_t n, int64_t k, bool accumulate = false);
 
-// C[i] (m x n, dense, m * n apart) = op(A[i]) op(B[i]) for i < batch, entry i of A a_step elements after
-// entry i - 1 (0: the same A for all), likewise B: one oneDNN call for the whole batch. Attention's
-// per-head products in bfloat16 (32 x 128x64x128): 0.52 ms as one call per entry, 0.11 as one batch.
-// (For float32 one batch measured within noise of OpenBLAS per entry, entries split across threads.)
-void batched_gemm(const BlasOperand& a, int64_t a_step, const BlasOperand& b, int64_t b_step, bfloat16* c,
-                  int64_t batch, int64_t m, int64_t n, int64_t k);
+// C[i] = op(A[i]) op(B[i]) over the `batch` dims (C dense) in one oneDNN call, A's batch dim d stepping
+// a_steps[d] elements (0: broadcast along d), likewise B. Attention's per-head products in bfloat16
+// (32 x 128x64x128): 0.52 ms as one call per head, 0.11 as one batch. (For float32 one batch measured
+// within noise of OpenBLAS per entry, entries split across threads.)
+void batched_gemm(const BlasOperand& a, const Shape& a_steps, const BlasOperand& b, const Shape& b_steps,
+                  bfloat16* c, const Shape& batch, int64_t m, int64_t n, int64_t k);
 
 // C (m x n) = A op(B) for many A and one B (a weight multiplied at every step of a recurrence). Float32
 // problems from 96^3 multiply-adds (from 128^3 where MKL takes smaller ones) reorder B once into the
