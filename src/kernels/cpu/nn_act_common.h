@@ -19,7 +19,7 @@ template <class T>
 using act_compute_t = std::conditional_t<std::is_same_v<T, double>, double, float>;
 
 // Elements per stack buffer when a run must be converted or gathered before the SIMD loop.
-inline constexpr int64_t kActBlock = 256;
+inline constexpr int64_t kActBlock = 1024;
 
 // Applies fn(const C* in, C* out, m) to x[0..n) (stride sx) into out[0..n) (stride so), directly when
 // both are contiguous in the compute type, else through stack buffers of kActBlock elements.
