@@ -142,3 +142,15 @@ def test_the_layer_spot_check_runs_on_sprout():
     env = dict(os.environ, PYTHONPATH=os.path.join(os.path.dirname(BENCHMARKS), "python"))
     times = layers_vs_torch.run(sys.executable, "sprout", env, small)
     assert set(times) == {c[0] for c in small} | set(layers_vs_torch.SPECIAL) and all(t > 0 for t in times.values())
+
+
+def test_the_half_precision_spot_check_runs_on_sprout():
+    import half_precision  # benchmarks/half_precision.py; its PyTorch half needs the peers' venv
+
+    small = {"x": (8, 16), "a": (8, 8), "b": (8, 8), "img": (1, 4, 5, 5), "w": (4, 4, 3, 3)}
+    cases = [(name, mine, theirs.replace("(1024,)", "(16,)")) for name, mine, theirs in half_precision.CASES]
+    cases = [(n, m.replace("(1024,)", "(16,)"), t) for n, m, t in cases]
+    env = dict(os.environ, PYTHONPATH=os.path.join(os.path.dirname(BENCHMARKS), "python"))
+    for dtype in ("float16", "bfloat16"):
+        times = half_precision.run(sys.executable, "sprout", dtype, env, cases, small)
+        assert set(times) == {c[0] for c in cases} and all(t > 0 for t in times.values())
