@@ -27,7 +27,8 @@ struct LpNormAttrs {
     return std::tuple{attr("axis", &LpNormAttrs::axis, "Axes to take the norm over; empty takes all."),
                       attr("p", &LpNormAttrs::p, "The order of the norm, at least 1."),
                       attr("keep_dims", &LpNormAttrs::keep_dims, "Keep reduced axes with size 1."),
-                      attr("epsilon", &LpNormAttrs::epsilon, "The smallest norm returned (a smaller one becomes epsilon).")};
+                      attr("epsilon", &LpNormAttrs::epsilon,
+                           "The smallest norm returned (a smaller one becomes epsilon).")};
   }
 };
 

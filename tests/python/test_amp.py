@@ -77,6 +77,25 @@ def test_o2_keeps_the_norms_in_float32_and_o3_runs_them_in_half_precision():
         np.testing.assert_allclose(out.astype(ms.float32).asnumpy(), full, rtol=5e-2, atol=5e-2)
 
 
+@pytest.mark.parametrize("level", ["O2", "O3"])
+def test_a_conv_net_with_batch_norm_and_a_frozen_layer_trains_in_bfloat16(level):
+    ms.set_seed(0)
+    net = nn.SequentialCell(nn.Conv2d(3, 8, 3), nn.BatchNorm2d(8), nn.ReLU(), nn.Flatten(), nn.Dense(8 * 8 * 8, 4))
+    net[0].weight.requires_grad = False  # frozen: still cast, or the convolution would see mixed dtypes
+    amp.auto_mixed_precision(net, level, dtype=ms.bfloat16)
+    opt = nn.Momentum(net.trainable_params(), learning_rate=0.05, momentum=0.9)
+    loss_net = nn.WithLossCell(net, nn.SoftmaxCrossEntropyWithLogits(sparse=True, reduction="mean"))
+    step = nn.TrainOneStepCell(loss_net, opt)
+    step.set_train()
+    rng = np.random.RandomState(3)
+    x, y = Tensor(rng.randn(16, 3, 8, 8).astype(np.float32)), Tensor(rng.randint(0, 4, 16).astype(np.int32))
+    moving_mean = net[1].moving_mean
+    losses = [float(step(x, y).asnumpy()) for _ in range(15)]
+    assert losses[-1] < losses[0]
+    assert net[1].moving_mean is moving_mean and moving_mean.dtype == ms.float32  # updated in place, float32
+    assert np.abs(moving_mean.asnumpy()).max() > 0
+
+
 def test_model_accepts_o1_and_rejects_unknown_levels():
     net = mlp()
     model = ms.Model(net, nn.MSELoss(), nn.SGD(net.trainable_params(), 0.01), amp_level="O1")

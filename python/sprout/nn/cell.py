@@ -179,11 +179,14 @@ class Cell:
         hooks[hook_id] = fn
         return _HookHandle(hooks, hook_id)
 
+    # Whether a cell run with to_float reads its Parameters cast to that dtype. BatchNorm does not: its
+    # kernels take a half-precision input with float32 statistics, which it updates in place.
+    _casts_params = True
+
     def _param_in_float_dtype(self, param):
-        """A trainable floating Parameter as this cell computes (to_float): a cast, through which the
-        gradient reaches the float32 Parameter (MindSpore's mixed precision: float32 weights, half-precision
-        arithmetic). Buffers updated in place (BatchNorm's moving statistics) stay themselves."""
-        if (param is None or not param.requires_grad or param.dtype == self._float_dtype
+        """A floating Parameter as this cell computes (to_float): a cast, through which the gradient reaches
+        the float32 Parameter (MindSpore's mixed precision: float32 weights, half-precision arithmetic)."""
+        if (param is None or not self._casts_params or param.dtype == self._float_dtype
                 or not mstype.is_floating_type(param.dtype)):
             return param
         return param.astype(self._float_dtype)

@@ -206,7 +206,8 @@ void compare_kernel(const NoAttrs&, std::span<const Tensor> in, std::span<Tensor
         }
       }
       with_unit_strides<2>(so, {sa, sb}, [&](auto so, auto sa, auto sb) {
-        for (int64_t i = 0; i < n; ++i) po[i * so] = compare<OP, C>(static_cast<C>(pa[i * sa]), static_cast<C>(pb[i * sb]));
+        for (int64_t i = 0; i < n; ++i)
+          po[i * so] = compare<OP, C>(static_cast<C>(pa[i * sa]), static_cast<C>(pb[i * sb]));
       });
     });
   });

@@ -97,8 +97,8 @@ void onednn_gemm(const BlasOperand& a, const BlasOperand& b, void* c, int64_t m,
   memory::dims a_strides = a.trans ? memory::dims{1, a.ld} : memory::dims{a.ld, 1};
   memory::dims b_strides = b.trans ? memory::dims{1, b.ld} : memory::dims{b.ld, 1};
   std::string key = str(m, ",", n, ",", k, ",", a_strides[0], ",", a_strides[1], ",", b_strides[0], ",", b_strides[1],
-                        accumulate ? ",acc" : "", ",", static_cast<int>(type), ",", shape_str(batch), shape_str(a_steps),
-                        shape_str(b_steps));
+                        accumulate ? ",acc" : "", ",", static_cast<int>(type), ",", shape_str(batch),
+                        shape_str(a_steps), shape_str(b_steps));
   auto desc = [&](int64_t rows, int64_t cols, const memory::dims& matrix_strides, const Shape& steps) {
     memory::dims dims, strides;
     for (size_t d = 0; d < batch.size(); ++d) {
@@ -110,7 +110,8 @@ void onednn_gemm(const BlasOperand& a, const BlasOperand& b, void* c, int64_t m,
     return memory::desc(dims, type, strides);
   };
   Shape c_steps(batch.size());
-  for (int64_t d = static_cast<int64_t>(batch.size()) - 1, step = m * n; d >= 0; step *= batch[d], --d) c_steps[d] = step;
+  for (int64_t d = static_cast<int64_t>(batch.size()) - 1, step = m * n; d >= 0; step *= batch[d], --d)
+    c_steps[d] = step;
   memory::desc a_md = desc(m, k, a_strides, a_steps), b_md = desc(k, n, b_strides, b_steps);
   memory::desc c_md = desc(m, n, {n, 1}, c_steps);
   auto& prim = onednn::cached<dnnl::matmul>(key, [&] {

@@ -4,11 +4,12 @@
 // Float32 products go to OpenBLAS (its OpenMP build, so all share Sprout's thread pool), oneDNN or, on
 // Intel CPUs with the optional MKL installed, MKL (Note [MKL at run time]), whichever measured faster
 // for the problem size: see float32_backend in gemm.cc. Float64 uses OpenBLAS.
-// Operands are passed by leading dimension, so transposed views (a permuted tensor) cost no copy. BFloat16 goes to oneDNN where the CPU multiplies it
-// natively (onednn::native_bfloat16); other half products compute in float32; integers use a plain blocked loop.
+// Operands are passed by leading dimension, so transposed views (a permuted tensor) cost no copy.
+// BFloat16 goes to oneDNN where the CPU multiplies it natively (onednn::native_bfloat16); other half
+// products compute in float32; integers use a plain blocked loop.
 #include <cstdlib>
-#include <numeric>
 #include <cstring>
+#include <numeric>
 #include <string>
 #include <type_traits>
 #include <unordered_map>
@@ -58,7 +59,10 @@ int64_t batch_offset(const Tensor& t, const Shape& batch, int64_t i) {
 Tensor dense_except_broadcast(const Tensor& t, const Shape& batch) {
   Tensor own = t;
   for (size_t d = 0; d < batch.size(); ++d)
-    if (t.strides()[d] == 0 && batch[d] > 1) own = own.select(static_cast<int64_t>(d), 0).unsqueeze(static_cast<int64_t>(d));
+    if (t.strides()[d] == 0 && batch[d] > 1) {
+      const auto dim = static_cast<int64_t>(d);
+      own = own.select(dim, 0).unsqueeze(dim);
+    }
   Shape swap_last(static_cast<size_t>(own.ndim()));
   std::iota(swap_last.begin(), swap_last.end(), 0);
   std::swap(swap_last[swap_last.size() - 1], swap_last[swap_last.size() - 2]);
@@ -99,7 +103,9 @@ void batched_matmul(Tensor a, Tensor b, T* c, const Shape& batch, int64_t m, int
       as_blas_operand(b, b.raw_data(), attrs.transpose_b, ob);
     }
     if constexpr (std::is_same_v<T, bfloat16>) {  // one oneDNN call for the whole batch
-      const auto steps = [&](const Tensor& t) { return Shape(t.strides().begin(), t.strides().begin() + batch.size()); };
+      const auto steps = [&](const Tensor& t) {
+        return Shape(t.strides().begin(), t.strides().begin() + static_cast<int64_t>(batch.size()));
+      };
       if (batches > 1) return batched_gemm(oa, steps(a), ob, steps(b), c, batch, m, n, k);
     }
     auto entry = [&](int64_t i) {

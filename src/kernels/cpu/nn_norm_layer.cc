@@ -64,10 +64,11 @@ void half_layer_norm(const LayerNormAttrs& a, const LayerNormLayout& l, std::spa
   Tensor gamma = contiguous_compute(in[1]), beta = contiguous_compute(in[2]);
   Tensor mean = Tensor::empty(Shape{l.rows}, DType::Float32), rstd = Tensor::empty(Shape{l.rows}, DType::Float32);
   float *pm = mean.data<float>(), *pr = rstd.data<float>();
-  half_rows_in_float(in[0].contiguous(), out[0], l.rows, l.row_size, [&](const float* x, float* y, int64_t first, int64_t rows) {
-    simd_layer_norm_rows(x, rows, l.row_size, gamma.data<float>(), beta.data<float>(), a.epsilon, y, pm + first,
+  auto rows = [&](const float* x, float* y, int64_t first, int64_t count) {
+    simd_layer_norm_rows(x, count, l.row_size, gamma.data<float>(), beta.data<float>(), a.epsilon, y, pm + first,
                          pr + first, Stores::Cached);
-  });
+  };
+  half_rows_in_float(in[0].contiguous(), out[0], l.rows, l.row_size, rows);
   store_result(mean, out[1]);
   store_result(rstd, out[2]);
 }

@@ -163,7 +163,8 @@ void reduce_to(const Tensor& x, const ReduceSplit& split, acc_t<OP, T>* acc) {
     reduce_columns<OP>(columns.template data<T>(), rn, kn, acc);
   } else if (const int64_t slabs = middle_slabs(x, reduced, kn); slabs > 0) {
     const int64_t inner = kn / slabs;
-    for (int64_t o = 0; o < slabs; ++o) reduce_columns<OP>(x.template data<T>() + o * rn * inner, rn, inner, acc + o * inner);
+    for (int64_t o = 0; o < slabs; ++o)
+      reduce_columns<OP>(x.template data<T>() + o * rn * inner, rn, inner, acc + o * inner);
   } else {
     order = kept;
     for (int64_t d : reduced_in_memory) order.push_back(d);
@@ -188,7 +189,8 @@ void reduce_and_finish(const Tensor& x, const std::vector<int64_t>& axis, Tensor
       visit_dtype(o.dtype(), [&](auto out_zero) {
         using O = decltype(out_zero);
         O* po = o.template data<O>();
-        for (int64_t k = 0; k < split.kn; ++k) po[k] = static_cast<O>(static_cast<compute_t<O>>(finish(acc[k], split.rn)));
+        for (int64_t k = 0; k < split.kn; ++k)
+          po[k] = static_cast<O>(static_cast<compute_t<O>>(finish(acc[k], split.rn)));
       });
     }
   });
@@ -208,10 +210,12 @@ void lp_norm_kernel(const LpNormAttrs& attrs, std::span<const Tensor> in, std::s
   const double p = static_cast<double>(attrs.p), epsilon = attrs.epsilon;
   auto at_least_epsilon = [epsilon](auto norm) { return std::max(norm, static_cast<decltype(norm)>(epsilon)); };
   if (attrs.p == 2) {
-    return reduce_and_finish<ReduceOp::SumSquares>(in[0], attrs.axis, out[0], [&](auto acc, int64_t) { return at_least_epsilon(std::sqrt(acc)); });
+    return reduce_and_finish<ReduceOp::SumSquares>(in[0], attrs.axis, out[0],
+                                                   [&](auto acc, int64_t) { return at_least_epsilon(std::sqrt(acc)); });
   }
   if (attrs.p == 1) {
-    return reduce_and_finish<ReduceOp::SumAbs>(in[0], attrs.axis, out[0], [&](auto acc, int64_t) { return at_least_epsilon(acc); });
+    return reduce_and_finish<ReduceOp::SumAbs>(in[0], attrs.axis, out[0],
+                                               [&](auto acc, int64_t) { return at_least_epsilon(acc); });
   }
   Tensor powered;  // in the compute type: |x|^p of a half overflows early
   visit_dtype(in[0].dtype(), [&](auto zero) {

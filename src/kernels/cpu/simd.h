@@ -15,7 +15,9 @@ enum class UnaryOp : uint8_t { Neg, Exp, Log, Sqrt };
 // SumSquares and SumAbs sum x * x and |x|: the 2- and 1-norms without a temporary the size of x.
 enum class ReduceOp : uint8_t { Sum, Max, Min, SumSquares, SumAbs };
 // The reductions that start from 0 and merge partial results by adding them.
-constexpr bool is_sum(ReduceOp op) { return op == ReduceOp::Sum || op == ReduceOp::SumSquares || op == ReduceOp::SumAbs; }
+constexpr bool is_sum(ReduceOp op) {
+  return op == ReduceOp::Sum || op == ReduceOp::SumSquares || op == ReduceOp::SumAbs;
+}
 
 // Note [Streaming stores]
 // An op that touches more bytes than the last-level cache holds gets nothing back from caching its

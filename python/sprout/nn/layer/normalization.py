@@ -13,6 +13,9 @@ class _BatchNorm(Cell):
     """
 
     _input_ranks = (2, 4)
+    # Under to_float the Parameters stay float32 (Cell._param_in_float_dtype): the statistics are updated in
+    # place, and a half-precision x is normalized in float32.
+    _casts_params = False
 
     def __init__(self, num_features, eps=1e-5, momentum=0.9, affine=True, gamma_init="ones", beta_init="zeros",
                  moving_mean_init="zeros", moving_var_init="ones", use_batch_statistics=None, data_format="NCHW",
@@ -35,8 +38,12 @@ class _BatchNorm(Cell):
         if x.ndim not in self._input_ranks:
             raise ValueError(f"{type(self).__name__}: expects an input of rank {self._input_ranks}, got shape {x.shape}")
         training = self.training if self.use_batch_statistics is None else self.use_batch_statistics
-        return ops.batch_norm(x, self.moving_mean, self.moving_variance, self.gamma, self.beta, training,
-                              1.0 - self.momentum, self.eps)
+        dtype = x.dtype
+        if dtype != self.gamma.dtype:  # a half-precision x (amp O3): normalized in the statistics' float32
+            x = x.astype(self.gamma.dtype)
+        y = ops.batch_norm(x, self.moving_mean, self.moving_variance, self.gamma, self.beta, training,
+                           1.0 - self.momentum, self.eps)
+        return y.astype(dtype, copy=False)
 
     def extend_repr(self):
         return f"num_features={self.num_features}, eps={self.eps}, momentum={self.momentum}"
