@@ -6,11 +6,9 @@ Each framework runs in its own process (Sprout from this environment, PyTorch fr
 benchmarks/peers_env.sh makes), two threads, best of 5 runs of 10 calls, forward only. A spot check
 between full harness runs (benchmarks/run.py): no interleaving, so compare only ratios within one run.
 """
-import argparse
 import json
-import os
-import subprocess
-import sys
+
+from spot_check import pythons_and_env, run_child
 
 # name: (Sprout expression, PyTorch expression) over x (4096, 1024), a and b (1024, 1024), img (32, 64, 28, 28)
 # and w (64, 64, 3, 3), all of the dtype under test; ops is sprout.ops or torch, F torch.nn.functional.
@@ -71,22 +69,15 @@ print(json.dumps({c[0]: best(run(c[col])) for c in CASES}))
 
 def run(python, framework, dtype, env, cases=CASES, shapes=SHAPES):
     """{case name: ms} from a child process of `python` running `framework` at `dtype`."""
-    args = [python, "-c", CHILD, framework, dtype, json.dumps(cases), json.dumps(shapes)]
-    result = subprocess.run(args, capture_output=True, text=True, env=env)
-    if result.returncode != 0:
-        raise SystemExit(f"{framework} {dtype} failed:\n{result.stderr[-2000:]}")
-    return json.loads(result.stdout.strip().splitlines()[-1])
+    return run_child(python, CHILD, [framework, dtype, json.dumps(cases), json.dumps(shapes)], env,
+                     f"{framework} {dtype}")
 
 
 def main():
-    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--bench-venv", default=os.path.join(root, ".bench-venv"))
-    args = parser.parse_args()
-    env = dict(os.environ, OMP_NUM_THREADS="2", PYTHONPATH=os.path.join(root, "python"))
+    sprout_python, torch_python, env = pythons_and_env(__doc__.splitlines()[0])
     for dtype in ("float16", "bfloat16"):
-        sprout = run(sys.executable, "sprout", dtype, env)
-        torch = run(os.path.join(args.bench_venv, "bin", "python"), "torch", dtype, env)
+        sprout = run(sprout_python, "sprout", dtype, env)
+        torch = run(torch_python, "torch", dtype, env)
         print(f"\n{dtype:28} {'Sprout ms':>10} {'PyTorch ms':>11} {'Sprout/PyTorch':>15}")
         for name, _, _ in CASES:
             print(f"{name:28} {sprout[name]:10.3f} {torch[name]:11.3f} {sprout[name] / torch[name]:15.2f}")

@@ -7,11 +7,9 @@ benchmarks/peers_env.sh makes), two threads, best of 5 runs of 20 calls; both ta
 output's sum with respect to the input (and the table, for Embedding), in training mode. A spot check
 between full harness runs (benchmarks/run.py): no interleaving, so compare only ratios within one run.
 """
-import argparse
 import json
-import os
-import subprocess
-import sys
+
+from spot_check import pythons_and_env, run_child
 
 CASES = [  # name: (sprout constructor, torch constructor, input shape)
     ("LayerNorm(256)", "nn.LayerNorm((256,))", "nn.LayerNorm((256,))", (16, 128, 256)),
@@ -100,20 +98,13 @@ print(json.dumps(out))
 
 def run(python, framework, env, cases=CASES):
     """{case name: ms} from a child process of `python` running `framework`."""
-    result = subprocess.run([python, "-c", CHILD, framework, json.dumps(cases)], capture_output=True, text=True, env=env)
-    if result.returncode != 0:
-        raise SystemExit(f"{framework} failed:\n{result.stderr[-2000:]}")
-    return json.loads(result.stdout.strip().splitlines()[-1])
+    return run_child(python, CHILD, [framework, json.dumps(cases)], env, framework)
 
 
 def main():
-    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--bench-venv", default=os.path.join(root, ".bench-venv"))
-    args = parser.parse_args()
-    env = dict(os.environ, OMP_NUM_THREADS="2", PYTHONPATH=os.path.join(root, "python"))
-    sprout = run(sys.executable, "sprout", env)
-    torch = run(os.path.join(args.bench_venv, "bin", "python"), "torch", env)
+    sprout_python, torch_python, env = pythons_and_env(__doc__.splitlines()[0])
+    sprout = run(sprout_python, "sprout", env)
+    torch = run(torch_python, "torch", env)
     print(f"{'forward + backward':36} {'Sprout ms':>10} {'PyTorch ms':>11} {'Sprout/PyTorch':>15}")
     for name in [c[0] for c in CASES] + SPECIAL:
         print(f"{name:36} {sprout[name]:10.3f} {torch[name]:11.3f} {sprout[name] / torch[name]:15.2f}")
