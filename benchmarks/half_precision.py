@@ -30,21 +30,9 @@ CASES = [
 ]
 SHAPES = {"x": (4096, 1024), "a": (1024, 1024), "b": (1024, 1024), "img": (32, 64, 28, 28), "w": (64, 64, 3, 3)}
 
-CHILD = r'''
-import json, sys, time
-import numpy as np
+CHILD = r'''  # after spot_check.CHILD_PRELUDE (json, sys, np, rng, best)
 FW, DTYPE = sys.argv[1], sys.argv[2]
 CASES, SHAPES = json.loads(sys.argv[3]), json.loads(sys.argv[4])
-rng = np.random.default_rng(0)
-
-def best(f, n=10):
-    for _ in range(2): f()
-    times = []
-    for _ in range(5):
-        t = time.perf_counter()
-        for _ in range(n): f()
-        times.append((time.perf_counter() - t) / n * 1e3)
-    return min(times)
 
 data = {k: (rng.standard_normal(s) * (0.05 if k == "w" else 1)).astype(np.float32) for k, s in SHAPES.items()}
 data["g"], data["beta"] = np.ones(SHAPES["x"][1], np.float32), np.zeros(SHAPES["x"][1], np.float32)
@@ -63,7 +51,7 @@ else:
     env.update(torch=torch, F=F)
     run = lambda e: (lambda: eval(e, env))
 col = 1 if FW == "sprout" else 2
-print(json.dumps({c[0]: best(run(c[col])) for c in CASES}))
+print(json.dumps({c[0]: best(run(c[col]), n=10, warmup=2) for c in CASES}))
 '''
 
 

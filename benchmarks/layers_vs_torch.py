@@ -32,21 +32,9 @@ CASES = [  # name: (sprout constructor, torch constructor, input shape)
 ]
 SPECIAL = ["Embedding(30000, 256), 32x128 ids", "CrossEntropy, 4096x1000 logits"]
 
-CHILD = r'''
-import json, sys, time
-import numpy as np
+CHILD = r'''  # after spot_check.CHILD_PRELUDE (json, sys, np, rng, best)
 FW = sys.argv[1]
 CASES = json.loads(sys.argv[2])
-rng = np.random.default_rng(0)
-
-def best(f, n=20):
-    for _ in range(3): f()
-    times = []
-    for _ in range(5):
-        t = time.perf_counter()
-        for _ in range(n): f()
-        times.append((time.perf_counter() - t) / n * 1e3)
-    return min(times)
 
 out = {}
 if FW == "sprout":

@@ -42,6 +42,8 @@ def _lp_norm(axis, p, keep, epsilon=1e-12, shapes=SHAPES_3D, **kw):
     bad = [(lambda: ops.LpNorm(axis=0, p=0)(ms.Tensor(np.ones((2, 3)))), ValueError,
             r"LpNorm: 'p' must be an int >= 1, but got 0"),
            (lambda: ops.LpNorm(axis=2)(ms.Tensor(np.ones((2, 3)))), ValueError, r"LpNorm: 'axis' must be in"),
+           (lambda: ops.LpNorm(axis=0, epsilon=-1.0)(ms.Tensor(np.ones((2, 3)))), ValueError,
+            r"LpNorm: 'epsilon' must be >= 0, but got -1"),
            (lambda: ops.LpNorm(axis=0)(ms.Tensor(np.ones((2, 3), np.int32))), TypeError,
             r"LpNorm: 'input' must be a floating-point tensor")]
     attrs = {"axis": axis, "p": p, "keep_dims": keep, "epsilon": epsilon}
