@@ -60,6 +60,50 @@ def test_to_float_computes_in_half_precision_with_float32_weights(dtype):
     np.testing.assert_allclose(grads[0].asnumpy(), np.tile(half(x.asnumpy()).sum(0), (3, 1)), rtol=1e-2)
 
 
+@pytest.mark.parametrize("dtype", [ms.float16, ms.bfloat16])
+def test_compiled_gradients_reach_every_cast_parameter(dtype):
+    # A compiled step once staged each Parameter's cast as a constant: every cast Parameter got a zero
+    # gradient, and only the float32 norms trained.
+    def grads_in(mode):
+        ms.set_context(mode=mode)
+        ms.set_seed(0)
+        net = nn.SequentialCell(nn.Conv2d(2, 4, 3), nn.Flatten(), nn.LayerNorm((144,)), nn.Dense(144, 3))
+        amp.auto_mixed_precision(net, "O2", dtype=dtype)
+        grad = ms.grad(lambda t: net(t).astype(ms.float32).square().sum(), grad_position=None,
+                       weights=net.trainable_params())
+        if mode == ms.GRAPH_MODE:
+            grad = ms.jit(grad)
+        x = Tensor(np.random.RandomState(4).randn(2, 2, 6, 6).astype(np.float32))
+        return [g.asnumpy() for g in grad(x)]
+
+    eager, compiled = grads_in(ms.PYNATIVE_MODE), grads_in(ms.GRAPH_MODE)
+    assert len(eager) == 5  # conv weight, the norm's gamma and beta, dense weight and bias
+    for e, c in zip(eager, compiled):
+        assert np.abs(e).max() > 0
+        np.testing.assert_allclose(c, e, rtol=2e-2, atol=2e-2 * np.abs(e).max())
+
+
+def test_a_cell_casts_a_tensor_passed_twice_once_and_passes_its_own_dtype_through():
+    class Same(nn.Cell):
+        def construct(self, a, b, c):
+            seen.append((a is b, a.dtype, c))
+            return a
+
+    seen = []
+    cell = Same().to_float(ms.bfloat16)
+    x, h = Tensor(np.ones((2, 3), np.float32)), Tensor(np.ones((2, 3), np.float32)).astype(ms.bfloat16)
+    cell(x, x, 1)
+    assert seen[-1] == (True, ms.bfloat16, 1)  # MultiheadAttention's `query is key is value` still holds
+    cell(h, h, 1)
+    assert seen[-1][0]
+    ms.set_seed(0)
+    attention = nn.MultiheadAttention(8, 2).to_float(ms.bfloat16)
+    q = Tensor(np.random.RandomState(5).randn(3, 2, 8).astype(np.float32))
+    fused = attention(q, q, q)[0].astype(ms.float32).asnumpy()
+    apart = attention(q, q + 0, q + 0)[0].astype(ms.float32).asnumpy()  # three projections: same values
+    np.testing.assert_allclose(fused, apart, rtol=2e-2, atol=2e-2)
+
+
 def test_o2_keeps_the_norms_in_float32_and_o3_runs_them_in_half_precision():
     def net():
         ms.set_seed(0)

@@ -12,6 +12,9 @@ from sprout import _C, context
 from sprout.common import dtype as mstype
 from sprout.common.parameter import Parameter
 from sprout.common.tensor import Tensor
+from sprout.ops.function._prims import prim
+
+_cast = prim("Cast")
 
 
 class Cell:
@@ -189,13 +192,26 @@ class Cell:
         if (param is None or not self._casts_params or param.dtype == self._float_dtype
                 or not mstype.is_floating_type(param.dtype)):
             return param
-        return param.astype(self._float_dtype)
+        # The Cast primitive, not Tensor.astype: while a graph is being staged, this runs in plain Python
+        # on the Parameter itself, and only a primitive call puts the cast into the graph (astype would
+        # compute it once, a constant that no gradient reaches).
+        return _cast(param, self._float_dtype)
 
     def _cast_inputs(self, inputs):
         if self._float_dtype is None:
             return inputs
-        return tuple(x.astype(self._float_dtype, copy=False)
-                     if isinstance(x, Tensor) and mstype.is_floating_type(x.dtype) else x for x in inputs)
+        # Inputs already in the dtype are passed on as they are, and a tensor passed twice is cast once:
+        # callees may test identity (MultiheadAttention's `query is key is value` projects all three
+        # with one product).
+        cast = {}
+
+        def one(x):
+            if not isinstance(x, Tensor) or x.dtype == self._float_dtype or not mstype.is_floating_type(x.dtype):
+                return x
+            if id(x) not in cast:
+                cast[id(x)] = x.astype(self._float_dtype)
+            return cast[id(x)]
+        return tuple(one(x) for x in inputs)
 
     def _cast_output(self, output):
         if self._output_dtype is None:
