@@ -9,12 +9,10 @@ import sys
 from collections import OrderedDict
 
 from sprout import _C, context
+from sprout._frontend import calls as _staging
 from sprout.common import dtype as mstype
 from sprout.common.parameter import Parameter
 from sprout.common.tensor import Tensor
-from sprout.ops.function._prims import prim
-
-_cast = prim("Cast")
 
 
 class Cell:
@@ -51,6 +49,11 @@ class Cell:
         d = self.__dict__
         if "_params" in d and name in d["_params"]:
             param = d["_params"][name]
+            if _staging._active and param is not None:
+                # Library code runs natively while a graph is staged (Note [Staging]): it reads the
+                # Parameter as the graph's value, or a Tensor method on it (slicing, astype) would compute
+                # now, a constant that no gradient reaches.
+                param = _staging.active_context().load_parameter(param)
             if d.get("_float_dtype") is not None:
                 return self._param_in_float_dtype(param)
             return param
@@ -192,20 +195,20 @@ class Cell:
         if (param is None or not self._casts_params or param.dtype == self._float_dtype
                 or not mstype.is_floating_type(param.dtype)):
             return param
-        # The Cast primitive, not Tensor.astype: while a graph is being staged, this runs in plain Python
-        # on the Parameter itself, and only a primitive call puts the cast into the graph (astype would
-        # compute it once, a constant that no gradient reaches).
-        return _cast(param, self._float_dtype)
+        return param.astype(self._float_dtype)
 
     def _cast_inputs(self, inputs):
         if self._float_dtype is None:
             return inputs
-        # Inputs already in the dtype are passed on as they are, and a tensor passed twice is cast once:
-        # callees may test identity (MultiheadAttention's `query is key is value` projects all three
-        # with one product).
+        # Tensors inside tuples and lists too (an LSTM cell's (h, c)), as MindSpore casts them. Inputs
+        # already in the dtype are passed on as they are, and a tensor passed twice is cast once: callees
+        # may test identity (MultiheadAttention's `query is key is value` projects all three with one
+        # product).
         cast = {}
 
         def one(x):
+            if isinstance(x, (tuple, list)):
+                return type(x)(one(item) for item in x)
             if not isinstance(x, Tensor) or x.dtype == self._float_dtype or not mstype.is_floating_type(x.dtype):
                 return x
             if id(x) not in cast:

@@ -59,9 +59,10 @@ class _RNNBase(Cell):
                         initializer(init, (gate_size,), dtype), name=f"bias_hh_l{layer}{suffix}"))
 
     def _weights(self, layer, suffix):
-        get = self._params.get
-        return (get(f"weight_ih_l{layer}{suffix}"), get(f"weight_hh_l{layer}{suffix}"),
-                get(f"bias_ih_l{layer}{suffix}"), get(f"bias_hh_l{layer}{suffix}"))
+        # Read as attributes: under mixed precision they come cast, and in a graph being staged as its values.
+        names = (f"weight_ih_l{layer}{suffix}", f"weight_hh_l{layer}{suffix}", f"bias_ih_l{layer}{suffix}",
+                 f"bias_hh_l{layer}{suffix}")
+        return tuple(getattr(self, name) if name in self._params else None for name in names)
 
     def _initial_state(self, x, hx, batch):
         shape = (self.num_layers * self.num_directions, batch, self.hidden_size)
