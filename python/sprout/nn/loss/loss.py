@@ -112,5 +112,12 @@ class BCEWithLogitsLoss(LossBase):
 
 
 class KLDivLoss(LossBase):
+    """labels * (log(labels) - logits), logits being log-probabilities. reduction 'batchmean' (the sum over the
+    batch's size, the mathematical KL divergence) as well as 'none', 'mean' and 'sum'."""
+
+    def __init__(self, reduction="mean"):
+        super().__init__("mean" if reduction == "batchmean" else reduction)
+        self.reduction = reduction
+
     def construct(self, logits, labels):
         return ops.kl_div(logits, labels, self.reduction)
