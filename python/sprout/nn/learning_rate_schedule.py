@@ -3,6 +3,7 @@ dynamic-lr functions returning one value per step (``nn.piecewise_constant_lr`` 
 import math
 import numbers
 
+from sprout import ops
 from sprout.common import dtype as mstype
 from sprout.common.tensor import Tensor
 from sprout.nn.cell import Cell
@@ -23,17 +24,23 @@ def _positive_int(api, name, value):
 
 
 class LearningRateSchedule(Cell):
-    """Base: ``construct(global_step)`` returns the learning rate as a 0-d Float32 tensor."""
+    """Base: ``construct(global_step)`` returns the learning rate at that step as a 0-d Float32 tensor.
 
-    def __call__(self, global_step):
-        step = float(global_step.item() if isinstance(global_step, Tensor) else global_step)
-        return Tensor(float(self.rate(step)), mstype.float32)
+    The built-in schedules compute it with ops from the step as a 0-d Float32 tensor (``rate(step)``), so the
+    same code runs eagerly and is staged into a compiled training step, where the step counter is only known
+    when the graph runs. A subclass defines ``rate(step)`` that way, or ``construct(global_step)`` as in
+    MindSpore.
+    """
 
     def construct(self, global_step):
-        return self(global_step)
+        if isinstance(global_step, Tensor):
+            step = global_step.astype(mstype.float32).reshape(())
+        else:
+            step = Tensor(float(global_step), mstype.float32)
+        return self.rate(step)
 
     def rate(self, step):
-        raise NotImplementedError(f"{type(self).__name__} must define rate(step)")
+        raise NotImplementedError(f"{type(self).__name__} must define rate(step) or construct(global_step)")
 
 
 class ExponentialDecayLR(LearningRateSchedule):
@@ -44,21 +51,22 @@ class ExponentialDecayLR(LearningRateSchedule):
         self.decay_steps = _positive_int("ExponentialDecayLR", "decay_steps", decay_steps)
         self.is_stair = is_stair
 
-    def rate(self, step):
+    def _progress(self, step):
         p = step / self.decay_steps
-        return self.learning_rate * self.decay_rate ** (math.floor(p) if self.is_stair else p)
+        return ops.floor(p) if self.is_stair else p
+
+    def rate(self, step):
+        return self.learning_rate * ops.pow(self.decay_rate, self._progress(step))
 
 
 class NaturalExpDecayLR(ExponentialDecayLR):
     def rate(self, step):
-        p = step / self.decay_steps
-        return self.learning_rate * math.exp(-self.decay_rate * (math.floor(p) if self.is_stair else p))
+        return self.learning_rate * ops.exp(-self.decay_rate * self._progress(step))
 
 
 class InverseDecayLR(ExponentialDecayLR):
     def rate(self, step):
-        p = step / self.decay_steps
-        return self.learning_rate / (1 + self.decay_rate * (math.floor(p) if self.is_stair else p))
+        return self.learning_rate / (1 + self.decay_rate * self._progress(step))
 
 
 class CosineDecayLR(LearningRateSchedule):
@@ -71,8 +79,8 @@ class CosineDecayLR(LearningRateSchedule):
         self.decay_steps = _positive_int("CosineDecayLR", "decay_steps", decay_steps)
 
     def rate(self, step):
-        p = min(step, self.decay_steps) / self.decay_steps
-        return self.min_lr + 0.5 * (self.max_lr - self.min_lr) * (1 + math.cos(math.pi * p))
+        p = ops.minimum(step, float(self.decay_steps)) / self.decay_steps
+        return self.min_lr + 0.5 * (self.max_lr - self.min_lr) * (1 + ops.cos(math.pi * p))
 
 
 class PolynomialDecayLR(LearningRateSchedule):
@@ -85,11 +93,10 @@ class PolynomialDecayLR(LearningRateSchedule):
         self.update_decay_steps = update_decay_steps
 
     def rate(self, step):
-        decay_steps = self.decay_steps
-        if self.update_decay_steps:
-            decay_steps *= max(1, math.ceil(step / self.decay_steps))
+        if self.update_decay_steps:  # the horizon grows by decay_steps each time the step reaches it
+            decay_steps = self.decay_steps * ops.maximum(ops.ceil(step / self.decay_steps), 1.0)
         else:
-            step = min(step, decay_steps)
+            decay_steps, step = self.decay_steps, ops.minimum(step, float(self.decay_steps))
         return (self.learning_rate - self.end_learning_rate) * (1 - step / decay_steps) ** self.power \
             + self.end_learning_rate
 
@@ -101,7 +108,7 @@ class WarmUpLR(LearningRateSchedule):
         self.warmup_steps = _positive_int("WarmUpLR", "warmup_steps", warmup_steps)
 
     def rate(self, step):
-        return self.learning_rate * min(step, self.warmup_steps) / self.warmup_steps
+        return self.learning_rate * ops.minimum(step, float(self.warmup_steps)) / self.warmup_steps
 
 
 def piecewise_constant_lr(milestone, learning_rates):

@@ -147,6 +147,48 @@ def test_schedules():
     assert sched_opt.get_lr().item() == pytest.approx(0.1)
 
 
+class HalvingLR(nn.LearningRateSchedule):
+    """A schedule written the MindSpore way: construct with ops."""
+
+    def construct(self, global_step):
+        return 0.1 * ms.ops.pow(0.5, global_step.astype(ms.float32))
+
+
+SCHEDULES = {
+    "ExponentialDecayLR": lambda: nn.ExponentialDecayLR(0.1, 0.5, 2, is_stair=True),
+    "NaturalExpDecayLR": lambda: nn.NaturalExpDecayLR(0.1, 0.5, 2),
+    "InverseDecayLR": lambda: nn.InverseDecayLR(0.1, 0.5, 2),
+    "CosineDecayLR": lambda: nn.CosineDecayLR(0.01, 0.1, 4),
+    "PolynomialDecayLR": lambda: nn.PolynomialDecayLR(0.1, 0.01, 3, 2.0, update_decay_steps=True),
+    "WarmUpLR": lambda: nn.WarmUpLR(0.1, 3),
+    "subclass with construct": HalvingLR,
+}
+
+
+@pytest.mark.parametrize("name", list(SCHEDULES))
+def test_schedules_drive_compiled_steps_as_eager_ones(name):
+    # A schedule used to read the step as a Python number: a compiled step, where the step counter is known
+    # only when the graph runs, refused every schedule.
+    rates, weights = {}, {}
+    for mode in (ms.PYNATIVE_MODE, ms.GRAPH_MODE):
+        ms.set_context(mode=mode)
+        ms.set_seed(0)
+        net = nn.Dense(3, 2)
+        opt = nn.SGD(net.trainable_params(), learning_rate=SCHEDULES[name]())
+        step = nn.TrainOneStepCell(nn.WithLossCell(net, nn.MSELoss()), opt)
+        x, y = ms.Tensor(np.ones((4, 3), np.float32)), ms.Tensor(np.zeros((4, 2), np.float32))
+        rates[mode] = []
+        for _ in range(6):
+            rates[mode].append(opt.get_lr().item())
+            step(x, y)
+        weights[mode] = net.weight.asnumpy()
+    schedule = SCHEDULES[name]()
+    expected = [schedule(ms.Tensor(i)).item() for i in range(6)]
+    np.testing.assert_allclose(rates[ms.PYNATIVE_MODE], expected, rtol=1e-6)
+    np.testing.assert_allclose(rates[ms.GRAPH_MODE], expected, rtol=1e-6)
+    np.testing.assert_allclose(weights[ms.GRAPH_MODE], weights[ms.PYNATIVE_MODE], rtol=1e-5, atol=1e-7)
+
+
 def test_bad_arguments():
     with pytest.raises(ValueError, match="must not be empty"):
         nn.SGD([])
