@@ -117,6 +117,7 @@ class GraphLowering {
     if (callee && callee->as<Primitive>()) {
       ins.op = OpCode::Kernel;
       ins.prim = *callee->as<Primitive>();
+      if (ins.prim.def().random) ins.runs = std::make_shared<std::atomic<uint64_t>>(0);
     } else if (callee && callee->as<FusedPtr>()) {
       ins.op = OpCode::Fused;
       ins.fused = *callee->as<FusedPtr>();

@@ -21,7 +21,7 @@ std::vector<TensorSpec> infer_dropout(const OpDef& op, const DropoutAttrs& a, st
 
 SPROUT_REGISTER(nn_misc_dropout) {
   define_op<DropoutAttrs>("Dropout")
-      .side_effect()
+      .random()
       .doc("Zeroes each element with probability 1 - keep_prob and scales the rest by 1 / keep_prob; also the 0/1 mask.")
       .inputs({"x"})
       .outputs({"output", "mask"})

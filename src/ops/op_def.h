@@ -72,6 +72,9 @@ struct OpDef {
   std::vector<bool> non_differentiable_outputs;  // e.g. ArgMax indices; empty = all differentiable
   // Writes an input in place or draws random numbers: the compiler keeps it, in program order.
   bool side_effect = false;
+  // Draws random numbers (a side effect too): compiled code runs it on a new stream each time (Note
+  // [Random streams in compiled code]).
+  bool random = false;
 
   const KernelFn& kernel(Device d) const { return kernels[static_cast<int>(d)]; }
   size_t min_inputs() const { return variadic ? 0 : inputs.size(); }
@@ -144,6 +147,7 @@ class OpBuilder {
   }
   OpBuilder& bprop(BpropFn fn) { def_.bprop = std::move(fn); return *this; }
   OpBuilder& side_effect() { def_.side_effect = true; return *this; }
+  OpBuilder& random() { def_.side_effect = def_.random = true; return *this; }
   const OpDef& done() { return def_; }
 
  private:

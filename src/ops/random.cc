@@ -94,21 +94,21 @@ BpropFn no_gradient() {
 
 SPROUT_REGISTER(random) {
   define_op<RandomShapeAttrs>("StandardNormal")
-      .side_effect()
+      .random()
       .doc("Float32 samples of N(0, 1): StandardNormal(seed, seed2)(shape).")
       .outputs({"output"})
       .non_differentiable({true})
       .infer(infer_random_shape)
       .bprop(no_gradient());
   define_op<RandomShapeAttrs>("UniformReal")
-      .side_effect()
+      .random()
       .doc("Float32 samples uniform in [0, 1): UniformReal(seed, seed2)(shape).")
       .outputs({"output"})
       .non_differentiable({true})
       .infer(infer_random_shape)
       .bprop(no_gradient());
   define_op<UniformIntAttrs>("UniformInt")
-      .side_effect()
+      .random()
       .doc("Int32 samples uniform in [minval, maxval): UniformInt(seed, seed2)(shape, minval, maxval), the bounds "
            "0-d Int32/Int64 tensors or ints.")
       .inputs({"minval", "maxval"})
@@ -117,7 +117,7 @@ SPROUT_REGISTER(random) {
       .infer(infer_uniform_int)
       .bprop(no_gradient());
   define_op<BernoulliAttrs>("Bernoulli")
-      .side_effect()
+      .random()
       .doc("1 with probability p, else 0, in the dtype and shape of 'x' (p broadcasts to x).")
       .inputs({"x", "p"})
       .outputs({"y"})
@@ -125,7 +125,7 @@ SPROUT_REGISTER(random) {
       .infer(infer_bernoulli)
       .bprop(no_gradient());
   define_op<MultinomialAttrs>("Multinomial")
-      .side_effect()
+      .random()
       .doc("Indices drawn with replacement, each row of 'x' weighting its categories (non-negative, any sum).")
       .inputs({"x"})
       .outputs({"output"})
@@ -133,7 +133,7 @@ SPROUT_REGISTER(random) {
       .infer(infer_multinomial)
       .bprop(no_gradient());
   define_op<RandomCategoricalAttrs>("RandomCategorical")
-      .side_effect()
+      .random()
       .doc("Indices drawn from the categorical distribution softmax(logits) of each row.")
       .inputs({"logits"})
       .outputs({"output"})
@@ -141,7 +141,7 @@ SPROUT_REGISTER(random) {
       .infer(infer_categorical)
       .bprop(no_gradient());
   define_op<RandpermAttrs>("Randperm")
-      .side_effect()
+      .random()
       .doc("A random permutation of 0 .. n - 1, padded with 'pad' to 'max_length': Randperm(max_length)(n).")
       .inputs({"n"})
       .outputs({"output"})
@@ -149,7 +149,7 @@ SPROUT_REGISTER(random) {
       .infer(infer_randperm)
       .bprop(no_gradient());
   define_op<RandomShuffleAttrs>("RandomShuffle")
-      .side_effect()
+      .random()
       .doc("The slices of 'x' along axis 0 in a random order.")
       .inputs({"x"})
       .outputs({"output"})

@@ -1,8 +1,10 @@
 #include "runtime/vm.h"
 
+#include <optional>
 #include <sstream>
 
 #include "base/error.h"
+#include "base/random_stream.h"
 #include "kernels/cpu/fused_elementwise.h"
 #include "runtime/eager.h"
 #include "runtime/op_profile.h"
@@ -45,6 +47,8 @@ VmValue run_code(const GraphCode* code, std::vector<VmValue> args) {
       VmValue& out = frame[static_cast<size_t>(ins.out)];
       switch (ins.op) {
         case OpCode::Kernel: {
+          std::optional<RandomStreamScope> stream;
+          if (ins.runs) stream.emplace(ins.runs->fetch_add(1, std::memory_order_relaxed));
           std::vector<Tensor> inputs;
           inputs.reserve(ins.in.size());
           for (int32_t s : ins.in) inputs.push_back(tensor_in(frame[static_cast<size_t>(s)], ins));

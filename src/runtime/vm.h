@@ -9,6 +9,7 @@
 // million iterations runs in constant stack). No Python is involved.
 #pragma once
 
+#include <atomic>
 #include <memory>
 #include <string>
 #include <variant>
@@ -57,6 +58,9 @@ struct Instr {
   // kernel runs directly (inference and dtype reconciliation were done at compile time).
   std::vector<TensorSpec> out_specs;
   std::string where;            // "file.py:12", for error messages
+  // Random kernels: how many times this instruction has run, its next run's random stream (Note
+  // [Random streams in compiled code]).
+  std::shared_ptr<std::atomic<uint64_t>> runs;
 };
 
 struct GraphCode {

@@ -228,3 +228,51 @@ def test_primitives_with_zero_seeds_follow_ms_set_seed():
     ms.set_seed(1)
     b = ops.Dropout(keep_prob=0.5)(ms.Tensor(np.ones(16, np.float32)))[0].asnumpy()
     np.testing.assert_array_equal(a, b)
+
+
+RANDOM_DRAWS = {  # each with fixed seeds: eager calls repeat the same numbers
+    "StandardNormal": lambda x: ops.StandardNormal(3, 4)((64,)),
+    "UniformReal": lambda x: ops.UniformReal(3, 4)((64,)),
+    "UniformInt": lambda x: ops.UniformInt(3, 4)((64,), 0, 1000),
+    "Bernoulli": lambda x: ops.Bernoulli(3, 4)(x, 0.5),
+    "Multinomial": lambda x: ops.Multinomial(3, 4)(x.reshape(8, 8) + 1, 4),
+    "RandomCategorical": lambda x: ops.RandomCategorical(ms.int32)(x.reshape(8, 8), 4, 3),
+    "Randperm": lambda x: ops.Randperm(64, -1, ms.int32, 3, 4)(64),
+    "RandomShuffle": lambda x: ops.RandomShuffle(3, 4)(x),
+    "Dropout": lambda x: ops.Dropout(0.5, 3, 4)(x + 1)[0],
+}
+
+
+@pytest.mark.parametrize("name", list(RANDOM_DRAWS))
+def test_compiled_random_ops_draw_new_numbers_on_every_run(name):
+    # A compiled graph fixes its random ops' seeds when it is staged: each run used to repeat the first
+    # run's numbers (the same dropout mask at every training step).
+    draw = RANDOM_DRAWS[name]
+    x = ms.Tensor(np.arange(64, dtype=np.float32))
+    eager = draw(x).asnumpy()
+    np.testing.assert_array_equal(draw(x).asnumpy(), eager)  # a pure function of its seeds
+    compiled = ms.jit(draw)
+    runs = [compiled(x).asnumpy() for _ in range(3)]
+    np.testing.assert_array_equal(runs[0], eager)  # the first run draws the eager call's numbers
+    assert not np.array_equal(runs[1], runs[0]) and not np.array_equal(runs[2], runs[1])
+
+
+def test_a_random_op_in_a_compiled_loop_draws_anew_each_iteration_and_a_seeded_script_repeats():
+    def script():
+        ms.set_seed(11)
+
+        @ms.jit
+        def three_draws(x):
+            out, i = x, 0
+            while i < 3:
+                out = ops.concat((out, ops.standard_normal((1, 4))))
+                i += 1
+            return out
+
+        return [three_draws(ms.Tensor(np.zeros((1, 4), np.float32))).asnumpy() for _ in range(2)]
+
+    first, again = script(), script()
+    for a, b in zip(first, again):
+        np.testing.assert_array_equal(a, b)
+    rows = np.concatenate([run[1:] for run in first])
+    assert len({row.tobytes() for row in rows}) == 6

@@ -6,6 +6,8 @@
 #include <array>
 #include <cstdint>
 
+#include "base/random_stream.h"
+
 namespace sprout {
 
 inline std::array<uint32_t, 4> philox4x32(std::array<uint32_t, 4> c, std::array<uint32_t, 2> k) {
@@ -53,9 +55,10 @@ void philox4x32_blocks(uint64_t first_block, std::array<uint32_t, 2> k, uint32_t
   }
 }
 
-// The key of a stream from two user seeds (SplitMix64 of both, so nearby seeds give unrelated keys).
+// The key of a stream from two user seeds (SplitMix64 of both, so nearby seeds give unrelated keys) and
+// the thread's random stream (Note [Random streams in compiled code]; 0 outside compiled code).
 inline std::array<uint32_t, 2> philox_key(uint64_t seed0, uint64_t seed1) {
-  uint64_t z = seed0 * 0x9E3779B97F4A7C15ull + seed1 + 0x632BE59BD9B4E019ull;
+  uint64_t z = seed0 * 0x9E3779B97F4A7C15ull + seed1 + 0x632BE59BD9B4E019ull + t_random_stream * 0xD1B54A32D192ED03ull;
   z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
   z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
   z ^= z >> 31;
