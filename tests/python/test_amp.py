@@ -140,6 +140,30 @@ def test_a_conv_net_with_batch_norm_and_a_frozen_layer_trains_in_bfloat16(level)
     assert np.abs(moving_mean.asnumpy()).max() > 0
 
 
+@pytest.mark.parametrize("level", ["O1", "O2", "O3"])
+def test_model_trains_through_build_train_network_alike_eager_and_compiled(level):
+    # Model(amp_level) builds its step as amp.build_train_network does (MindSpore's Model): O2 scales the
+    # loss dynamically, which compiled code once refused; its evaluation keeps integer labels integer.
+    from sprout import dataset
+    from sprout.nn.wrap.loss_scale import TrainOneStepWithLossScaleCell
+    weights, accuracy = {}, {}
+    for mode in (ms.PYNATIVE_MODE, ms.GRAPH_MODE):
+        ms.set_context(mode=mode)
+        net = mlp()
+        rng = np.random.RandomState(5)
+        data = dataset.NumpySlicesDataset({"x": rng.randn(32, 4).astype(np.float32),
+                                           "y": rng.randint(0, 2, 32).astype(np.int32)}, shuffle=False).batch(8)
+        model = ms.train.Model(net, nn.CrossEntropyLoss(), nn.Adam(net.trainable_params(), 0.01),
+                               metrics={"acc"}, amp_level=level)
+        assert isinstance(model.train_network, TrainOneStepWithLossScaleCell) == (level == "O2")
+        model.train(2, data)
+        weights[mode] = [p.asnumpy() for p in net.trainable_params()]
+        accuracy[mode] = model.eval(data)["acc"]
+    for eager, compiled in zip(weights[ms.PYNATIVE_MODE], weights[ms.GRAPH_MODE]):
+        np.testing.assert_allclose(compiled, eager, rtol=1e-4, atol=1e-5)
+    assert accuracy[ms.GRAPH_MODE] == accuracy[ms.PYNATIVE_MODE]
+
+
 def test_model_accepts_o1_and_rejects_unknown_levels():
     net = mlp()
     model = ms.Model(net, nn.MSELoss(), nn.SGD(net.trainable_params(), 0.01), amp_level="O1")

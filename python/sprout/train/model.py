@@ -70,9 +70,7 @@ class Model:
         self._optimizer = optimizer
         self._metrics = _build_metrics(metrics)
         self._amp_level = amp_level
-        if amp_level != "O0":
-            from sprout.amp import auto_mixed_precision
-            auto_mixed_precision(network, amp_level)
+        self._loss_scale_manager = kwargs.get("loss_scale_manager")
         self._progress = kwargs.get("progress", os.environ.get("SPROUT_PROGRESS", "1") != "0")
         self._train_network = self._build_train_network()
         self._eval_network = eval_network
@@ -82,8 +80,14 @@ class Model:
             self._eval_indexes = [0, 1, 2]
 
     def _build_train_network(self):
+        from sprout import amp
         if self._optimizer is None:
+            if self._amp_level != "O0":
+                amp.auto_mixed_precision(self._network, self._amp_level)
             return None
+        if self._amp_level != "O0":  # as MindSpore's Model: the loss in float32, O2's dynamic loss scale
+            return amp.build_train_network(self._network, self._optimizer, self._loss_fn, level=self._amp_level,
+                                           loss_scale_manager=self._loss_scale_manager)
         net = WithLossCell(self._network, self._loss_fn) if self._loss_fn is not None else self._network
         return TrainOneStepCell(net, self._optimizer)
 

@@ -60,8 +60,6 @@ def main():
     result["weights"] = [p.asnumpy().tolist() for p in net.trainable_params()]
 
     # The same steps with loss scaling (as amp does): the ranks' gradients are reduced after unscaling.
-    # (TrainOneStepWithLossScaleCell runs in PYNATIVE only: it reads the loss scale's value.)
-    ms.set_context(mode=ms.PYNATIVE_MODE)
     ms.set_seed(rank)
     net = mlp()
     step = nn.TrainOneStepWithLossScaleCell(nn.WithLossCell(net, nn.MSELoss()),
@@ -69,7 +67,6 @@ def main():
     for xb, yb in global_batches():
         step(Tensor(xb[4 * rank:4 * rank + 4]), Tensor(yb[4 * rank:4 * rank + 4]))
     result["loss_scale_weights"] = [p.asnumpy().tolist() for p in net.trainable_params()]
-    ms.set_context(mode=ms.GRAPH_MODE if mode == "graph" else ms.PYNATIVE_MODE)
 
     # Model.train on this rank's shard of a dataset (rows rank, rank + size, ...), 4 rows per step.
     ms.set_seed(100 + rank)

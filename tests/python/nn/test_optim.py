@@ -244,7 +244,9 @@ def test_rmsprop_centered_and_adagrad_and_lamb():
     np.testing.assert_allclose(got[1], p, rtol=1e-5)
 
 
-def test_loss_scaling_skips_overflow_and_adapts():
+@pytest.mark.parametrize("mode", [ms.PYNATIVE_MODE, ms.GRAPH_MODE], ids=["pynative", "graph"])
+def test_loss_scaling_skips_overflow_and_adapts(mode):
+    ms.set_context(mode=mode)  # compiled, the step branches on the overflow tensor
     net = nn.Dense(2, 1, weight_init="ones", bias_init="zeros")
     opt = nn.SGD(net.trainable_params(), 0.1)
     update = nn.DynamicLossScaleUpdateCell(loss_scale_value=1024.0, scale_factor=2, scale_window=2)

@@ -1,6 +1,6 @@
 """Wrappers that turn a network into a training or evaluation step: WithLossCell, WithGradCell,
 TrainOneStepCell, WithEvalCell (``mindspore.nn.wrap``)."""
-from sprout import _C
+from sprout import _C, ops
 from sprout.common import dtype as mstype
 from sprout.common.tensor import Tensor
 from sprout.nn.cell import Cell
@@ -30,7 +30,9 @@ def _loss_and_grads(network, weights, inputs, sens, api):
     """The network's output and the gradients of output * sens with respect to `weights`, in one pass."""
     out, targets, restore = _taped_call(network, inputs, (), list(weights), api)
     try:
-        if sens is not None and not isinstance(sens, Tensor):
+        if isinstance(sens, Tensor):  # one value (a loss scale) for every element of the output
+            sens = ops.broadcast_to(sens.astype(out.dtype, copy=False), out.shape)
+        elif sens is not None:
             if float(sens) == 1.0:
                 sens = None  # the default ones, without building a Tensor through NumPy every step
             else:
@@ -104,7 +106,8 @@ def data_parallel_reducer(weights):
 
 
 class WithEvalCell(Cell):
-    """(loss, outputs, label) for evaluation; outputs cast to float32 when add_cast_fp32."""
+    """(loss, outputs, label) for evaluation; with add_cast_fp32, half-precision outputs and labels cast to
+    float32 (integer labels stay as they are)."""
 
     def __init__(self, network, loss_fn, add_cast_fp32=False):
         super().__init__(auto_prefix=False)
@@ -114,5 +117,6 @@ class WithEvalCell(Cell):
         outputs = self._network(data)
         if self.add_cast_fp32:
             outputs = outputs.astype(mstype.float32, copy=False)
-            label = label.astype(mstype.float32, copy=False)
+            if mstype.is_floating_type(label.dtype):
+                label = label.astype(mstype.float32, copy=False)
         return self._loss_fn(outputs, label), outputs, label
