@@ -11,7 +11,7 @@ from collections import OrderedDict
 from sprout import _C, context
 from sprout._frontend import calls as _staging
 from sprout.common import dtype as mstype
-from sprout.common.parameter import Parameter
+from sprout.common.parameter import Parameter, ParameterTuple
 from sprout.common.tensor import Tensor
 
 
@@ -19,6 +19,9 @@ class Cell:
     def __init__(self, auto_prefix=True, flags=None):
         object.__setattr__(self, "_params", OrderedDict())
         object.__setattr__(self, "_cells", OrderedDict())
+        # ParameterTuple attributes (an optimizer's moments): their Parameters belong to the cell's
+        # parameters, hence to its checkpoints (MindSpore's _params_list).
+        object.__setattr__(self, "_param_tuples", OrderedDict())
         object.__setattr__(self, "_forward_pre_hooks", OrderedDict())
         object.__setattr__(self, "_forward_hooks", OrderedDict())
         object.__setattr__(self, "_hook_id", 0)
@@ -38,7 +41,13 @@ class Cell:
             self.insert_param_to_cell(name, value)
         elif isinstance(value, Cell):
             self.insert_child_to_cell(name, value)
+        elif isinstance(value, ParameterTuple):
+            if cells is None:
+                raise RuntimeError(f"{type(self).__name__}: call super().__init__() before assigning '{name}'")
+            self._param_tuples[name] = value
+            object.__setattr__(self, name, value)
         else:
+            self.__dict__.get("_param_tuples", {}).pop(name, None)
             params = self.__dict__.get("_params")
             if params is not None and name in params and value is not None:
                 raise TypeError(f"{type(self).__name__}: '{name}' is a Parameter; assign a Parameter, not "
@@ -67,6 +76,7 @@ class Cell:
         elif name in self._cells:
             del self._cells[name]
         else:
+            self._param_tuples.pop(name, None)
             object.__delattr__(self, name)
 
     def insert_param_to_cell(self, param_name, param, check_name_contain_dot=True):
@@ -124,7 +134,7 @@ class Cell:
         seen = set()
         cells = self.cells_and_names() if expand else [("", self)]
         for _, cell in cells:
-            for p in cell._params.values():
+            for p in [*cell._params.values(), *(p for t in cell._param_tuples.values() for p in t)]:
                 if p is not None and id(p) not in seen:
                     seen.add(id(p))
                     yield (f"{name_prefix}.{p.name}" if name_prefix else p.name), p
