@@ -249,6 +249,7 @@ std::vector<Tensor> dispatch_scatter_add(const ScatterAddAttrs& a, std::span<con
   static const OpDef& def = OpRegistry::instance().get("ScatterAdd");
   std::vector<Tensor> out{in[0]};
   def.kernel(Device::CPU)(&a, in, out);
+  in[0].bump_version();  // Note [In-place writes and saved values]
   return out;
 }
 

@@ -17,6 +17,7 @@ std::vector<Tensor> run_in_place(const OpDef& def, const void* attrs, std::span<
   for (size_t i = 0, s = 0; i < in.size(); ++i) {
     if (roles[i] != 'u') continue;
     if (args[i].raw_data() != in[i].raw_data()) in[i].copy_from(args[i]);
+    in[i].bump_version();  // Note [In-place writes and saved values]
     if (s++ < def.outputs.size()) out.push_back(in[i]);
   }
   return out;

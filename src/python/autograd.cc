@@ -50,6 +50,17 @@ void bind_autograd(nb::module_& m) {
   });
   m.def("detach", &Tensor::detached, "The same tensor without autodiff bookkeeping (stop_gradient).");
   m.def("is_tracked", [](const Tensor& t) { return static_cast<bool>(t.autograd()); });
+  m.def("write_tracked", [](nb::handle obj, const Tensor& value) {
+    // An in-place write that carries a gradient (Tensor.__setitem__ in a grad scope): the tensor takes
+    // value's bytes, in its own memory so that views see them, and value's place in the graph.
+    Tensor& t = nb::cast<Tensor&>(obj);
+    SPROUT_CHECK(!(t.autograd() && t.autograd()->edge.node->target), RuntimeError,
+                 "Tensor index assignment: cannot write in place into a tensor the gradient is taken with respect to "
+                 "(a grad input or weight); write into a copy: t = t.copy(), then t[...] = value");
+    t.copy_from(value);
+    t.bump_version();  // Note [In-place writes and saved values]
+    t.set_autograd(value.autograd());
+  });
   m.def("record_custom", [](nb::callable backward_fn, std::vector<Tensor> inputs, std::vector<Tensor> outputs) {
     // A node whose backward is a Python callable: douts (tuple of Tensors) -> input gradients
     // (a tuple with one Tensor or None per input). Used for Cell.bprop overrides.

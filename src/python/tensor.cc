@@ -252,7 +252,10 @@ void bind_tensor(nb::module_& m) {
              self.assign_view(cast(value, self.dtype()).clone());
            })
       .def("_copy_from",
-           [](Tensor& self, const Tensor& value) { self.copy_from(cast(value, self.dtype())); },
+           [](Tensor& self, const Tensor& value) {
+             self.copy_from(cast(value, self.dtype()));
+             self.bump_version();  // Note [In-place writes and saved values]
+           },
            "Writes value (broadcast) into this tensor's memory, in place.")
       .def("__dlpack__",
            [](const Tensor& t, nb::kwargs) { return nb::cast(to_ndarray(t)); },  // a "dltensor" capsule

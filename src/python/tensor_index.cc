@@ -246,12 +246,13 @@ Tensor tensor_getitem(const Tensor& t, nb::handle index) {
 
 void tensor_setitem(const Tensor& t, nb::handle index, nb::handle value) {
   SPROUT_CHECK(!(t.autograd() && is_recording()), RuntimeError,
-               "Tensor index assignment: cannot write in place into a tensor that a gradient is being taken through; "
-               "build the new value with ops.masked_fill, ops.select or ops.tensor_scatter_update instead");
+               "Tensor index assignment: a tensor a gradient is being taken through is written by "
+               "Tensor.__setitem__'s differentiable path, not here");
   std::vector<Item> items = parse(index);
   const bool advanced = has_advanced(items);
   Plan plan = make_plan(t, items, advanced);
   Tensor v = cast(to_tensor(value), t.dtype());
+  t.bump_version();  // Note [In-place writes and saved values]
   if (!advanced) {
     plan.view.copy_from(v.expand(plan.view.shape()));
     return;

@@ -4,7 +4,9 @@
 // itself.
 #pragma once
 
+#include <atomic>
 #include <cstddef>
+#include <cstdint>
 #include <memory>
 
 #include "tensor/allocator.h"
@@ -38,6 +40,10 @@ class Storage {
   size_t nbytes() const { return nbytes_; }
   bool owned() const { return !keep_alive_; }
 
+  // How many times the bytes were written in place (Note [In-place writes and saved values]).
+  uint32_t version() const { return version_.load(std::memory_order_relaxed); }
+  void bump_version() const { version_.fetch_add(1, std::memory_order_relaxed); }
+
  private:
   struct Inline;
   struct InlineTag {};
@@ -47,6 +53,7 @@ class Storage {
   size_t nbytes_;
   std::shared_ptr<void> keep_alive_;
   bool from_allocator_ = true;  // owned and not inline: the CpuAllocator takes the bytes back
+  mutable std::atomic<uint32_t> version_{0};
 };
 
 // A Storage and its bytes in one object.

@@ -50,6 +50,12 @@ class Tensor {
   bool is_contiguous() const;
   const std::shared_ptr<Storage>& storage() const { return storage_; }
   bool shares_storage(const Tensor& other) const { return storage_ == other.storage_; }
+  // In-place writes to the storage so far (Note [In-place writes and saved values]); writers that
+  // change a tensor's bytes in place, rather than fill a new output, bump it.
+  uint32_t version() const { return storage_ ? storage_->version() : 0; }
+  void bump_version() const {
+    if (storage_) storage_->bump_version();
+  }
 
   // Address of the first element (storage start + offset).
   void* raw_data() const {

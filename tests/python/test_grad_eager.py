@@ -183,16 +183,60 @@ def test_indexing_is_differentiable_to_any_order():
     np.testing.assert_allclose(second.asnumpy(), [12.0, 0.0])
 
 
-def test_in_place_assignment_under_grad_is_refused():
-    def f(t):
+def test_index_assignment_under_grad_carries_the_gradient():
+    x = ms.Tensor([1.0, 2.0, 3.0, 4.0])
+
+    def built_by_assignment(t):  # a buffer filled element by element, as in NumPy
+        out = ms.ops.zeros((4,), ms.float32)
+        for i in range(4):
+            out[i] = t[i] ** 2
+        return out.sum()
+
+    np.testing.assert_allclose(ms.grad(built_by_assignment)(x).asnumpy(), [2.0, 4.0, 6.0, 8.0])
+
+    def overwritten(t):
+        y = t * 2
+        y[0] = 0.0
+        y[x > 2] = t[x > 2] * 10  # a mask of known values
+        return (y * y).sum()
+
+    expected = np.array([0.0, 2 * 4.0 * 2, 2 * 30.0 * 10, 2 * 40.0 * 10])
+    np.testing.assert_allclose(ms.grad(overwritten)(x).asnumpy(), expected)
+
+    def into_the_input(t):
         t[0] = 1.0
         return t.sum()
 
-    with pytest.raises(RuntimeError, match="cannot write in place into a tensor that a gradient"):
-        ms.grad(f)(ms.Tensor([1.0, 2.0]))
+    with pytest.raises(RuntimeError, match="cannot write in place into a tensor the gradient is taken with respect to"):
+        ms.grad(into_the_input)(ms.Tensor([1.0, 2.0]))
     y = ms.Tensor([1.0, 2.0])
     y[0] = 5.0  # outside a grad scope it is an ordinary in-place write
     assert y.tolist() == [5.0, 2.0]
+
+
+@pytest.mark.parametrize("write", [
+    lambda y: y.__setitem__(0, 5.0),
+    lambda y: ms.ops.assign(y, y * 5),
+    lambda y: y._copy_from(y * 5),
+], ids=["setitem", "assign", "copy_from"])
+def test_writing_a_saved_value_in_place_fails_the_backward_clearly(write):
+    # Mul keeps y for x's gradient: writing y afterwards used to give a gradient from the new values.
+    def f(x):
+        y = ms.ops.ones((3,), ms.float32)
+        z = x * y
+        write(y)
+        return z.sum()
+
+    with pytest.raises(RuntimeError, match="input 'y' of Mul .* was written in place after Mul used it"):
+        ms.grad(f)(ms.Tensor([1.0, 2.0, 3.0]))
+
+    def g(x):  # a product with a constant keeps nothing of x: writing x's copy is harmless
+        y = x * 1
+        z = y * 3.0
+        y[0] = 7.0
+        return z.sum()
+
+    np.testing.assert_allclose(ms.grad(g)(ms.Tensor([1.0, 2.0, 3.0])).asnumpy(), [3.0, 3.0, 3.0])
 
 
 @pytest.mark.parametrize("position, matmuls", [(None, 5), (0, 6)])

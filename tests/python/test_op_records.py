@@ -141,7 +141,8 @@ def test_bprop_rule_reads_only_what_the_tape_saves(record):
     for shapes in record.grad_shapes or record.shapes:
         inputs, outs = _run_float64(record, prim, rng, shapes)
         douts = [ms.Tensor(rng.standard_normal(o.shape), o.dtype) for o in outs]
-        reads_in, reads_out = _C.bprop_reads(prim, inputs, outs)
+        # Every input tracked: the rule is asked for every gradient (an untracked input's is never wanted).
+        reads_in, reads_out = _C.bprop_reads(prim, [_C.track(t) for t in inputs], outs)
         kept_in = [t if keep else _nan_like(t) for t, keep in zip(inputs, reads_in)]
         kept_out = [t if keep else _nan_like(t) for t, keep in zip(outs, reads_out)]
         full = _C.run_bprop(prim, inputs, outs, douts)

@@ -125,7 +125,22 @@ def __setitem__(self, index, value):
     if value is None:
         raise TypeError("Tensor.__setitem__: 'value' must be a Tensor, NumPy array, Python number or a (nested) "
                         "list/tuple of numbers, but got None")
-    _setitem(self, index, value)
+    if _C.is_recording() and (_C.is_tracked(self) or (isinstance(value, Tensor) and _C.is_tracked(value))):
+        _setitem_with_gradient(self, index, value)
+    else:
+        _setitem(self, index, value)
+
+
+def _setitem_with_gradient(target, index, value):
+    """target[index] = value inside a grad scope, with a gradient: the update is computed as graph mode
+    computes it (a TensorScatterUpdate, differentiable in the old target and in value), then written into
+    the target, which takes the update's place in the gradient graph. Values an earlier op saved and this
+    write overwrites make that op's backward fail clearly (Note [In-place writes and saved values])."""
+    from sprout._frontend import indexing
+    items = index if isinstance(index, tuple) else (index,)
+    items = tuple(i.asnumpy() if isinstance(i, Tensor) else i for i in items)  # eager: index values are known
+    updated = indexing.setitem(target, items if isinstance(index, tuple) else items[0], value)
+    _C.write_tracked(target, updated)
 
 
 @_method

@@ -18,6 +18,27 @@ Tensor accumulate(const Tensor& a, const Tensor& b) {
   return run_eager(add, in)[0];
 }
 
+// Note [In-place writes and saved values]
+// A node keeps the tensors its rule reads, by reference: writing one in place afterwards (x[0] = v,
+// ops.assign, an optimizer update) would make backward compute from the new values, a wrong gradient
+// with no warning. Storages count their in-place writes; a node notes the counts of what it saved and
+// backward refuses to run on a value written since, naming the op and the value. (Placeholders for
+// values the rule does not read own no memory and are never written.)
+void check_saved_values(const GradNode& node) {
+  const OpDef& def = node.prim.def();
+  const size_t n_in = node.inputs.size();
+  for (size_t i = 0; i < node.versions.size(); ++i) {
+    const Tensor& t = i < n_in ? node.inputs[i] : node.outputs[i - n_in];
+    if (t.version() == node.versions[i]) continue;
+    const auto& names = i < n_in ? def.inputs : def.outputs;
+    const size_t k = i < n_in ? i : i - n_in;
+    throw RuntimeError(str("grad: ", i < n_in ? "input '" : "output '", k < names.size() ? names[k] : str(k), "' of ",
+                           def.name, " (shape ", shape_str(t.shape()), ") was written in place after ", def.name,
+                           " used it, and its gradient needs the old values; write into a copy (x.copy()) or take ",
+                           "the gradient before the write"));
+  }
+}
+
 // Input gradients of one node given its output gradients (undefined = zero); `wanted` marks the
 // inputs whose gradient flows somewhere (the rule may skip the others).
 std::vector<Tensor> node_backward(const std::shared_ptr<GradNode>& node, std::vector<Tensor> douts,
@@ -27,6 +48,7 @@ std::vector<Tensor> node_backward(const std::shared_ptr<GradNode>& node, std::ve
       if (!douts[i].defined()) douts[i] = Tensor::zeros(node->outputs[i].shape(), node->outputs[i].dtype());
     return node->custom(douts);
   }
+  check_saved_values(*node);
   EagerEmitter e;
   std::vector<Emitter::Value> in, out, dout;
   for (const Tensor& t : node->inputs) in.push_back(e.add(t));

@@ -51,6 +51,9 @@ void record_op(const Primitive& prim, std::span<const Tensor> inputs, std::span<
     if (!reads.input(i)) node->inputs[i] = unsaved_placeholder(node->inputs[i]);
   for (size_t i = 0; i < node->outputs.size(); ++i)
     if (!reads.output(i)) node->outputs[i] = unsaved_placeholder(node->outputs[i]);
+  node->versions.reserve(node->inputs.size() + node->outputs.size());
+  for (const Tensor& t : node->inputs) node->versions.push_back(t.version());
+  for (const Tensor& t : node->outputs) node->versions.push_back(t.version());
 }
 
 void record_custom(CustomBackward backward, std::span<const Tensor> inputs, std::span<Tensor> outputs) {
@@ -65,6 +68,7 @@ Tensor track(const Tensor& t) {
   Tensor in[1] = {t};
   auto node = new_node(in, std::span<Tensor>(&alias, 1));
   node->custom = [](std::span<const Tensor> douts) { return std::vector<Tensor>{douts[0]}; };
+  node->target = true;
   return alias;
 }
 

@@ -50,7 +50,11 @@ struct GradNode {
   std::vector<Tensor> inputs;      // as the op saw them, with their AutogradMeta
   std::vector<Tensor> outputs;     // detached (see the note)
   std::vector<GradEdge> next;      // per input: where its gradient flows (node null: not tracked)
+  // Registry rules: the storage versions of inputs, then outputs, when recorded; backward refuses a
+  // saved value written in place since (Note [In-place writes and saved values]).
+  std::vector<uint32_t> versions;
   uint64_t sequence = 0;           // creation order: backward runs nodes latest first
+  bool target = false;             // made by `track`: its output is a tensor the gradient is taken for
 };
 
 // True while at least one grad scope is open and recording is not paused (no_grad).

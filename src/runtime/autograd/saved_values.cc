@@ -44,7 +44,11 @@ class ProbeEmitter final : public Emitter {
   std::vector<bool> read_;
 };
 
-BpropReads probe(const Primitive& prim, std::span<const Tensor> inputs, std::span<const Tensor> outputs) {
+// The reads of the rule asked only for the gradients of the tracked inputs: the others are never
+// wanted, and what only their gradients read (the other operand of a product with a constant) need
+// not be kept.
+BpropReads probe(const Primitive& prim, std::span<const Tensor> inputs, std::span<const Tensor> outputs,
+                 std::span<const uint8_t> tracked) {
   const OpDef& def = prim.def();
   if (!def.bprop || inputs.size() > 64 || outputs.size() > 64) return {};
   ProbeEmitter e;
@@ -53,7 +57,7 @@ BpropReads probe(const Primitive& prim, std::span<const Tensor> inputs, std::spa
   for (const Tensor& t : outputs) out.push_back(e.add(TensorSpec{t.dtype(), t.shape()}));
   for (const Tensor& t : outputs) dout.push_back(e.add(TensorSpec{t.dtype(), t.shape()}));
   try {
-    def.bprop(e, BpropArgs{prim, in, out, dout});
+    def.bprop(e, BpropArgs{prim, in, out, dout, tracked});
   } catch (...) {
     return {};  // keep everything; the real backward reports whatever is wrong
   }
@@ -70,6 +74,7 @@ BpropReads probe(const Primitive& prim, std::span<const Tensor> inputs, std::spa
 struct CacheEntry {
   Primitive prim;
   std::vector<TensorSpec> specs;  // inputs, then outputs
+  std::vector<uint8_t> tracked;
   BpropReads reads;
 };
 
@@ -100,14 +105,21 @@ constexpr size_t kMaxCacheEntries = 4096;  // primitives made per call (call-tim
 
 BpropReads bprop_reads(const Primitive& prim, std::span<const Tensor> inputs, std::span<const Tensor> outputs) {
   thread_local std::unordered_map<size_t, CacheEntry> cache;
+  std::vector<uint8_t> tracked;
+  tracked.reserve(inputs.size());
   size_t key = mix(reinterpret_cast<size_t>(prim.attrs()), reinterpret_cast<size_t>(&prim.def()));
+  for (const Tensor& t : inputs) {
+    tracked.push_back(t.autograd() ? 1 : 0);
+    key = mix(key, tracked.back());
+  }
   key = spec_hash(outputs, spec_hash(inputs, mix(key, inputs.size())));
   auto found = cache.find(key);
   if (found != cache.end() && found->second.prim.attrs() == prim.attrs() &&
-      &found->second.prim.def() == &prim.def() && same_specs(found->second, inputs, outputs))
+      &found->second.prim.def() == &prim.def() && found->second.tracked == tracked &&
+      same_specs(found->second, inputs, outputs))
     return found->second.reads;
   if (cache.size() >= kMaxCacheEntries) cache.clear();
-  CacheEntry entry{prim, {}, probe(prim, inputs, outputs)};
+  CacheEntry entry{prim, {}, tracked, probe(prim, inputs, outputs, tracked)};
   for (std::span<const Tensor> ts : {inputs, outputs})
     for (const Tensor& t : ts) entry.specs.push_back(TensorSpec{t.dtype(), t.shape()});
   BpropReads reads = entry.reads;

@@ -6,7 +6,9 @@
 // pass (a conv -> BatchNorm -> ReLU block would keep three activations where two are needed).
 //
 // The answer is not written by hand next to each rule, where it could drift from the rule: it is
-// found by running the rule once on a `ProbeEmitter`, whose values are shapes and dtypes only and
+// found by running the rule once on a `ProbeEmitter`, asked for the gradients of the tracked inputs
+// only (an untracked input's gradient is never wanted: `x * w` with a constant w need not keep x),
+// whose values are shapes and dtypes only and
 // which notes every value an emitted op consumes. Asking for a value's spec or for zeros of its shape
 // is not a read. Rules cannot branch on tensor values (the graph compiler runs them on IR nodes), so
 // the probe sees every read the real backward will make for the same op, attributes and specs; the
@@ -34,7 +36,8 @@ struct BpropReads {
   bool output(size_t i) const { return i >= 64 || (outputs >> i & 1); }
 };
 
-// What the bprop rule of `prim` reads when given tensors of these specs (cached).
+// What the bprop rule of `prim` reads when given tensors of these specs and asked for the gradients of
+// the tracked ones among `inputs` (cached).
 BpropReads bprop_reads(const Primitive& prim, std::span<const Tensor> inputs, std::span<const Tensor> outputs);
 
 // A tensor of `t`'s shape and dtype that owns no memory of its own (all zeros; never written).
