@@ -494,3 +494,25 @@ def test_jit_with_defaults_keywords_and_on_a_cell_method():
         ms.jit(3)
     with pytest.raises(ValueError, match="jit: 'mode' must be 'PSJit' or 'PIJit'"):
         ms.jit(mode="eager")
+
+
+def test_set_train_selects_the_graph_compiled_for_that_mode():
+    # A cell compiled in training mode was run by its training graph after set_train(False): dropout
+    # still dropped and BatchNorm normalized by the batch (Note [Training mode in compiled graphs]).
+    ms.set_context(mode=ms.GRAPH_MODE)
+    ms.set_seed(0)
+    net = nn.SequentialCell(nn.Dense(4, 4), nn.BatchNorm1d(4), nn.Dropout(p=0.5))
+    x = ms.Tensor(np.random.RandomState(0).randn(8, 4).astype(np.float32))
+    net.set_train(True)
+    assert (net(x).asnumpy() == 0).any()
+    net.set_train(False)
+    evaluated = net(x).asnumpy()
+    np.testing.assert_array_equal(net(x).asnumpy(), evaluated)
+    ms.set_context(mode=ms.PYNATIVE_MODE)
+    np.testing.assert_allclose(net(x).asnumpy(), evaluated, rtol=1e-6, atol=1e-6)
+    ms.set_context(mode=ms.GRAPH_MODE)
+    net[2].training = True  # one cell's mode, set directly
+    assert (net(x).asnumpy() == 0).any()
+    net.set_train(True)
+    net(x)
+    assert net.__dict__["_jit_construct"].cache_size == 3  # training, evaluation, evaluation but dropout

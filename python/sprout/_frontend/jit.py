@@ -16,6 +16,7 @@ from sprout._frontend import calls
 from sprout._frontend import values as V
 from sprout._frontend.graph_tensor import GraphTensor
 from sprout._frontend.context import CompileContext
+from sprout.nn.cell import training_state
 
 
 class CompiledGraph:
@@ -103,7 +104,7 @@ class JitFunction:
         if _C.is_recording():
             return self._call_on_tape(full_args, kwargs)
         if self._plain and not kwargs and len(full_args) == self._arity:  # the hot path: no binding
-            key = tuple(_arg_key(a) for a in full_args)
+            key = (training_state(),) + tuple(_arg_key(a) for a in full_args)
             graph = self._cache.get(key)
             if graph is None:
                 graph = self._cache[key] = compile_function(self.fn, full_args, kwargs, self.fn.__name__)
@@ -136,7 +137,8 @@ class JitFunction:
         return _replace_leaves(out, list(tracked))
 
     def compiled(self, args, kwargs):
-        key = tuple(_arg_key(a) for a in args) + tuple((k, _arg_key(v)) for k, v in sorted(kwargs.items()))
+        key = ((training_state(),) + tuple(_arg_key(a) for a in args)
+               + tuple((k, _arg_key(v)) for k, v in sorted(kwargs.items())))
         graph = self._cache.get(key)
         if graph is None:
             graph = compile_function(self.fn, args, kwargs, self.fn.__name__)

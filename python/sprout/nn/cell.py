@@ -5,6 +5,7 @@ computes the forward pass. Parameter names follow MindSpore: a parameter takes i
 and a sub-cell's parameters are prefixed with the sub-cell's attribute name ("fc1.weight").
 A subclass may define ``bprop(self, *inputs, out, dout)`` to replace autodiff for the cell.
 """
+import random
 import sys
 from collections import OrderedDict
 
@@ -13,6 +14,30 @@ from sprout._frontend import calls as _staging
 from sprout.common import dtype as mstype
 from sprout.common.parameter import Parameter, ParameterTuple
 from sprout.common.tensor import Tensor
+
+
+# Note [Training mode in compiled graphs]
+# A cell's construct reads `self.training` while it is staged (Dropout and BatchNorm branch on it), so a
+# graph compiled in one mode is wrong in the other. Every cell carries a random token; this XOR of the
+# tokens of the cells now in training mode changes with any cell's mode and is part of every compiled
+# graph's cache key: set_train(False) selects (or compiles) the evaluation graph, and switching back
+# finds the training graph again.
+_training_state = [0]
+
+
+def _set_training(cell, mode):
+    mode = bool(mode)
+    d = cell.__dict__
+    if "_train_token" not in d:
+        object.__setattr__(cell, "_train_token", random.getrandbits(63))
+    if d.get("training", False) != mode:
+        _training_state[0] ^= d["_train_token"]
+    object.__setattr__(cell, "training", mode)
+
+
+def training_state():
+    """The current training modes of all cells, as one number (Note [Training mode in compiled graphs])."""
+    return _training_state[0]
 
 
 class Cell:
@@ -34,6 +59,9 @@ class Cell:
 
     # --- registration -------------------------------------------------------------------------
     def __setattr__(self, name, value):
+        if name == "training":
+            _set_training(self, value)
+            return
         cells = self.__dict__.get("_cells")
         if cells is None and isinstance(value, (Cell, Parameter)):
             raise RuntimeError(f"{type(self).__name__}: call super().__init__() before assigning '{name}'")
@@ -160,7 +188,7 @@ class Cell:
     # --- modes --------------------------------------------------------------------------------
     def set_train(self, mode=True):
         for _, cell in self.cells_and_names():
-            object.__setattr__(cell, "training", bool(mode))
+            _set_training(cell, mode)
         return self
 
     @property

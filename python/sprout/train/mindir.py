@@ -46,7 +46,7 @@ def export(net, *inputs, file_name, file_format="MINDIR", **kwargs):
         ctx, _, output_template = stage_function(fn, args, {}, name)
     finally:
         for cell, mode in training:
-            object.__setattr__(cell, "training", mode)
+            cell.training = mode
     weights = [(p.name, p) for p in ctx.parameters]
     n_inputs = ctx.entry.n_parameters() - len(weights)
     single = output_template[0] == "leaf"
