@@ -54,8 +54,9 @@ class _OutputToFloat32(Cell):
 
 def _white_list():
     from sprout import nn
-    return tuple(getattr(nn, name) for name in ("Conv1d", "Conv2d", "Conv3d", "Conv2dTranspose", "Dense", "LSTMCell",
-                                                "GRUCell", "RNNCell") if hasattr(nn, name))
+    return tuple(getattr(nn, name) for name in ("Conv1d", "Conv2d", "Conv3d", "Conv1dTranspose", "Conv2dTranspose",
+                                                "Conv3dTranspose", "Dense", "LSTMCell", "GRUCell", "RNNCell")
+                 if hasattr(nn, name))
 
 
 def _black_list():

@@ -1,32 +1,35 @@
 from sprout.nn.layer.activation import (ELU, GELU, HSigmoid, HSwish, LeakyReLU, LogSoftmax, Mish, PReLU, ReLU,
                                        ReLU6, SiLU, Sigmoid, Softmax, Softplus, Tanh, get_activation)
-from sprout.nn.layer.activation_more import (CELU, GLU, HShrink, Hardtanh, LogSigmoid, SELU, SoftShrink, Softmin,
-                                            Softsign, Tanhshrink, Threshold)
+from sprout.nn.layer.activation_more import (CELU, GLU, HShrink, Hardtanh, LogSigmoid, RReLU, SELU, SoftShrink,
+                                            Softmax2d, Softmin, Softsign, Tanhshrink, Threshold)
 from sprout.nn.layer.basic import Dense, Flatten, Identity, PixelShuffle, PixelUnshuffle, Unflatten, Upsample
 from sprout.nn.layer.container import CellDict, CellList, SequentialCell
-from sprout.nn.layer.conv import Conv1d, Conv2d, Conv2dTranspose, Conv3d
+from sprout.nn.layer.conv import Conv1d, Conv1dTranspose, Conv2d, Conv2dTranspose, Conv3d, Conv3dTranspose
 from sprout.nn.layer.dropout import Dropout, Dropout1d, Dropout2d, Dropout3d
 from sprout.nn.layer.embedding import Embedding
-from sprout.nn.layer.normalization import (BatchNorm1d, BatchNorm2d, GroupNorm, InstanceNorm1d, InstanceNorm2d,
-                                          InstanceNorm3d, LayerNorm)
+from sprout.nn.layer.normalization import (BatchNorm1d, BatchNorm2d, BatchNorm3d, GroupNorm, InstanceNorm1d,
+                                          InstanceNorm2d, InstanceNorm3d, LayerNorm)
 from sprout.nn.layer.padding import (ConstantPad1d, ConstantPad2d, ConstantPad3d, ReflectionPad1d, ReflectionPad2d,
                                      ReflectionPad3d, ReplicationPad1d, ReplicationPad2d, ReplicationPad3d, ZeroPad2d)
 from sprout.nn.layer.pooling import (AdaptiveAvgPool1d, AdaptiveAvgPool2d, AdaptiveMaxPool1d, AdaptiveMaxPool2d,
                                      AvgPool1d, AvgPool2d, LPPool1d, LPPool2d, MaxPool1d, MaxPool2d)
+from sprout.nn.layer.pooling3d import AdaptiveAvgPool3d, AdaptiveMaxPool3d, AvgPool3d, MaxPool3d
 from sprout.nn.layer.rnn_cells import GRUCell, LSTMCell, RNNCell
 from sprout.nn.layer.rnns import GRU, LSTM, RNN
 from sprout.nn.layer.transformer import (MultiheadAttention, Transformer, TransformerDecoder, TransformerDecoderLayer,
                                         TransformerEncoder, TransformerEncoderLayer)
 
-__all__ = ["AdaptiveAvgPool1d", "AdaptiveAvgPool2d", "AdaptiveMaxPool1d", "AdaptiveMaxPool2d", "AvgPool1d",
-           "AvgPool2d", "BatchNorm1d", "BatchNorm2d", "CellDict", "CellList", "CELU", "ConstantPad1d", "ConstantPad2d",
-           "ConstantPad3d", "Conv1d", "Conv2d", "Conv2dTranspose", "Conv3d", "Dense", "Dropout", "Dropout1d",
-           "Dropout2d", "Dropout3d", "ELU", "Embedding", "Flatten", "GELU", "get_activation", "GLU", "GroupNorm",
-           "GRU", "GRUCell", "Hardtanh", "HShrink", "HSigmoid", "HSwish", "Identity", "InstanceNorm1d",
+__all__ = ["AdaptiveAvgPool1d", "AdaptiveAvgPool2d", "AdaptiveAvgPool3d", "AdaptiveMaxPool1d", "AdaptiveMaxPool2d",
+           "AdaptiveMaxPool3d", "AvgPool1d", "AvgPool2d", "AvgPool3d", "BatchNorm1d", "BatchNorm2d", "BatchNorm3d",
+           "CellDict", "CellList", "CELU", "ConstantPad1d", "ConstantPad2d", "ConstantPad3d", "Conv1d",
+           "Conv1dTranspose", "Conv2d", "Conv2dTranspose", "Conv3d", "Conv3dTranspose", "Dense", "Dropout",
+           "Dropout1d", "Dropout2d", "Dropout3d", "ELU", "Embedding", "Flatten", "GELU", "get_activation", "GLU",
+           "GroupNorm", "GRU", "GRUCell", "Hardtanh", "HShrink", "HSigmoid", "HSwish", "Identity", "InstanceNorm1d",
            "InstanceNorm2d", "InstanceNorm3d", "LayerNorm", "LeakyReLU", "LogSigmoid", "LogSoftmax", "LPPool1d",
-           "LPPool2d", "LSTM", "LSTMCell", "MaxPool1d", "MaxPool2d", "Mish", "MultiheadAttention", "PixelShuffle",
-           "PixelUnshuffle", "PReLU", "ReflectionPad1d", "ReflectionPad2d", "ReflectionPad3d", "ReLU", "ReLU6",
-           "ReplicationPad1d", "ReplicationPad2d", "ReplicationPad3d", "RNN", "RNNCell", "SELU", "SequentialCell",
-           "Sigmoid", "SiLU", "Softmax", "Softmin", "Softplus", "SoftShrink", "Softsign", "Tanh", "Tanhshrink",
-           "Threshold", "Transformer", "TransformerDecoder", "TransformerDecoderLayer", "TransformerEncoder",
-           "TransformerEncoderLayer", "Unflatten", "Upsample", "ZeroPad2d"]
+           "LPPool2d", "LSTM", "LSTMCell", "MaxPool1d", "MaxPool2d", "MaxPool3d", "Mish", "MultiheadAttention",
+           "PixelShuffle", "PixelUnshuffle", "PReLU", "ReflectionPad1d", "ReflectionPad2d", "ReflectionPad3d",
+           "ReLU", "ReLU6", "ReplicationPad1d", "ReplicationPad2d", "ReplicationPad3d", "RNN", "RNNCell", "RReLU",
+           "SELU", "SequentialCell", "Sigmoid", "SiLU", "Softmax", "Softmax2d", "Softmin", "Softplus", "SoftShrink",
+           "Softsign", "Tanh", "Tanhshrink", "Threshold", "Transformer", "TransformerDecoder",
+           "TransformerDecoderLayer", "TransformerEncoder", "TransformerEncoderLayer", "Unflatten", "Upsample",
+           "ZeroPad2d"]

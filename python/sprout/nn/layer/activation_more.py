@@ -105,3 +105,34 @@ class Threshold(Cell):
 
     def construct(self, input_x):
         return ops.threshold(input_x, self.threshold, self.value)
+
+
+class Softmax2d(Cell):
+    """Softmax over the channels of a (C, H, W) or (N, C, H, W) input, at every position."""
+
+    def construct(self, x):
+        if x.ndim not in (3, 4):
+            raise ValueError(f"Softmax2d: expects an input of shape (C, H, W) or (N, C, H, W), but got {x.shape}")
+        return ops.softmax(x, -3)
+
+
+class RReLU(Cell):
+    """Randomized leaky ReLU: in training, each negative element is scaled by a slope drawn uniformly from
+    [lower, upper]; in evaluation by their mean."""
+
+    def __init__(self, lower=1 / 8, upper=1 / 3):
+        super().__init__()
+        self.lower, self.upper = _number("RReLU", "lower", lower), _number("RReLU", "upper", upper)
+        if not 0 <= self.lower <= self.upper:
+            raise ValueError(f"RReLU: need 0 <= lower <= upper, but got lower={lower} and upper={upper}")
+
+    def construct(self, x):
+        if self.training:
+            slope = ops.uniform(x.shape, ops.scalar_to_tensor(self.lower), ops.scalar_to_tensor(self.upper))
+            slope = slope.astype(x.dtype)
+        else:
+            slope = (self.lower + self.upper) / 2
+        return ops.where(x >= 0, x, x * slope)
+
+    def extend_repr(self):
+        return f"lower={self.lower}, upper={self.upper}"

@@ -1,4 +1,4 @@
-"""Normalization layers: BatchNorm1d/2d and LayerNorm (``mindspore.nn``)."""
+"""Normalization layers: BatchNorm1d/2d/3d, LayerNorm, GroupNorm and InstanceNorm (``mindspore.nn``)."""
 from sprout import ops
 from sprout.common import dtype as mstype
 from sprout.common.initializer import initializer
@@ -37,6 +37,9 @@ class _BatchNorm(Cell):
     def construct(self, x):
         if x.ndim not in self._input_ranks:
             raise ValueError(f"{type(self).__name__}: expects an input of rank {self._input_ranks}, got shape {x.shape}")
+        return self._normalize(x)
+
+    def _normalize(self, x):
         training = self.training if self.use_batch_statistics is None else self.use_batch_statistics
         dtype = x.dtype
         if dtype != self.gamma.dtype:  # a half-precision x (amp O3): normalized in the statistics' float32
@@ -55,6 +58,16 @@ class BatchNorm2d(_BatchNorm):
 
 class BatchNorm1d(_BatchNorm):
     _input_ranks = (2,)
+
+
+class BatchNorm3d(_BatchNorm):
+    """Batch normalization of (N, C, D, H, W): the depth joins the height, as one 2-d batch norm."""
+
+    _input_ranks = (5,)
+
+    def _normalize(self, x):
+        n, c, d, h, w = x.shape
+        return super()._normalize(x.reshape(n, c, d * h, w)).reshape(n, c, d, h, w)
 
 
 class LayerNorm(Cell):
