@@ -22,6 +22,11 @@ def _pair(api, name, value, n=2):
     raise ValueError(f"{api}: '{name}' must be a positive int or a tuple of {count}positive ints, but got {value!r}")
 
 
+def _check_pad_mode(api, pad_mode):
+    if pad_mode not in ("same", "valid", "pad"):
+        raise ValueError(f"{api}: 'pad_mode' must be 'same', 'valid' or 'pad', but got {pad_mode!r}")
+
+
 def _conv_weight(api, in_channels, out_channels, group, kernel, weight_init, bias_init, has_bias, dtype, shape):
     for name, value in (("in_channels", in_channels), ("out_channels", out_channels), ("group", group)):
         if not isinstance(value, int) or isinstance(value, bool) or value <= 0:
@@ -52,8 +57,7 @@ class Conv2d(Cell):
         if in_channels % group or out_channels % group:
             raise ValueError(f"{api}: in_channels ({in_channels}) and out_channels ({out_channels}) must be "
                              f"divisible by group ({group})")
-        if pad_mode not in ("same", "valid", "pad"):
-            raise ValueError(f"{api}: 'pad_mode' must be 'same', 'valid' or 'pad', but got {pad_mode!r}")
+        _check_pad_mode(api, pad_mode)
         if data_format != "NCHW":
             raise ValueError(f"{api}: only data_format='NCHW' is supported, but got {data_format!r}")
         self.in_channels, self.out_channels = in_channels, out_channels
@@ -124,8 +128,7 @@ class Conv2dTranspose(Cell):
                  group=1, has_bias=False, weight_init=None, bias_init=None, dtype=mstype.float32):
         super().__init__()
         api = "Conv2dTranspose"
-        if pad_mode not in ("same", "valid", "pad"):
-            raise ValueError(f"{api}: 'pad_mode' must be 'same', 'valid' or 'pad', but got {pad_mode!r}")
+        _check_pad_mode(api, pad_mode)
         self.in_channels, self.out_channels, self.group = in_channels, out_channels, group
         self.kernel_size = _pair(api, "kernel_size", kernel_size)
         self.stride, self.dilation = _pair(api, "stride", stride), _pair(api, "dilation", dilation)
@@ -166,8 +169,7 @@ class Conv1dTranspose(Cell):
                  group=1, has_bias=False, weight_init=None, bias_init=None, dtype=mstype.float32):
         super().__init__()
         api = "Conv1dTranspose"
-        if pad_mode not in ("same", "valid", "pad"):
-            raise ValueError(f"{api}: 'pad_mode' must be 'same', 'valid' or 'pad', but got {pad_mode!r}")
+        _check_pad_mode(api, pad_mode)
         if not isinstance(padding, int) or isinstance(padding, bool) or padding < 0 or (padding and pad_mode != "pad"):
             raise ValueError(f"{api}: 'padding' must be an int >= 0, non-zero only with pad_mode='pad', got {padding!r}")
         (self.kernel_size,), (self.stride,) = _pair(api, "kernel_size", kernel_size, 1), _pair(api, "stride", stride, 1)
@@ -202,8 +204,7 @@ class Conv3dTranspose(Cell):
                  dtype=mstype.float32):
         super().__init__()
         api = "Conv3dTranspose"
-        if pad_mode not in ("same", "valid", "pad"):
-            raise ValueError(f"{api}: 'pad_mode' must be 'same', 'valid' or 'pad', but got {pad_mode!r}")
+        _check_pad_mode(api, pad_mode)
         if data_format != "NCDHW":
             raise ValueError(f"{api}: only data_format='NCDHW' is supported, but got {data_format!r}")
         pads = (padding,) * 6 if isinstance(padding, int) and not isinstance(padding, bool) else padding
