@@ -130,7 +130,8 @@ STATELESS = {
     "GaussianNLLLoss": (nn.GaussianNLLLoss, lambda: (normal(3, 4), normal(3, 4, seed=1), positive(3, 4, seed=2))),
     "SoftMarginLoss": (nn.SoftMarginLoss, lambda: (normal(3, 4), signs(3, 4))),
     "TripletMarginLoss": (nn.TripletMarginLoss, lambda: (normal(3, 4), normal(3, 4, seed=1), normal(3, 4, seed=2))),
-    "CTCLoss": (nn.CTCLoss, lambda: (ms.ops.log_softmax(normal(6, 2, 5), -1), ms.Tensor(np.array([[1, 2], [3, 3]], np.int32)),
+    "CTCLoss": (nn.CTCLoss, lambda: (ms.ops.log_softmax(normal(6, 2, 5), -1),
+                                     ms.Tensor(np.array([[1, 2], [3, 3]], np.int32)),
                                      ms.Tensor(np.array([6, 5], np.int32)), ms.Tensor(np.array([2, 2], np.int32)))),
 }
 

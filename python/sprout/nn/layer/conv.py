@@ -171,7 +171,8 @@ class Conv1dTranspose(Cell):
         api = "Conv1dTranspose"
         _check_pad_mode(api, pad_mode)
         if not isinstance(padding, int) or isinstance(padding, bool) or padding < 0 or (padding and pad_mode != "pad"):
-            raise ValueError(f"{api}: 'padding' must be an int >= 0, non-zero only with pad_mode='pad', got {padding!r}")
+            raise ValueError(f"{api}: 'padding' must be an int >= 0, non-zero only with pad_mode='pad', but got "
+                             f"{padding!r}")
         (self.kernel_size,), (self.stride,) = _pair(api, "kernel_size", kernel_size, 1), _pair(api, "stride", stride, 1)
         (self.dilation,) = _pair(api, "dilation", dilation, 1)
         self.in_channels, self.out_channels, self.group = in_channels, out_channels, group
