@@ -68,6 +68,25 @@ def test_adam_matches_reference():
     np.testing.assert_allclose(got[1], p, rtol=1e-5)
 
 
+@pytest.mark.parametrize("mode", [ms.PYNATIVE_MODE, ms.GRAPH_MODE], ids=["pynative", "graph"])
+def test_adam_amsgrad_divides_by_the_largest_second_moment(mode):
+    ms.set_context(mode=mode)
+    p = ms.Parameter(ms.Tensor(np.array([1.0, -2.0], np.float32)), name="p")
+    opt = nn.Adam([p], learning_rate=0.01, use_amsgrad=True)
+    grads = [np.array([1.0, -0.5], np.float32), np.array([0.1, 0.2], np.float32), np.array([0.05, -3.0], np.float32)]
+    step = ms.jit(lambda g: opt((g,))) if mode == ms.GRAPH_MODE else (lambda g: opt((g,)))
+    w, m, v, vhat = np.array([1.0, -2.0]), 0, 0, 0
+    for t, g in enumerate(grads, 1):
+        step(ms.Tensor(g))
+        m, v = 0.9 * m + 0.1 * g, 0.999 * v + 0.001 * g * g
+        vhat = np.maximum(vhat, v)
+        w = w - 0.01 * np.sqrt(1 - 0.999 ** t) / (1 - 0.9 ** t) * m / (np.sqrt(vhat) + 1e-8)
+    np.testing.assert_allclose(p.asnumpy(), w, rtol=1e-5)
+    assert any(name.startswith("vhat.") for name, _ in opt.parameters_and_names())
+    with pytest.raises(ValueError, match="'use_nesterov' and 'use_amsgrad' cannot both be True"):
+        nn.Adam([p], use_nesterov=True, use_amsgrad=True)
+
+
 def test_adamw_decoupled_decay():
     got, grads = run(nn.AdamWeightDecay, learning_rate=0.01, weight_decay=0.1)
     p, m, v = np.array([1.0, -2.0, 3.0]), 0, 0

@@ -5,27 +5,43 @@ from sprout.nn.optim.sgd import _check_range
 
 
 class Adam(Optimizer):
-    """Adam with bias correction; weight decay is added to the gradient (L2), as MindSpore's nn.Adam."""
+    """Adam with bias correction; weight decay is added to the gradient (L2), as MindSpore's nn.Adam. With
+    use_amsgrad, the step divides by the largest second moment so far (AMSGrad), kept in `vhat`."""
 
     def __init__(self, params, learning_rate=1e-3, beta1=0.9, beta2=0.999, eps=1e-8, use_locking=False,
-                 use_nesterov=False, weight_decay=0.0, loss_scale=1.0):
+                 use_nesterov=False, weight_decay=0.0, loss_scale=1.0, use_amsgrad=False):
         super().__init__(learning_rate, params, weight_decay, loss_scale)
         self.beta1 = _check_range("Adam", "beta1", beta1, 0.0, 1.0, low_inclusive=False)
         self.beta2 = _check_range("Adam", "beta2", beta2, 0.0, 1.0, low_inclusive=False)
         self.eps = _check_range("Adam", "eps", eps, 0.0, low_inclusive=False)
-        self.use_nesterov = bool(use_nesterov)
+        self.use_nesterov, self.use_amsgrad = bool(use_nesterov), bool(use_amsgrad)
+        if self.use_nesterov and self.use_amsgrad:
+            raise ValueError("Adam: 'use_nesterov' and 'use_amsgrad' cannot both be True")
         self.moment1 = self._make_state("moment1")
         self.moment2 = self._make_state("moment2")
+        if self.use_amsgrad:
+            self.vhat = self._make_state("vhat")
         self._apply_adam = ops.Adam(use_nesterov=self.use_nesterov)
 
     def _update(self, i, p, g, lr, wd, step):
         if wd:
             g = g + wd * p
         t = step + 1
+        if self.use_amsgrad:
+            return self._amsgrad_update(i, p, g, lr, t)
         # m, v and p updated in place by one fused op (one pass instead of a dozen elementwise ops and
         # three assignments); the bias corrections come in as beta1^t and beta2^t.
         self._apply_adam(p, self.moment1[i], self.moment2[i], self.beta1 ** t, self.beta2 ** t, lr, self.beta1,
                          self.beta2, self.eps, g)
+
+    def _amsgrad_update(self, i, p, g, lr, t):
+        """MindSpore's ApplyAdamWithAmsgrad, composed of ops: the moments, their running maximum, the step."""
+        m, v, vhat = self.moment1[i], self.moment2[i], self.vhat[i]
+        ops.assign(m, m * self.beta1 + g * (1 - self.beta1))
+        ops.assign(v, v * self.beta2 + g * g * (1 - self.beta2))
+        ops.assign(vhat, ops.maximum(vhat, v))
+        step_size = lr * _sqrt(1 - self.beta2 ** t) / (1 - self.beta1 ** t)
+        ops.assign(p, p - step_size * m / (ops.sqrt(vhat) + self.eps))
 
 
 class AdamWeightDecay(Optimizer):
