@@ -8,7 +8,6 @@ instead. The Parameters stay float32: a cell run in half precision casts them as
 (Cell._param_in_float_dtype), and their gradients come back float32.
 """
 from sprout.common import dtype as mstype
-from sprout.common.tensor import Tensor
 from sprout.nn.cell import Cell
 from sprout.nn.wrap.cell_wrapper import TrainOneStepCell, WithLossCell
 from sprout.nn.wrap.loss_scale import (DynamicLossScaleUpdateCell, FixedLossScaleUpdateCell,
@@ -103,8 +102,9 @@ def build_train_network(network, optimizer, loss_fn=None, level="O0", boost_leve
     if manager is None or level == "O3":
         return TrainOneStepCell(network, optimizer)
     cell = manager.get_update_cell()
-    scale = cell if cell is not None else Tensor([manager.get_loss_scale()], mstype.float32)
-    return TrainOneStepWithLossScaleCell(network, optimizer, scale)
+    if cell is None:  # a fixed scale that keeps overflowing steps: the optimizer divides by its own loss_scale,
+        return TrainOneStepCell(network, optimizer, sens=float(manager.get_loss_scale()))  # as in MindSpore
+    return TrainOneStepWithLossScaleCell(network, optimizer, cell)
 
 
 __all__ = ["LossScaleManager", "FixedLossScaleManager", "DynamicLossScaleManager", "build_train_network",

@@ -107,6 +107,8 @@ def test_pooling_3d_refuses_what_it_does_not_do():
         nn.AvgPool3d((2, 2))
     with pytest.raises(ValueError, match=r"MaxPool3d: expects an input of shape \(N, C, D, H, W\)"):
         nn.MaxPool3d(2)(ms.Tensor(np.ones((2, 3, 4), np.float32)))
+    with pytest.raises(TypeError, match="AdaptiveAvgPool3d: 'x' must be a Tensor, but got ndarray"):
+        nn.AdaptiveAvgPool3d(2)(np.ones((1, 1, 2, 2, 2), np.float32))
 
 
 def test_batch_norm_3d_normalizes_each_channel_over_batch_and_volume():

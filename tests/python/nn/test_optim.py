@@ -298,6 +298,14 @@ def test_clip_by_global_norm_and_build_train_network():
                                       loss_scale_manager=ms.amp.FixedLossScaleManager(64.0))
     loss, overflow, scale = step(ms.Tensor(np.ones((2, 2), np.float32)), ms.Tensor(np.zeros((2, 1), np.float32)))
     assert loss.dtype == ms.float32 and scale.item() == 64.0
+    # drop_overflow_update=False: every step updates, the gradients scaled and the optimizer unscaling them
+    # (MindSpore asks for the same loss_scale on the optimizer).
+    kept = nn.Dense(2, 1, weight_init="ones", bias_init="zeros")
+    step = ms.amp.build_train_network(kept, nn.SGD(kept.trainable_params(), 0.1, loss_scale=64.0), nn.MSELoss(),
+                                      level="O2", loss_scale_manager=ms.amp.FixedLossScaleManager(64.0, False))
+    assert isinstance(step, nn.TrainOneStepCell)
+    step(ms.Tensor(np.ones((2, 2), np.float32)), ms.Tensor(np.zeros((2, 1), np.float32)))
+    np.testing.assert_allclose(kept.weight.asnumpy(), [[1 - 0.1 * 4, 1 - 0.1 * 4]], rtol=1e-2)
 
 
 def test_adadelta_adamax_rprop_asgd_match_references():

@@ -33,9 +33,10 @@ def _triple(api, name, value, minimum):
 
 
 def _as_5d(api, x):
-    if not isinstance(x, Tensor) or x.ndim not in (4, 5):
-        shape = x.shape if isinstance(x, Tensor) else type(x).__name__
-        raise ValueError(f"{api}: expects an input of shape (N, C, D, H, W) or (C, D, H, W), but got {shape}")
+    if not isinstance(x, Tensor):
+        raise TypeError(f"{api}: 'x' must be a Tensor, but got {type(x).__name__}")
+    if x.ndim not in (4, 5):
+        raise ValueError(f"{api}: expects an input of shape (N, C, D, H, W) or (C, D, H, W), but got {x.shape}")
     return (x, False) if x.ndim == 5 else (ops.expand_dims(x, 0), True)
 
 
