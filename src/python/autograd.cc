@@ -30,6 +30,15 @@ struct SavedAutograd {
   std::shared_ptr<AutogradMeta> meta;
 };
 
+// What Tensor.register_hook returns: removes the hook from its node (a no-op once the node is gone).
+struct GradHookHandle {
+  std::weak_ptr<GradNode> node;
+  uint64_t id = 0;
+  void remove() {
+    if (auto n = node.lock()) remove_grad_hook(*n, id);
+  }
+};
+
 }  // namespace
 
 void bind_autograd(nb::module_& m) {
@@ -61,6 +70,22 @@ void bind_autograd(nb::module_& m) {
     t.bump_version();  // Note [In-place writes and saved values]
     t.set_autograd(value.autograd());
   });
+  nb::class_<GradHookHandle>(m, "GradHookHandle")
+      .def("remove", &GradHookHandle::remove)
+      .def("alive", [](const GradHookHandle& h) { return !h.node.expired(); });
+  m.def("add_grad_hook", [](const Tensor& t, nb::callable fn) {
+    // Note [Gradient hooks]. fn(grad) -> Tensor or None (keep the gradient).
+    SPROUT_CHECK(t.autograd(), RuntimeError, "add_grad_hook: the tensor is not tracked");
+    GradHook hook = [fn](const Tensor& grad) {
+      nb::object result = fn(wrap(grad));
+      if (result.is_none()) return Tensor();
+      SPROUT_CHECK(is_tensor_object(result), TypeError, "Tensor.register_hook: the hook must return a Tensor or None, ",
+                   "but returned ", Py_TYPE(result.ptr())->tp_name);
+      return *tensor_of(result);
+    };
+    const uint64_t id = add_grad_hook(t, std::move(hook));
+    return GradHookHandle{t.autograd()->edge.node, id};
+  }, "Runs fn on the tensor's summed gradient during backward; returns a handle with remove().");
   m.def("record_custom", [](nb::callable backward_fn, std::vector<Tensor> inputs, std::vector<Tensor> outputs) {
     // A node whose backward is a Python callable: douts (tuple of Tensors) -> input gradients
     // (a tuple with one Tensor or None per input). Used for Cell.bprop overrides.

@@ -185,7 +185,9 @@ nb::object wrap(Tensor t) {
 }
 
 void bind_tensor(nb::module_& m) {
-  nb::class_<Tensor> cls(m, "Tensor", nb::type_slots(tensor_number_slots()));
+  // Weak references: Python keeps the gradient hooks of a tensor not yet tracked without keeping it alive
+  // (python/sprout/common/grad_hooks.py).
+  nb::class_<Tensor> cls(m, "Tensor", nb::type_slots(tensor_number_slots()), nb::is_weak_referenceable());
   g_tensor_type = reinterpret_cast<PyTypeObject*>(cls.ptr());
   cls.def(
          "__init__",

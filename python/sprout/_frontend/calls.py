@@ -80,6 +80,10 @@ def call(stager, fn, args, kwargs, node):
 
 def call_cell(stager, cell, args, kwargs):
     from sprout.nn.cell import Cell
+    if cell._backward_hooks or cell._backward_pre_hooks:
+        raise RuntimeError(f"{type(cell).__name__}: backward hooks (register_backward_hook, register_backward_pre_hook) "
+                           "run in PYNATIVE mode only, but the cell is being compiled (ms.jit or GRAPH_MODE) as part of "
+                           "a larger graph; remove them (handle.remove()) or run in PYNATIVE mode")
     args = list(cell._cast_inputs(tuple(args)))
     construct = type(cell).construct
     construct = getattr(construct, "fn", construct)  # a @jit construct is staged like a plain one

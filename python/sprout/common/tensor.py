@@ -216,6 +216,16 @@ def min(self, axis=None, keepdims=False):
     return ops.amin(self, axis, keepdims)
 
 
+def register_hook(self, hook):
+    """Registers ``hook(grad) -> new gradient or None`` on this tensor's gradient; returns a handle whose
+    ``remove()`` takes it off (python/sprout/common/grad_hooks.py)."""
+    from sprout.common import grad_hooks
+    return grad_hooks.register_hook(self, hook)
+
+
+Tensor.register_hook = register_hook
+
+
 def _attach_functional_methods():
     """Adds the functions each ops.function module lists in TENSOR_METHODS as Tensor methods."""
     from sprout.ops import function

@@ -14,6 +14,7 @@ from sprout._frontend import calls as _staging
 from sprout.common import dtype as mstype
 from sprout.common.parameter import Parameter, ParameterTuple
 from sprout.common.tensor import Tensor
+from sprout.nn import _backward_hooks
 
 
 # Note [Training mode in compiled graphs]
@@ -49,6 +50,8 @@ class Cell:
         object.__setattr__(self, "_param_tuples", OrderedDict())
         object.__setattr__(self, "_forward_pre_hooks", OrderedDict())
         object.__setattr__(self, "_forward_hooks", OrderedDict())
+        object.__setattr__(self, "_backward_pre_hooks", OrderedDict())
+        object.__setattr__(self, "_backward_hooks", OrderedDict())
         object.__setattr__(self, "_hook_id", 0)
         self._auto_prefix = auto_prefix
         self.training = False
@@ -215,6 +218,17 @@ class Cell:
         """hook_fn(cell, inputs, output) runs after construct; it may return a replacement output."""
         return self._add_hook(self._forward_hooks, hook_fn)
 
+    def register_backward_pre_hook(self, hook_fn):
+        """hook_fn(cell, grad_output) runs in backward when the gradient of the cell's output is known; it may
+        return a replacement for it. PYNATIVE mode (a GRAPH_MODE call of this cell runs eagerly)."""
+        return self._add_hook(self._backward_pre_hooks, hook_fn)
+
+    def register_backward_hook(self, hook_fn):
+        """hook_fn(cell, grad_input, grad_output) runs in backward when the gradients of the cell's inputs
+        are known (grad_input, a tuple with None for inputs that get none) given those of its outputs
+        (grad_output); it may return replacement input gradients. PYNATIVE mode, as register_forward_hook."""
+        return self._add_hook(self._backward_hooks, hook_fn)
+
     def _add_hook(self, hooks, fn):
         if not callable(fn):
             raise TypeError(f"register hook: 'hook_fn' must be callable, but got {type(fn).__name__}")
@@ -276,7 +290,9 @@ class Cell:
                 replaced = hook(self, inputs)
                 if replaced is not None:
                     inputs = replaced if isinstance(replaced, tuple) else (replaced,)
-        if type(self).bprop is not Cell.bprop and _C.is_recording():
+        if (self._backward_hooks or self._backward_pre_hooks) and _C.is_recording():
+            output = _backward_hooks.call_with_backward_hooks(self, inputs, kwargs)
+        elif type(self).bprop is not Cell.bprop and _C.is_recording():
             output = self._call_with_custom_bprop(inputs, kwargs)
         else:
             output = self.construct(*inputs, **kwargs)
@@ -351,7 +367,7 @@ def _graph_call(cell, inputs, kwargs):
         return calls.call_cell(stager, cell, list(inputs), kwargs)
     if context._context["mode"] != context.GRAPH_MODE or _C.is_recording():
         return _EAGER
-    if cell._forward_pre_hooks or cell._forward_hooks:
+    if cell._forward_pre_hooks or cell._forward_hooks or cell._backward_pre_hooks or cell._backward_hooks:
         return _EAGER  # hooks are Python callbacks around construct: PYNATIVE only, as in MindSpore
     jit_construct = cell.__dict__.get("_jit_construct")
     if jit_construct is None:

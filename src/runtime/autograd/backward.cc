@@ -68,6 +68,27 @@ std::vector<Tensor> node_backward(const std::shared_ptr<GradNode>& node, std::ve
   return result;
 }
 
+// Note [Gradient hooks]
+// Tensor.register_hook(fn) attaches fn to the node output the tensor is (a tracked tensor is one output
+// of one node), not to the tensor's later uses: backward sums every use's gradient into that output, so
+// a hook sees the whole gradient of the tensor, however many ops read it before or after the
+// registration, and what it returns replaces the sum before the node's rule (or, for a target, the
+// result) sees it. An output no gradient reached has no hook call. Hooks on a tensor that is not yet
+// tracked (a Parameter before a grad call) are kept by the Python side and attached when grad tracks it.
+void run_hooks(const GradNode& node, std::vector<Tensor>& douts) {
+  for (const OutputHook& hook : node.hooks) {
+    if (hook.output >= douts.size() || !douts[hook.output].defined()) continue;
+    Tensor replaced = hook.fn(douts[hook.output]);
+    if (!replaced.defined()) continue;
+    const Tensor& old = douts[hook.output];
+    SPROUT_CHECK(replaced.shape() == old.shape() && replaced.dtype() == old.dtype(), ValueError,
+                 "Tensor.register_hook: the hook must return a gradient of the tensor's shape ", shape_str(old.shape()),
+                 " and dtype ", name(old.dtype()), ", but returned shape ", shape_str(replaced.shape()), " and dtype ",
+                 name(replaced.dtype()));
+    douts[hook.output] = replaced;
+  }
+}
+
 }  // namespace
 
 std::vector<Tensor> backward(std::span<const Tensor> roots, std::span<const Tensor> sens,
@@ -122,6 +143,7 @@ std::vector<Tensor> backward(std::span<const Tensor> roots, std::span<const Tens
     std::vector<Tensor> douts = std::move(found->second);
     douts.resize(n->outputs.size());
     grads.erase(found);
+    if (!n->hooks.empty()) run_hooks(*n, douts);
     if (target_nodes.count(n.get())) target_grads[n.get()] = douts;
     std::vector<uint8_t> wanted(n->next.size());
     for (size_t i = 0; i < n->next.size(); ++i) wanted[i] = n->next[i].node && needed.count(n->next[i].node.get());

@@ -10,6 +10,7 @@ namespace {
 thread_local int g_open_scopes = 0;     // grad scopes open on this thread
 thread_local int g_paused_scopes = 0;   // scopes open when the innermost no_grad began
 std::atomic<uint64_t> g_sequence{0};
+std::atomic<uint64_t> g_hook_ids{0};
 
 bool any_tracked(std::span<const Tensor> inputs) {
   for (const Tensor& t : inputs)
@@ -59,6 +60,18 @@ void record_op(const Primitive& prim, std::span<const Tensor> inputs, std::span<
 void record_custom(CustomBackward backward, std::span<const Tensor> inputs, std::span<Tensor> outputs) {
   if (!is_recording() || !any_tracked(inputs)) return;
   new_node(inputs, outputs)->custom = std::move(backward);
+}
+
+uint64_t add_grad_hook(const Tensor& t, GradHook fn) {
+  SPROUT_ASSERT(t.autograd(), "add_grad_hook: the tensor is not tracked");
+  const GradEdge& edge = t.autograd()->edge;
+  const uint64_t id = g_hook_ids.fetch_add(1, std::memory_order_relaxed) + 1;
+  edge.node->hooks.push_back(OutputHook{edge.output, id, std::move(fn)});
+  return id;
+}
+
+void remove_grad_hook(GradNode& node, uint64_t id) {
+  std::erase_if(node.hooks, [id](const OutputHook& h) { return h.id == id; });
 }
 
 Tensor track(const Tensor& t) {

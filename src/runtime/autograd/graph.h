@@ -44,6 +44,16 @@ struct AutogradMeta {
 // whose backward is not a registry rule (targets, custom Cell.bprop, compiled functions).
 using CustomBackward = std::function<std::vector<Tensor>(std::span<const Tensor> douts)>;
 
+// A function of one output's gradient, run when backward has summed it (Tensor.register_hook): it returns
+// the gradient to use instead, or an undefined tensor to keep it. Note [Gradient hooks]
+using GradHook = std::function<Tensor(const Tensor& grad)>;
+
+struct OutputHook {
+  uint32_t output = 0;
+  uint64_t id = 0;  // for removal (the handle register_hook returns)
+  GradHook fn;
+};
+
 struct GradNode {
   Primitive prim;                  // the op, when the node records a registry op
   CustomBackward custom;           // otherwise, its own backward
@@ -55,6 +65,7 @@ struct GradNode {
   std::vector<uint32_t> versions;
   uint64_t sequence = 0;           // creation order: backward runs nodes latest first
   bool target = false;             // made by `track`: its output is a tensor the gradient is taken for
+  std::vector<OutputHook> hooks;   // run in registration order on the summed output gradients
 };
 
 // True while at least one grad scope is open and recording is not paused (no_grad).
@@ -87,6 +98,12 @@ void record_op(const Primitive& prim, std::span<const Tensor> inputs, std::span<
 
 // A tracked alias of `t` (same memory) whose gradient the caller will ask for.
 Tensor track(const Tensor& t);
+
+// Adds `fn` to the hooks of the node output `t` comes from (t must be tracked); returns the hook's id.
+uint64_t add_grad_hook(const Tensor& t, GradHook fn);
+
+// Removes the hook `id` from `node`, if it is still there.
+void remove_grad_hook(GradNode& node, uint64_t id);
 
 // Records a node with a custom backward (Cell.bprop, compiled functions): outputs get its meta.
 void record_custom(CustomBackward backward, std::span<const Tensor> inputs, std::span<Tensor> outputs);

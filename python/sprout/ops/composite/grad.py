@@ -9,6 +9,7 @@ import numbers
 
 from sprout import _C
 from sprout.common import dtype as mstype
+from sprout.common import grad_hooks as _grad_hooks
 from sprout.common.parameter import Parameter
 from sprout.common.tensor import Tensor
 from sprout.ops.function._prims import prim
@@ -96,8 +97,13 @@ def _taped_call(fn, args, positions, weights, api):
                             f"Tensor, but got {type(a).__name__}")
         if _differentiable(a):
             args[p] = _C.track(a)
+            if _grad_hooks._pending:
+                _grad_hooks.attach_pending_hooks(a, args[p])
         targets.append(args[p])
     saved = [(w, _C.track_inplace(w)) for w in weights]
+    if _grad_hooks._pending:
+        for w in weights:
+            _grad_hooks.attach_pending_hooks(w, w)
 
     def restore():
         for w, token in saved:

@@ -1,0 +1,160 @@
+"""Gradient hooks: ``Tensor.register_hook``, ``ops.HookBackward`` and ``ops.InsertGradientOf``.
+
+In PYNATIVE mode a hook is attached to the node output the tensor is (Note [Gradient hooks] in
+src/runtime/autograd/backward.cc): it sees the tensor's whole gradient and may replace it. A tensor not
+yet tracked (a Parameter before a grad call, an input before ms.grad takes it) keeps its hooks here,
+by weak reference, and each grad call that tracks it attaches them to its fresh node.
+
+While a graph is being compiled, a hook becomes an identity whose gradient rule calls it
+(``_GradientHook``, a Cell with a bprop, which both modes already compile): the hook is staged like any
+function called from compiled code, as MindSpore parses it into the graph.
+"""
+import itertools
+import weakref
+
+from sprout import _C
+from sprout.common.tensor import Tensor
+
+# id(tensor) -> (weak reference to it, {hook id: fn}): hooks of tensors not tracked when registered.
+_pending = {}
+_hook_ids = itertools.count(1)
+
+
+def _check_hook(api, fn):
+    if not callable(fn):
+        raise TypeError(f"{api}: the hook must be a Python function, but got {type(fn).__name__}")
+
+
+def _gradient_fn(fn):
+    """fn(grad) -> Tensor or None, its result in the gradient's dtype (a hook computing in float64 NumPy
+    returns float64)."""
+    def call(grad):
+        result = fn(grad)
+        if result is None or not isinstance(result, Tensor) or result.dtype == grad.dtype:
+            return result
+        return result.astype(grad.dtype)
+    return call
+
+
+class _TensorHookHandle:
+    """What register_hook returns; ``remove()`` detaches the hook everywhere it was attached."""
+
+    def __init__(self, key=None, hook_id=None):
+        self._key, self._hook_id = key, hook_id
+        self._attached = []  # _C.GradHookHandle of every node the hook was attached to
+
+    def remove(self):
+        for handle in self._attached:
+            handle.remove()
+        self._attached.clear()
+        entry = _pending.get(self._key)
+        if entry is not None:
+            entry[1].pop(self._hook_id, None)
+            if not entry[1]:
+                del _pending[self._key]
+
+
+def register_hook(self, hook):
+    """Registers ``hook(grad) -> new gradient or None`` on this tensor's gradient (MindSpore's
+    Tensor.register_hook); returns a handle whose ``remove()`` takes it off."""
+    _check_hook("Tensor.register_hook", hook)
+    from sprout._frontend.graph_tensor import GraphTensor
+    if isinstance(self, GraphTensor):
+        # MindSpore's graph mode: registering returns the tensor itself, whose later uses see the hook.
+        hooked = _GradientHook(hook)(self)
+        object.__setattr__(self, "_node", hooked._node)
+        return self
+    if _C.is_tracked(self):
+        handle = _TensorHookHandle()
+        handle._attached.append(_C.add_grad_hook(self, _gradient_fn(hook)))
+        return handle
+    key = id(self)
+    if key not in _pending:
+        _pending[key] = (weakref.ref(self, lambda _, key=key: _pending.pop(key, None)), {})
+    hook_id = next(_hook_ids)
+    handle = _TensorHookHandle(key, hook_id)
+    _pending[key][1][hook_id] = (hook, handle)
+    return handle
+
+
+def attach_pending_hooks(original, tracked):
+    """Called by grad as it tracks `original` (as `tracked`, an alias or the object itself): attaches the
+    hooks registered on `original` while it was untracked."""
+    entry = _pending.get(id(original))
+    if entry is None or entry[0]() is not original:
+        return
+    for hook, handle in list(entry[1].values()):
+        handle._attached = [h for h in handle._attached if h.alive()]  # the nodes of earlier grad calls
+        handle._attached.append(_C.add_grad_hook(tracked, _gradient_fn(hook)))
+
+
+def _gradient_hook_cell():
+    from sprout.nn.cell import Cell
+
+    class _GradientHookCell(Cell):
+        """Identity whose gradient is hook(gradient) (or the gradient, where the hook returns None)."""
+
+        def __init__(self, hook):
+            super().__init__()
+            self.hook = hook
+
+        def construct(self, x):
+            return x
+
+        def bprop(self, x, out, dout):
+            new = self.hook(dout)
+            if new is None:
+                return (dout,)
+            return (new,)
+
+    return _GradientHookCell
+
+
+_hook_cell_class = None
+
+
+def _GradientHook(hook):
+    global _hook_cell_class
+    if _hook_cell_class is None:  # nn imports this package: the Cell subclass is made on first use
+        _hook_cell_class = _gradient_hook_cell()
+    return _hook_cell_class(hook)
+
+
+def _hooked_identity(api, hook, inputs):
+    for i, x in enumerate(inputs):
+        if not isinstance(x, Tensor):
+            raise TypeError(f"{api}: input {i} must be a Tensor, but got {type(x).__name__}")
+    cell = _GradientHook(_gradient_fn(hook))
+    outputs = tuple(cell(x) for x in inputs)
+    return outputs[0] if len(outputs) == 1 else outputs
+
+
+class HookBackward:
+    """``ops.HookBackward(hook_fn)(x, ...)``: returns its inputs unchanged; during backward,
+    ``hook_fn(grad)`` sees each input's gradient and may return a new one (None keeps it)."""
+
+    def __init__(self, hook_fn, cell_id=""):
+        _check_hook("HookBackward", hook_fn)
+        if not isinstance(cell_id, str):
+            raise TypeError(f"HookBackward: 'cell_id' must be a str, but got {type(cell_id).__name__}")
+        self.hook_fn, self.cell_id = hook_fn, cell_id
+
+    def __call__(self, *inputs):
+        if not inputs:
+            raise TypeError("HookBackward: expected at least one Tensor input, but got none")
+        return _hooked_identity("HookBackward", self.hook_fn, inputs)
+
+
+class InsertGradientOf:
+    """``ops.InsertGradientOf(f)(x)``: x unchanged; its gradient becomes ``f(gradient)``, in compiled code
+    as well (f is compiled into the gradient graph)."""
+
+    def __init__(self, f):
+        _check_hook("InsertGradientOf", f)
+        self.f = f
+
+    def __call__(self, x):
+        return _hooked_identity("InsertGradientOf", self.f, (x,))
+
+
+__all__ = ["HookBackward", "InsertGradientOf", "register_hook", "attach_pending_hooks"]
