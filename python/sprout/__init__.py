@@ -37,10 +37,11 @@ from sprout.ops.composite import grad, jacfwd, jacrev, jvp, value_and_grad, vjp,
 from sprout.ops.composite.grad import _no_grad
 from sprout._frontend.jit import jit, ms_function
 from sprout.profiler import Profiler
-from sprout.common import tensor_aliases
+from sprout.common import tensor_aliases, tensor_inplace
 from sprout.common.tensor import _attach_functional_methods
 
 _attach_functional_methods()
 tensor_aliases.attach()
+tensor_inplace.attach()
 
 __version__ = "0.1.0"
