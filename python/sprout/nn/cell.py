@@ -14,7 +14,7 @@ from sprout._frontend import calls as _staging
 from sprout.common import dtype as mstype
 from sprout.common.parameter import Parameter, ParameterTuple
 from sprout.common.tensor import Tensor
-from sprout.nn import _backward_hooks
+from sprout.nn import _backward_hooks, _recompute
 
 
 # Note [Training mode in compiled graphs]
@@ -218,6 +218,27 @@ class Cell:
         """hook_fn(cell, inputs, output) runs after construct; it may return a replacement output."""
         return self._add_hook(self._forward_hooks, hook_fn)
 
+    _recompute = False
+
+    def recompute(self, *, use_reentrant=True, output_recompute=False, early_stop=True, context_fn=None, **kwargs):
+        """Recompute this cell's activations in backward instead of keeping them (memory for time).
+        PYNATIVE mode; compiled code gives the same results but keeps the activations (Note [Recomputed
+        cells] in python/sprout/nn/_recompute.py)."""
+        for name, value in (("use_reentrant", use_reentrant), ("output_recompute", output_recompute),
+                            ("early_stop", early_stop)):
+            if not isinstance(value, bool):
+                raise TypeError(f"Cell.recompute: '{name}' must be a bool, but got {type(value).__name__}")
+        if context_fn is not None:
+            raise ValueError("Cell.recompute: 'context_fn' is not supported by Sprout; leave it None")
+        known = {"mp_comm_recompute", "parallel_optimizer_comm_recompute", "recompute_slice_activation"}
+        for name, value in kwargs.items():
+            if name not in known:
+                raise TypeError(f"Cell.recompute: unexpected keyword argument {name!r}")
+            if not isinstance(value, bool):
+                raise TypeError(f"Cell.recompute: '{name}' must be a bool, but got {type(value).__name__}")
+        object.__setattr__(self, "_recompute", True)
+        return self
+
     def register_backward_pre_hook(self, hook_fn):
         """hook_fn(cell, grad_output) runs in backward when the gradient of the cell's output is known; it may
         return a replacement for it. PYNATIVE mode (a GRAPH_MODE call of this cell runs eagerly)."""
@@ -290,7 +311,9 @@ class Cell:
                 replaced = hook(self, inputs)
                 if replaced is not None:
                     inputs = replaced if isinstance(replaced, tuple) else (replaced,)
-        if (self._backward_hooks or self._backward_pre_hooks) and _C.is_recording():
+        if self._recompute and _C.is_recording() and not _recompute.nested():
+            output = _recompute.call_recomputed(self, inputs, kwargs)
+        elif (self._backward_hooks or self._backward_pre_hooks) and _C.is_recording():
             output = _backward_hooks.call_with_backward_hooks(self, inputs, kwargs)
         elif type(self).bprop is not Cell.bprop and _C.is_recording():
             output = self._call_with_custom_bprop(inputs, kwargs)
