@@ -2,6 +2,15 @@ from sprout.nn.layer.activation import (ELU, GELU, HSigmoid, HSwish, LeakyReLU, 
                                        ReLU6, SiLU, Sigmoid, Softmax, Softplus, Tanh, get_activation)
 from sprout.nn.layer.activation_more import (CELU, GLU, HShrink, Hardtanh, LogSigmoid, RReLU, SELU, SoftShrink,
                                             Softmax2d, Softmin, Softsign, Tanhshrink, Threshold)
+from sprout.nn.layer.activation_extra import FastGelu, SeLU
+from sprout.nn.layer.array import ChannelShuffle, OneHot, Pad, Range, Roll, Tril, Triu, Unfold
+from sprout.nn.layer.bidense import BiDense
+from sprout.nn.layer.image import MSSSIM, PSNR, SSIM, CentralCrop, ImageGradients
+from sprout.nn.layer.lrn import LRN
+from sprout.nn.layer.math import (ClipByNorm, L1Regularizer, MatDet, MatInverse, MatMul, MatrixDiag, MatrixDiagPart,
+                                  MatrixSetDiag, Moments, Norm, ReduceLogSumExp)
+from sprout.nn.layer.sparse import EmbeddingLookup, MultiFieldEmbeddingLookup
+from sprout.nn.layer.unpooling import MaxUnpool1d, MaxUnpool2d, MaxUnpool3d
 from sprout.nn.layer.basic import Dense, Flatten, Identity, PixelShuffle, PixelUnshuffle, Unflatten, Upsample
 from sprout.nn.layer.container import CellDict, CellList, SequentialCell
 from sprout.nn.layer.conv import Conv1d, Conv1dTranspose, Conv2d, Conv2dTranspose, Conv3d, Conv3dTranspose
@@ -32,4 +41,9 @@ __all__ = ["AdaptiveAvgPool1d", "AdaptiveAvgPool2d", "AdaptiveAvgPool3d", "Adapt
            "SELU", "SequentialCell", "Sigmoid", "SiLU", "Softmax", "Softmax2d", "Softmin", "Softplus", "SoftShrink",
            "Softsign", "Tanh", "Tanhshrink", "Threshold", "Transformer", "TransformerDecoder",
            "TransformerDecoderLayer", "TransformerEncoder", "TransformerEncoderLayer", "Unflatten", "Upsample",
-           "ZeroPad2d"]
+           "ZeroPad2d",
+           "FastGelu", "SeLU", "ChannelShuffle", "OneHot", "Pad", "Range", "Roll", "Tril", "Triu", "Unfold",
+           "BiDense", "MSSSIM", "PSNR", "SSIM", "CentralCrop", "ImageGradients", "LRN", "ClipByNorm",
+           "L1Regularizer", "MatDet", "MatInverse", "MatMul", "MatrixDiag", "MatrixDiagPart", "MatrixSetDiag",
+           "Moments", "Norm", "ReduceLogSumExp",
+           "EmbeddingLookup", "MultiFieldEmbeddingLookup", "MaxUnpool1d", "MaxUnpool2d", "MaxUnpool3d"]
