@@ -137,7 +137,12 @@ def _inplace(name, compute, doc):
     api = f"Tensor.{name}"
 
     def method(self, *args, **kwargs):
-        return _write(api, self, compute(api, self, *args, **kwargs))
+        source = self
+        if not _is_graph_tensor(self) and _C.is_recording() and _C.is_tracked(self):
+            # The computation may save self for its backward (y.mul_(x) saves y for x's gradient), and the
+            # write would then overwrite what it saved: compute from a recorded copy, as PyTorch does.
+            source = self.copy()
+        return _write(api, self, compute(api, source, *args, **kwargs))
     method.__name__ = name
     method.__doc__ = doc
     return method
@@ -205,10 +210,16 @@ def _unary(op_name):
 
 # --- fills and copies -------------------------------------------------------------------------------------
 
+def _fresh(value):
+    """value, or in a grad scope a recorded copy of it: the tensor written takes the value's place in the
+    gradient graph, which must not be a grad input itself (later writes into the tensor would be refused)."""
+    return value.copy() if _C.is_recording() and _C.is_tracked(value) else value
+
+
 def _fill(api, self, value):
     value = _scalar_value(api, "value", value)
     if isinstance(value, Tensor):
-        return _ops().broadcast_to(_ops().cast(value, self.dtype), self.shape)
+        return _fresh(_ops().broadcast_to(_ops().cast(value, self.dtype), self.shape))
     return _ops().full(self.shape, value, dtype=self.dtype)
 
 
@@ -219,7 +230,7 @@ def _zero(api, self):
 def _copy(api, self, src, non_blocking=False):
     _check_tensor(api, "src", src)
     _check_bool(api, "non_blocking", non_blocking)  # no asynchronous devices: every copy is synchronous
-    return src if src.dtype == self.dtype else _ops().cast(src, self.dtype)
+    return _fresh(src if src.dtype == self.dtype else _ops().cast(src, self.dtype))
 
 
 def _masked_fill(api, self, mask, value):
@@ -266,8 +277,10 @@ def _index_add(api, self, dim, index, source, *, alpha=1):
     index = _check_index(api, "index", index)
     _check_tensor(api, "source", source)
     _check_number(api, "alpha", alpha)
-    if source.ndim != self.ndim:
-        raise ValueError(f"{api}: 'source' must have the tensor's rank {self.ndim}, but got shape {source.shape}")
+    expected = tuple(self.shape[:dim]) + (index.size,) + tuple(self.shape[dim + 1:])
+    if tuple(source.shape) != expected:
+        raise ValueError(f"{api}: 'source' must have shape {expected} (the tensor's, with index's length along "
+                         f"dim), but got {tuple(source.shape)}")
     if alpha != 1:
         source = _ops().mul(source, alpha)
     return _ops().index_add(self, _ops().cast(index.reshape(-1), mstype.int32), _ops().cast(source, self.dtype), dim)
