@@ -130,6 +130,15 @@ def test_log_():
     np.testing.assert_allclose(x.asnumpy(), np.log(np.abs(A) + 1), rtol=1e-6)
 
 
+@pytest.mark.skipif(not hasattr(ops, "erfinv"), reason="erfinv_ is attached only when ops.erfinv exists")
+def test_erfinv_():
+    values = np.array([-0.9, -0.2, 0.0, 0.5, 0.99], np.float32)
+    x = t(values)
+    assert x.erfinv_() is x
+    np.testing.assert_allclose(x.asnumpy(), ops.erfinv(t(values)).asnumpy())
+    np.testing.assert_allclose(ops.erf(x).asnumpy(), values, rtol=1e-5, atol=1e-6)
+
+
 def test_integer_inplace():
     x = t(np.array([-7, 5, 9], np.int32))
     np.testing.assert_array_equal(x.copy().div_(2, rounding_mode="trunc").asnumpy(), [-3, 2, 4])
