@@ -7,6 +7,7 @@
 import ast
 import inspect
 import types
+from collections import OrderedDict
 
 from sprout import _C
 from sprout._frontend import values as V
@@ -331,6 +332,28 @@ def stage_inline(stager, src, globals_, closure_env, env):
     return joined.env["__return__"]
 
 
+def _run_natively(ctx, fn, fg, env):
+    """A library function compiled as the entry (an nn layer called in GRAPH_MODE) runs natively on the staged
+    arguments, as it does when user code calls it: staged from its source, a closure it defines would reach
+    the library helpers it is passed to as a StagedClosure (nn.GRUCell's step)."""
+    stager = Stager(ctx, function_source(fn), fn.__globals__, _closure_env(fn), fg)
+    stager.enter(Block(ctx.entry, env))
+    call = inspect.BoundArguments(inspect.signature(fn), OrderedDict(env))
+    _stagers.append(stager)
+    try:
+        value = fn(*call.args, **call.kwargs)
+    finally:
+        _stagers.pop()
+    fg.returns.append((stager.cur.graph, value))
+
+
+def _is_library_construct(fn, args):
+    """fn is the construct of a library Cell, args[0] (a library function such as ms.grad's wrapper is staged:
+    the stager compiles the gradient it asks for)."""
+    from sprout.nn.cell import Cell
+    return is_library(fn) and bool(args) and isinstance(args[0], Cell) and fn.__name__ == "construct"
+
+
 def stage_entry(ctx, fn, args, kwargs):
     """Stages the compiled function itself as the entry graph. Returns (input template, FunctionGraph)."""
     env = bind_arguments(fn, args, kwargs, fn.__code__.co_filename, None)
@@ -340,7 +363,10 @@ def stage_entry(ctx, fn, args, kwargs):
     fg = FunctionGraph(ctx.entry, template)
     _active.append(ctx)
     try:
-        run_body(ctx, function_source(fn), fn.__globals__, _closure_env(fn), fg, Block(ctx.entry, staged_env))
+        if _is_library_construct(fn, args):
+            _run_natively(ctx, fn, fg, staged_env)
+        else:
+            run_body(ctx, function_source(fn), fn.__globals__, _closure_env(fn), fg, Block(ctx.entry, staged_env))
         if not finish_function(fg):
             raise TypeError(f"graph mode: {fn.__qualname__} returns a function that captured tensors; compiled "
                             f"functions must return tensors, numbers, strings or tuples/lists/dicts of these")

@@ -6,6 +6,7 @@ bprop rules (Note [Eager autodiff], src/runtime/autograd/graph.h). Nesting gives
 a grad computed inside another grad's function is recorded by the outer one.
 """
 import numbers
+import sys
 
 from sprout import _C
 from sprout.common import dtype as mstype
@@ -118,6 +119,20 @@ def _taped_call(fn, args, positions, weights, api):
     return out, targets + list(weights), restore
 
 
+def _library_stager():
+    """The stager of the graph being built while library code runs natively in it (a library Cell's
+    construct calling a gradient function, TrainOneStepCell's), else None."""
+    calls = sys.modules.get("sprout._frontend.calls")
+    return calls.current_stager() if calls is not None else None
+
+
+def _stage_gradient(stager, grad_fn, args):
+    """The gradient function called from library code while a graph is staged: the compiler's gradient, as
+    when user code calls it (the stager intercepts that call)."""
+    from sprout._frontend.autodiff import stage_grad
+    return stage_grad(stager, grad_fn._sprout_grad, list(args), None)
+
+
 def _split_aux(out, has_aux, api):
     if not has_aux:
         return out, None
@@ -180,6 +195,9 @@ def _grad_impl(fn, grad_position, weights, has_aux, return_ids, with_value, api)
     positions_by_arity = {}  # _positions checks with ABCs: once per number of arguments
 
     def wrapper(*args):
+        stager = _library_stager()
+        if stager is not None:
+            return _stage_gradient(stager, wrapper, args)
         positions = positions_by_arity.get(len(args))
         if positions is None:
             positions = positions_by_arity[len(args)] = _positions(grad_position, len(args), api)
@@ -232,6 +250,9 @@ class GradOperation:
         weight_list = _weights_list(weights, "GradOperation") if self.get_by_list else []
 
         def grad_fn(*args):
+            stager = _library_stager()
+            if stager is not None:
+                return _stage_gradient(stager, grad_fn, args)
             sens = None
             if self.sens_param:
                 if not args:
