@@ -432,3 +432,48 @@ def test_in_place_scatter_on_a_parameter_in_a_compiled_cell():
     np.add.at(want, [3, 0, 3], upd.asnumpy())
     np.testing.assert_allclose(net.table.asnumpy(), want)
     np.testing.assert_allclose(out.asnumpy(), want)
+
+
+BAD_INPUTS = [
+    (lambda: ops.dot(T(randn(3)), T(randn(3, 2))), ValueError, "dot: 'input' and 'other' must have rank >= 2"),
+    (lambda: ops.dot(T(np.ones((2, 2), np.int32)), T(np.ones((2, 2), np.int32))), TypeError,
+     "dot: 'input' must be a floating-point tensor"),
+    (lambda: ops.dot(T(randn(2, 3)), T(randn(2, 3))), ValueError, r"dot: input.shape\[-1\] must equal"),
+    (lambda: ops.vecdot(T(randn(2, 3)), T(randn(3)), axis=2), ValueError, r"vecdot: 'axis' must be in \[-2, 2\)"),
+    (lambda: ops.mv(T(randn(2, 3)), T(randn(2))), ValueError, "mv: 'mat' .* and 'vec' .* do not match"),
+    (lambda: ops.mm(T(randn(2, 3, 3)), T(randn(3, 3))), ValueError, "mm: 'input' must be 2-d"),
+    (lambda: ops.ger(T([1, 2]), T([1.0])), TypeError, "ger: 'input' must be a floating-point tensor"),
+    (lambda: ops.addbmm(T(randn(2, 2)), T(randn(3, 2, 4)), T(randn(2, 4, 2))), ValueError,
+     "addbmm: 'batch1' .* and 'batch2' .* must match in C and T"),
+    (lambda: ops.block_diag(T(randn(2, 2, 2))), ValueError, "block_diag: each input must have rank 0, 1 or 2"),
+    (lambda: ops.block_diag(), ValueError, "block_diag: needs at least one tensor"),
+    (lambda: ops.cartesian_prod(T(randn(2, 2))), ValueError, "cartesian_prod: each input must be 1-d"),
+    (lambda: ops.combinations(T(randn(3)), 0), ValueError, "combinations: 'r' must be positive, but got 0"),
+    (lambda: ops.combinations(T(randn(3)), 2, 1), TypeError, "combinations: 'with_replacement' must be a bool"),
+    (lambda: ops.vander(T(randn(3)), 0), ValueError, "vander: 'N' must be positive, but got 0"),
+    (lambda: ops.vander(T(randn(2, 2))), ValueError, "vander: 'x' must be 1-d"),
+    (lambda: ops.diag_embed(T(randn(3)), 0, 1, -1), ValueError, "diag_embed: 'dim1' and 'dim2' must be different"),
+    (lambda: ops.diag_embed(T(1.0)), ValueError, "diag_embed: 'input' must have at least one dimension"),
+    (lambda: ops.matrix_band_part(T(randn(3)), 0, 0), ValueError, "matrix_band_part: 'x' must have rank >= 2"),
+    (lambda: ops.matrix_band_part(T(randn(3, 3)), 0.5, 0), TypeError, "matrix_band_part: 'lower' must be an int"),
+    (lambda: ops.pinv(T([[1, 2], [3, 4]])), TypeError, "pinv: 'x' must be float32 or float64"),
+    (lambda: ops.matrix_power(T(randn(2, 2)), 1.5), TypeError, "matrix_power: 'n' must be an int"),
+    (lambda: ops.renorm(T(randn(2, 2)), 2, 0, "1"), TypeError, "renorm: 'maxnorm' must be a float"),
+    (lambda: ops.scatter_update(T(randn(3, 2)), T([0.0]), T(randn(1, 2))), TypeError,
+     "scatter_update: 'indices' must be an int32 or int64 tensor"),
+    (lambda: ops.scatter_div(T(randn(3, 2)), T([5]), T(randn(1, 2))), IndexError,
+     "scatter_div: 'indices' holds 5 for axis 0"),
+    (lambda: ops.tensor_scatter_min(T(randn(3, 2)), T([[0, 0, 0]]), T([1.0])), ValueError,
+     r"tensor_scatter_min: 'indices' must have shape \(\.\.\., k\) with 1 <= k <= 2"),
+    (lambda: ops.slice_scatter(T(randn(3, 2)), T(randn(2, 2)), 0, 0, 3), ValueError,
+     r"slice_scatter: 'src' must have shape \(3, 2\), but got \(2, 2\)"),
+    (lambda: ops.diagonal_scatter(T(randn(3)), T(randn(3))), ValueError, "diagonal: 'input' must have at least 2"),
+    (lambda: ops.take(T(randn(3)), "0"), TypeError, "take: 'index' must be a Tensor"),
+]
+
+
+@pytest.mark.parametrize("call,error,message", BAD_INPUTS, ids=[m.split(":")[0] + str(i) for i, (_, _, m) in
+                                                                 enumerate(BAD_INPUTS)])
+def test_bad_arguments_name_the_function_and_argument(call, error, message):
+    with pytest.raises(error, match=message):
+        call()

@@ -9,7 +9,7 @@ import numpy as np
 from sprout.common import dtype as mstype
 from sprout.common.tensor import Tensor
 from sprout.ops.function._prims import prim
-from sprout.ops.function.array_func import (_axis, _int, _narrow, _tensor, _tensors, cast, concat, reshape,
+from sprout.ops.function.array_func import (_axis, _narrow, _tensor, _tensors, cast, concat, reshape,
                                             transpose, unsorted_segment_sum)
 from sprout.ops.function.array_view_func import atleast_3d, moveaxis, vstack
 
@@ -138,10 +138,10 @@ def unique_consecutive(input, return_inverse=False, return_counts=False, dim=Non
             mstype.bool_, (n - 1,), False)
         starts = concat([Tensor([True]), differs], 0)
         run = prim("CumSum")(cast(starts, mstype.int64), 0) - 1  # each row's run number
-        first_rows = prim("MaskedSelect")(Tensor(np.arange(n, dtype=np.int64)), starts)
         if dim is None:
             output = prim("MaskedSelect")(reshape(x, (-1,)), starts)
-        else:
+        else:  # the first slice of each run
+            first_rows = prim("MaskedSelect")(Tensor(np.arange(n, dtype=np.int64)), starts)
             output = moveaxis(prim("Gather")(moveaxis(x, dim, 0), first_rows, 0), 0, dim)
         inverse = reshape(run, x.shape) if dim is None else run
         # Each run's length, read at its first row: sizes from a static-shape segment sum, then selected.

@@ -9,7 +9,7 @@ import numpy as np
 from sprout.common import dtype as mstype
 from sprout.common.tensor import Tensor
 from sprout.ops.function._prims import prim
-from sprout.ops.function.array_func import _int, _tensor, cast, eye, reshape, tril
+from sprout.ops.function.array_func import _int, _tensor, cast, eye, tril
 from sprout.ops.function.array_view_func import broadcast_to, swapaxes
 from sprout.ops.function.math_func import matmul
 from sprout.ops.function.math_linalg_more_func import _bool, _matrices, inverse, svd
