@@ -221,7 +221,7 @@ def polygamma(n, input):
 # ---- erfinv ---------------------------------------------------------------------------------------
 
 # M. Giles, "Approximating the erfinv function" (GPU Computing Gems, 2011), single precision: about 4e-7
-# relative error, in two pieces of w = -log((1 - y)(1 + y)). Two Halley steps then give float64 accuracy.
+# relative error, in two pieces of w = -log((1 - y)(1 + y)). Halley steps then give float64 accuracy.
 _GILES_CENTRAL = (1.50140941, 0.246640727, -0.00417768164, -0.00125372503, 0.00021858087, -4.39150654e-06,
                   -3.5233877e-06, 3.43273939e-07, 2.81022636e-08)
 _GILES_TAIL = (2.83297682, 1.00167406, 0.00943887047, -0.0076224613, 0.00573950773, -0.00367342844,
@@ -236,9 +236,14 @@ def erfinv(input):
     w = _neg(_log(_mul(_sub(_c(1), y), _add(_c(1), y))))
     central = _horner(_GILES_CENTRAL, _sub(w, _c(2.5)))
     tail = _horner(_GILES_TAIL, _sub(_sqrt(prim("Maximum")(w, _c(5))), _c(3)))  # guard: sqrt'(0) at y = 0
-    x = _mul(_select(_less(w, _c(5)), central, tail), y)
+    # Beyond w = 16 (|y| > 1 - 6e-8, past float32's range, where Giles' tail was fitted) the asymptotic
+    # erfc(x) ~ exp(-x^2) / (x sqrt(pi)) gives x^2 ~ t - log(pi t) / 2, t = -log(1 - |y|): within 1e-3.
+    t = _add(prim("Maximum")(w, _c(16)), _c(math.log(2)))  # guard: t large wherever it is read
+    far = _sqrt(_sub(t, _mul(_log(_mul(t, _c(math.pi))), _c(0.5))))
+    x = _select(_less(w, _c(5)), _mul(central, y),
+                _select(_less(w, _c(16)), _mul(tail, y), _mul(far, prim("Sign")(y))))
     erf, erfc = prim("Erf"), prim("Erfc")
-    for _ in range(2):
+    for _ in range(3):
         # Residual erf(x) - y; near +-1 as erfc, whose small values keep their digits: (1 - y) - erfc(x)
         # for y > 1/2, erfc(-x) - (1 + y) for y < -1/2 (1 -+ y is exact there).
         residual = _select(_greater(y, _c(0.5)), _sub(_sub(_c(1), y), erfc(x)),
@@ -246,7 +251,9 @@ def erfinv(input):
         u = _mul(_mul(residual, _exp(_mul(x, x))), _c(math.sqrt(math.pi) / 2))  # residual / erf'(x)
         x = _sub(x, _div(u, _add(_c(1), _mul(x, u))))  # Halley's step (erf'' / erf' = -2x)
     original = input if input.dtype == _F64 else _cast(input, _F64)
-    edge = _select(_equal(_abs(original), _c(1)), _mul(original, _c(math.inf)), _c(math.nan))
+    # Constants, not original * inf: the gradient of a product with inf would be 0 * inf = NaN everywhere.
+    infinity = _select(_less(original, _c(0)), _c(-math.inf), _c(math.inf))
+    edge = _select(_equal(_abs(original), _c(1)), infinity, _c(math.nan))
     return _narrow(_select(inside, x, edge), dtype)
 
 
