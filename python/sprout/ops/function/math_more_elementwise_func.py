@@ -10,7 +10,8 @@ from sprout.common import dtype as mstype
 from sprout.common.tensor import Tensor
 from sprout.ops.function._prims import op_function, prim
 from sprout.ops.function.array_func import _tensor
-from sprout.ops.function.math_elementwise_func import logaddexp, trunc
+from sprout.ops.function.math_elementwise_func import trunc
+from sprout.ops.function.math_reduce_func import _FINITE_MAX
 
 _add, _sub, _mul, _div = prim("Add"), prim("Sub"), prim("Mul"), prim("Div")
 _cast, _select, _isnan, _equal, _less = prim("Cast"), prim("Select"), prim("IsNan"), prim("Equal"), prim("Less")
@@ -95,8 +96,15 @@ def float_power(input, exponent):
 def logaddexp2(input, other):
     """log2(2 ** input + 2 ** other), elementwise, without overflow."""
     a, b = _float_pair("logaddexp2", "input", input, "other", other)
+    # Shifted by the larger operand, held constant for autodiff: the result does not depend on the shift, so
+    # the gradient is the pair's base-2 softmax, (1/2, 1/2) at ties (where Maximum's gradient would go to one
+    # side). The shift is clamped into the finite range so that equal infinities give inf - finite, not NaN.
+    limit = _FINITE_MAX[a.dtype]
+    shift = prim("StopGradient")(prim("ClipByValue")(prim("Maximum")(a, b), Tensor(-limit, a.dtype),
+                                                     Tensor(limit, a.dtype)))
     ln2 = Tensor(math.log(2.0), a.dtype)
-    return _div(logaddexp(_mul(a, ln2), _mul(b, ln2)), ln2)
+    powers = _add(prim("Exp")(_mul(_sub(a, shift), ln2)), prim("Exp")(_mul(_sub(b, shift), ln2)))
+    return _add(shift, _div(prim("Log")(powers), ln2))
 
 
 def _nan_ignoring(api, op, input, other):

@@ -12,7 +12,6 @@ below): a select passes a zero gradient to the other side, and zero times an inf
 would be NaN.
 """
 import math
-import numbers
 from fractions import Fraction
 
 import numpy as np
