@@ -24,7 +24,7 @@ _add, _sub, _mul, _div, _neg = prim("Add"), prim("Sub"), prim("Mul"), prim("Div"
 _log, _exp, _sin, _cos, _sqrt, _pow = prim("Log"), prim("Exp"), prim("Sin"), prim("Cos"), prim("Sqrt"), prim("Pow")
 _abs, _round, _cast, _select = prim("Abs"), prim("Round"), prim("Cast"), prim("Select")
 _less, _equal, _and, _not = prim("Less"), prim("Equal"), prim("LogicalAnd"), prim("LogicalNot")
-_isinf, _isnan, _greater = prim("IsInf"), prim("IsNan"), prim("Greater")
+_isinf, _greater = prim("IsInf"), prim("Greater")
 
 _F64 = mstype.float64
 _FLOATS = (mstype.float16, mstype.bfloat16, mstype.float32, mstype.float64)
