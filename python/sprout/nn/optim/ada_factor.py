@@ -19,6 +19,13 @@ from sprout.common.tensor import Tensor
 from sprout.nn.optim.optimizer import Optimizer
 
 
+def _read(param):
+    """A Parameter's value: while a step is compiled, the graph's (Tensor methods such as astype on the
+    Parameter object itself would compute now, a constant of its initial value)."""
+    from sprout._frontend import calls
+    return calls.active_context().load_parameter(param) if calls._active else param
+
+
 def _rms(x):
     return ops.sqrt((x * x).mean())
 
@@ -117,25 +124,26 @@ class AdaFactor(Optimizer):
         lr = self._per_step["lr"] if self._per_step["lr"] is not None else lr
         beta2t = self._per_step["beta2t"]
         compute = mstype.float32 if p.dtype == mstype.float16 else p.dtype
-        w = p.astype(compute, copy=False)
+        w = _read(p).astype(compute, copy=False)
         g = g.astype(compute, copy=False)
         rate = lr * ops.maximum(_rms(w), self.eps[1]) if self.scale_parameter else lr
         square = g * g + self.eps[0]
         if p.ndim >= 2:
-            row = self._store(self.exp_avg_sq_row[i], self.exp_avg_sq_row[i].astype(compute, copy=False) * beta2t
+            row_state, col_state = self.exp_avg_sq_row[i], self.exp_avg_sq_col[i]
+            row = self._store(row_state, _read(row_state).astype(compute, copy=False) * beta2t
                               + square.mean(-1) * (1.0 - beta2t))
-            col = self._store(self.exp_avg_sq_col[i], self.exp_avg_sq_col[i].astype(compute, copy=False) * beta2t
+            col = self._store(col_state, _read(col_state).astype(compute, copy=False) * beta2t
                               + square.mean(-2) * (1.0 - beta2t))
             row_factor = 1.0 / ops.sqrt(row / row.mean(-1, keep_dims=True))
             update = ops.expand_dims(row_factor, -1) * (1.0 / ops.sqrt(ops.expand_dims(col, -2))) * g
         else:
-            v = self._store(self.exp_avg_sq[i], self.exp_avg_sq[i].astype(compute, copy=False) * beta2t
-                            + square * (1.0 - beta2t))
+            v_state = self.exp_avg_sq[i]
+            v = self._store(v_state, _read(v_state).astype(compute, copy=False) * beta2t + square * (1.0 - beta2t))
             update = g / ops.sqrt(v)
         update = update / ops.maximum(_rms(update) / self.clip_threshold, 1.0) * rate
         if self.use_first_moment:
             m = self.exp_avg[i]
-            update = self._store(m, m.astype(compute, copy=False) * self.beta1 + update * (1.0 - self.beta1))
+            update = self._store(m, _read(m).astype(compute, copy=False) * self.beta1 + update * (1.0 - self.beta1))
         if wd:
             w = w - w * wd * rate
         ops.assign(p, (w - update).astype(p.dtype, copy=False))
