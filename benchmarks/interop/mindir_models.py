@@ -105,6 +105,39 @@ def models(ms):
                     self.slice(x, (0, 1), (2, 2)), self.argmax(x), self.resize(image), self.broadcast(x),
                     self.strided(x, (0, 0), (2, 4), (1, 2)), self.pow(x, 2.0) + self.addn((x, x, x)))
 
+    class MorePrimitives(nn.Cell):
+        """Elementwise math, comparisons and logic, reductions, flips, triangles, adaptive max pooling, Mish
+        and Stack, as primitives; clamping and the exact GELU, which Sprout writes as the ops MindSpore
+        computes them with."""
+
+        def __init__(self):
+            super().__init__()
+            self.unary = [ops.Ceil(), ops.Cosh(), ops.Expm1(), ops.Sinh(), ops.Tan(), ops.Round(), ops.Mish()]
+            self.positive = [ops.Log1p(), ops.Reciprocal()]
+            self.ge, self.le, self.ne = ops.GreaterEqual(), ops.LessEqual(), ops.NotEqual()
+            self.logical = [ops.LogicalAnd(), ops.LogicalOr(), ops.LogicalXor()]
+            self.logical_not, self.isfinite, self.isinf = ops.LogicalNot(), ops.IsFinite(), ops.IsInf()
+            self.floordiv, self.lerp, self.masked_fill = ops.FloorDiv(), ops.Lerp(), ops.MaskedFill()
+            self.all, self.any, self.min = ops.ReduceAll(keep_dims=True), ops.ReduceAny(), ops.ReduceMin()
+            self.flip, self.triu = ops.ReverseV2(axis=(1,)), ops.Triu(1)
+            self.pool, self.stack = ops.AdaptiveMaxPool2D((2, 2)), ops.Stack(1)
+            self.gelu = nn.GELU(approximate=False)
+
+        def construct(self, x, image):
+            a = x * 0.0
+            for op in self.unary:
+                a = a + op(x)
+            for op in self.positive:
+                a = a + op(ops.abs(x) + 0.5)
+            p, q = self.ge(x, 0.0), self.le(x, 0.5)
+            logic = self.logical_not(self.ne(p, q))
+            for op in self.logical:
+                logic = logic + op(p, q).astype(ms.int32)
+            finite = self.isfinite(x / a).astype(ms.float32) + self.isinf(x / (a * 0.0)).astype(ms.float32)
+            b = self.lerp(x, a, 0.25) + self.floordiv(x * 4.0, a + 1.0) + self.masked_fill(x, p, 2.0)
+            return (a, logic, finite, b, self.all(p, 1), self.any(q, 0), self.min(x, 1), self.flip(x), self.triu(x),
+                    self.pool(image)[0], self.stack((x, b)), ops.clamp(x, -0.5, 0.5), self.gelu(x))
+
     rng = np.random.default_rng(5)
 
     def tensor(*shape):
@@ -120,4 +153,5 @@ def models(ms):
             ("convbn", with_statistics(ConvBN()), [tensor(2, 3, 8, 8)]),
             ("mixer", Mixer(), [tensor(4, 6), tensor(4, 3, 4)]),
             ("layers", Layers(), [tensor(2, 3, 6, 6), ms.Tensor(np.array([[1, 2], [3, 4]], np.int32))]),
-            ("primitives", Primitives(), [tensor(2, 4), tensor(1, 2, 2, 2), ms.Tensor(np.array([1, 0], np.int32))])]
+            ("primitives", Primitives(), [tensor(2, 4), tensor(1, 2, 2, 2), ms.Tensor(np.array([1, 0], np.int32))]),
+            ("more_primitives", MorePrimitives(), [tensor(3, 4), tensor(1, 2, 5, 5)])]

@@ -211,22 +211,58 @@ class Reader {
       const bool matrices = compiler::node_spec(a).shape.size() == 2 && compiler::node_spec(b).shape.size() == 2;
       return emit(Primitive::make(matrices ? "MatMul" : "BatchMatMul"), {a, b});
     }
-    // The constant inputs are the op's arguments (they follow its tensors).
-    std::vector<NamedConstant> constants;
-    for (const Ref* r : in)
-      if (r->kind == Ref::Kind::Constant) constants.push_back({"", r->value});
-    const SproutCall sc = from_mindspore(type, function, constants, attributes, in.size());
+    if (type == "ClampScalar") return clamp_scalar(in, user);
+    // The op's arguments are its inputs after the tensors (constants, by position).
+    std::vector<NamedConstant> inputs;
+    for (const Ref* r : in) inputs.push_back({"", r->kind == Ref::Kind::Constant ? r->value : std::nullopt});
+    const SproutCall sc = from_mindspore(type, function, inputs, attributes, in.size());
     std::vector<AnfNode*> tensors;
     for (size_t i = 0; i < sc.n_tensor_inputs; ++i) {
       if (sc.prim.def().variadic) {
         SPROUT_CHECK(in[i]->kind == Ref::Kind::Tuple, RuntimeError, "load MindIR: ", user, " of '", path_,
                      "' takes its tensors as a tuple");
         for (const Ref& item : in[i]->items) tensors.push_back(tensor_node(item, user));
+      } else if (in[i]->kind == Ref::Kind::Constant) {
+        tensors.push_back(scalar_node(*in[i], in, user));  // Muls(x, 2.0), Lerp(a, b, 0.25)
       } else {
         tensors.push_back(tensor_node(*in[i], user));
       }
     }
     return emit(sc.prim, tensors);
+  }
+
+  // A number where MindSpore's op takes a tensor: a 0-d tensor of the dtype of the op's first tensor input,
+  // as MindSpore converts it (else the number's own).
+  AnfNode* scalar_node(const Ref& r, const std::vector<const Ref*>& in, const std::string& user) {
+    const AttrValue* v = r.value ? &*r.value : nullptr;
+    const double* d = v ? std::get_if<double>(v) : nullptr;
+    const int64_t* i = v ? std::get_if<int64_t>(v) : nullptr;
+    const bool* b = v ? std::get_if<bool>(v) : nullptr;
+    SPROUT_CHECK(d || i || b, RuntimeError, "load MindIR: ", user, " of '", path_, "' takes a ",
+                 v ? attr_value_str(*v) : std::string("None"), " where a tensor or a number is expected");
+    DType dtype = d ? DType::Float32 : i ? DType::Int64 : DType::Bool;
+    for (const Ref* other : in)
+      if (other->kind == Ref::Kind::Node || other->kind == Ref::Kind::Tensor) {
+        dtype = compiler::node_spec(tensor_node(*other, user)).dtype;
+        break;
+      }
+    const double value = d ? *d : i ? static_cast<double>(*i) : (*b ? 1.0 : 0.0);
+    return compiler::constant_tensor(*g_, Tensor::scalar(value, dtype));
+  }
+
+  // ClampScalar(x, min, max): Maximum with min and Minimum with max, for the bounds that are not None.
+  Ref clamp_scalar(const std::vector<const Ref*>& in, const std::string& user) {
+    SPROUT_CHECK(in.size() == 3, RuntimeError, "load MindIR: ", user, " of '", path_, "' takes ", in.size(),
+                 " inputs; expected x, min and max");
+    AnfNode* x = tensor_node(*in[0], user);
+    const char* ops[2] = {"Maximum", "Minimum"};
+    for (size_t k = 0; k < 2; ++k) {
+      const Ref& bound = *in[k + 1];
+      if (bound.kind == Ref::Kind::Constant && !bound.value) continue;  // None: no bound on this side
+      AnfNode* b = bound.kind == Ref::Kind::Constant ? scalar_node(bound, in, user) : tensor_node(bound, user);
+      x = compiler::emit_primitive(*g_, Primitive::make(ops[k]), std::vector<AnfNode*>{x, b})[0];
+    }
+    return node_ref(x);
   }
 
   // BiasAdd(x, bias, data_format): bias along the channel axis, 1 for NCHW (axis -1 for NHWC and 2-d x).

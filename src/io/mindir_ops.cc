@@ -57,7 +57,25 @@ const std::vector<OpEntry>& function_ops() {
       {"Sqrt", "Sqrt", {}},         {"Square", "Square", {}},     {"Sub", "Sub", {}},
       {"Tanh", "Tanh", {}},         {"ZerosLike", "ZerosLike", {}},  {"AddN", "AddN", {}},
       {"Erfc", "Erfc", {}},         {"HSigmoid", "HSigmoid", {}},    {"Sign", "Sign", {}},
+      {"Ceil", "Ceil", {}},         {"Cosh", "Cosh", {}},         {"Expm1", "Expm1", {}},
+      {"FloorDiv", "FloorDiv", {}}, {"GreaterEqual", "GreaterEqual", {}},  {"IsFinite", "IsFinite", {}},
+      {"IsInf", "IsInf", {}},       {"Lerp", "Lerp", {}},         {"LessEqual", "LessEqual", {}},
+      {"Log1p", "Log1p", {}},       {"LogicalAnd", "LogicalAnd", {}},  {"LogicalNot", "LogicalNot", {}},
+      {"LogicalOr", "LogicalOr", {}},  {"LogicalXor", "LogicalXor", {}},  {"MaskedFill", "MaskedFill", {}},
+      {"NotEqual", "NotEqual", {}}, {"Reciprocal", "Reciprocal", {}},  {"Sinh", "Sinh", {}},
+      {"Tan", "Tan", {}},
       {"Softplus", "Softplus", {}, false},
+      {"Mish", "Mish", {}, false},
+      {"Mul", "Muls", {}},  // MindSpore's tensor times a number (loaded only: Sprout writes Mul)
+      {"Stack", "Stack", {{"axis"}}, false},
+      {"LpNorm", "LpNorm", {{"axis"}, {"p"}, {"keep_dims"}, {"epsilon"}}, false},
+      {"AdaptiveMaxPool2D", "AdaptiveMaxPool2D", {{"output_size"}}},
+      {"ReduceAll", "ReduceAll", {{"axis"}, {"keep_dims"}}},
+      {"ReduceAny", "ReduceAny", {{"axis"}, {"keep_dims"}}},
+      {"ReduceMin", "ReduceMin", {{"axis"}, {"keep_dims"}}},
+      {"ReverseV2", "ReverseV2", {{"axis"}}},
+      {"Round", "Round", {{"decimals", Form::FixedZero}}},
+      {"Triu", "Triu", {{"diagonal"}}},
       {"AdaptiveAvgPool2D", "AdaptiveAvgPool2D", {{"output_size", Form::Pair}}, false},
       {"Argmax", "Argmax", {{"axis"}, {"output_type", Form::TypeId}}},
       {"BroadcastTo", "BroadcastTo", {{"shape"}}},
@@ -300,15 +318,15 @@ DType dtype_of_type_id(int64_t id) {
 }
 
 std::string exportable_ops() {
-  // Embedding and LeakyReLU are written as the ops MindSpore computes them with (mindir_export.cc).
-  std::vector<std::string> names = {"Conv2D", "MaxPool", "Embedding", "LeakyReLU"};
+  // Embedding, LeakyReLU and ClipByValue are written as the ops MindSpore computes them with (mindir_export.cc).
+  std::vector<std::string> names = {"Conv2D", "MaxPool", "Embedding", "LeakyReLU", "ClipByValue"};
   for (const OpEntry& e : function_ops()) names.push_back(e.sprout);
   return sorted_list(names);
 }
 
 std::string loadable_ops() {
   // BiasAdd, MatMulExt, SumExt and MeanExt become other registry ops (mindir_import.cc).
-  std::vector<std::string> names = {"Conv2D", "MaxPool", "BiasAdd", "MatMulExt", "SumExt", "MeanExt"};
+  std::vector<std::string> names = {"Conv2D", "MaxPool", "BiasAdd", "MatMulExt", "SumExt", "MeanExt", "ClampScalar"};
   for (const OpEntry& e : function_ops()) names.push_back(e.mindspore);
   return sorted_list(names);
 }
@@ -317,10 +335,6 @@ MindSporeCall to_mindspore(const Primitive& prim) {
   const std::string& name = prim.name();
   if (name == "Conv2D") return conv2d_to_mindspore(prim);
   if (name == "MaxPool") return maxpool_to_mindspore(prim);
-  // MindSpore's GeLU primitive is the tanh approximation; its exact GeLU is a composition of Erf.
-  SPROUT_CHECK(name != "GeLU" || string_of(prim, "approximate") == "tanh", RuntimeError,
-               "export MindIR: GeLU(approximate='", string_of(prim, "approximate"),
-               "') has no MindIR op (MindSpore's GeLU is the tanh approximation)");
   const OpEntry* e = find_by_sprout(name);
   SPROUT_CHECK(e, RuntimeError, "export MindIR: the graph uses ", name,
                ", which has no MindIR form here; ops that do: ", exportable_ops());
@@ -329,7 +343,7 @@ MindSporeCall to_mindspore(const Primitive& prim) {
   return call;
 }
 
-SproutCall from_mindspore(const std::string& op_type, bool function, const std::vector<NamedConstant>& constants,
+SproutCall from_mindspore(const std::string& op_type, bool function, const std::vector<NamedConstant>& inputs,
                           const std::vector<NamedConstant>& attributes, size_t n_inputs) {
   if (op_type == "Conv2D") return {conv2d_from_mindspore(attributes), 2};
   if (op_type == "MaxPool") return {maxpool_from_mindspore(attributes), 1};
@@ -344,7 +358,7 @@ SproutCall from_mindspore(const std::string& op_type, bool function, const std::
   for (size_t i = 0; i < e->args.size(); ++i) {
     const Arg& arg = e->args[i];
     if (function) {
-      p = decode(p, arg, constants.at(i).value, op_type);
+      p = decode(p, arg, inputs.at(n_tensors + i).value, op_type);
     } else if (const Constant* c = find(attributes, arg.attr)) {  // an older file: arguments as attributes
       p = decode(p, arg, *c, op_type);
     }

@@ -30,14 +30,15 @@ struct MindSporeCall {
 // The MindSpore call of a registry primitive. RuntimeError naming the op when it has no MindIR form.
 MindSporeCall to_mindspore(const Primitive& prim);
 
-// The registry primitive of a MindSpore op: `args` are the constant inputs (function ops) and the
-// PrimitiveProto's attributes (primitive ops) by name; `n_tensor_inputs` says how many of the node's
-// inputs are tensors. RuntimeError naming the op when Sprout cannot run it.
+// The registry primitive of a MindSpore op: `inputs` holds the node's inputs' constant values by position
+// (nullopt for the others), whose entries after the tensors are a function op's arguments; `attributes`
+// are the PrimitiveProto's attributes (primitive ops) by name; `n_tensor_inputs` says how many of the
+// node's inputs are tensors. RuntimeError naming the op when Sprout cannot run it.
 struct SproutCall {
   Primitive prim;
   size_t n_tensor_inputs = 0;  // the node's leading inputs that are tensors (a tuple for Concat)
 };
-SproutCall from_mindspore(const std::string& op_type, bool function, const std::vector<NamedConstant>& constants,
+SproutCall from_mindspore(const std::string& op_type, bool function, const std::vector<NamedConstant>& inputs,
                           const std::vector<NamedConstant>& attributes, size_t n_inputs);
 
 // MindSpore's TypeId numbers (Cast's dtype argument), and back.
