@@ -157,6 +157,7 @@ std::vector<int64_t> pad4(const std::vector<int64_t>& v, const std::string& op) 
 
 std::string sorted_list(std::vector<std::string> names) {
   std::sort(names.begin(), names.end());
+  names.erase(std::unique(names.begin(), names.end()), names.end());  // Mul is written as Mul, read from Muls too
   std::string out;
   for (const std::string& n : names) out += (out.empty() ? "" : ", ") + n;
   return out;

@@ -50,11 +50,12 @@ def test_lenet_exports_and_runs_back_with_the_same_outputs(tmp_path):
     assert not [f for f in os.listdir(tmp_path) if f.endswith(".tmp")]
 
 
-@pytest.mark.parametrize("index", range(5), ids=["lenet", "convbn", "mixer", "layers", "primitives"])
+@pytest.mark.parametrize("index", range(6), ids=["lenet", "convbn", "mixer", "layers", "primitives", "more_primitives"])
 def test_interop_models_round_trip(tmp_path, index):
     # The models benchmarks/interop runs through MindSpore: BatchNorm with running statistics, padded,
     # strided and grouped convolutions, LayerNorm, shape ops, reductions, several outputs, LeakyReLU and
-    # Embedding (written as the ops MindSpore has), int32 inputs, primitives with constructor arguments.
+    # Embedding (written as the ops MindSpore has), int32 inputs, primitives with constructor arguments,
+    # comparisons and logic with bool outputs, clamping and the exact GELU (written as MindSpore's ops).
     name, net, inputs = interop_models()[index]
     net.set_train(False)
     expected = outputs_of(net(*inputs))
@@ -65,7 +66,7 @@ def test_interop_models_round_trip(tmp_path, index):
         np.testing.assert_allclose(g, e, rtol=1e-5, atol=1e-6)
 
 
-@pytest.mark.parametrize("name", ["convbn", "mixer", "layers", "primitives"])
+@pytest.mark.parametrize("name", ["convbn", "mixer", "layers", "primitives", "more_primitives"])
 def test_files_written_by_mindspore_run_in_sprout(name):
     saved = np.load(os.path.join(DATA, f"mindspore_{name}.npz"))
     values = [saved[f"value{i}"] for i in range(len(saved.files) - 1)]
@@ -170,7 +171,7 @@ def test_export_names_the_op_without_a_mindir_form_and_keeps_an_existing_file(tm
         return ops.sort(x)[0]
 
     with pytest.raises(RuntimeError, match="export MindIR: the graph uses Sort, which has no MindIR form here; "
-                                           "ops that do: Abs, AdaptiveAvgPool2D, Add"):
+                                           "ops that do: Abs, AdaptiveAvgPool2D, AdaptiveMaxPool2D, Add,"):
         ms.export(sorts, Tensor(np.ones(4, np.float32)), file_name=str(target))
     assert target.read_bytes() == b"an earlier model" and os.listdir(tmp_path) == ["model.mindir"]
 
@@ -201,7 +202,7 @@ def test_load_reports_missing_and_corrupt_files(tmp_path):
     unknown.write_bytes(open(os.path.join(DATA, "mindspore_primitives.mindir"), "rb").read().replace(b"Softplus",
                                                                                                      b"Softpluz"))
     with pytest.raises(RuntimeError, match="the model uses MindSpore's Softpluz, which Sprout cannot load; ops it can: "
-                                           "Abs, AdaptiveAvgPool2D, Add, AddN"):
+                                           "Abs, AdaptiveAvgPool2D, AdaptiveMaxPool2D, Add, AddN"):
         ms.load(str(unknown))
     with pytest.raises(ValueError, match="dec_key .* not supported"):
         ms.load(os.path.join(DATA, "mindspore_convbn.mindir"), dec_key=b"0123456789abcdef")
