@@ -213,6 +213,8 @@ def test_elementwise_functions_match_numpy():
     np.testing.assert_array_equal(ops.trunc(T([3, -4])).asnumpy(), [3, -4])
     check_grad(ops.hypot, s, y)
     check_grad(ops.logaddexp, s, y)
+    ties = ms.grad(lambda a, b: ops.logaddexp(a, b).sum(), (0, 1))(T([1.0, np.inf]), T([1.0, np.inf]))
+    np.testing.assert_array_equal([g.asnumpy() for g in ties], [[0.5, 0.5], [0.5, 0.5]])  # not all to one side
     check_grad(ops.log2, x)
 
 
@@ -426,6 +428,9 @@ def test_cummax_and_cummin():
     values, indices = ops.cummin(T(x.T.astype(np.int32)), 0)
     np.testing.assert_array_equal(values.asnumpy(), np.minimum.accumulate(x.T, 0))
     assert values.dtype == ms.int32 and indices.dtype == ms.int64
+    for dtype in (np.int64, np.uint8):  # the scan pads with the dtype's limit: int64's max read as 2^63 once
+        np.testing.assert_array_equal(ops.cummin(T(x.astype(dtype)), 1)[0].asnumpy(), np.minimum.accumulate(x, 1))
+        np.testing.assert_array_equal(ops.cummax(T(x.astype(dtype)), 1)[0].asnumpy(), np.maximum.accumulate(x, 1))
     r = randn(3, 5)
     check_grad(lambda t: ops.cummax(t, 1)[0], r)
     with pytest.raises(ValueError, match="cummin: 'axis' must be an int in range"):
@@ -632,6 +637,9 @@ def test_bad_argument_types_name_the_op():
     with pytest.raises(TypeError, match="full_like: 'fill_value' must be a number"):
         ops.full_like(x, None)
     assert ops.full((2,), T(3.0)).tolist() == [3.0, 3.0] and ops.full((1,), True).dtype == ms.bool_
+    int64 = np.iinfo(np.int64)  # the fill value travels as a double: the limits saturate rather than wrap
+    assert ops.full((1,), int64.max, dtype=ms.int64).tolist() == [int64.max]
+    assert ops.full((1,), int64.min, dtype=ms.int64).tolist() == [int64.min]
     with pytest.raises(TypeError, match="pad: 'value' must be a number or a one-element Tensor, but got str"):
         ops.pad(x, (1, 1), value="abc")
     with pytest.raises(ValueError, match=r"pad: 'value' must be a number or a one-element Tensor, but got a Tensor "

@@ -1,6 +1,7 @@
 // CPU kernels of the value-creating array ops: fills, Eye, Range, LinSpace, Tril, Triu.
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <type_traits>
 
 #include "base/parallel.h"
@@ -10,11 +11,23 @@
 namespace sprout {
 namespace {
 
+// `value` in dtype T. An integer saturates at T's limits: the attribute is a double, in which int64's
+// maximum (a common fill, the identity of a running minimum) reads as 2^63, out of int64's range.
+template <class T>
+T converted(double value) {
+  if constexpr (std::is_integral_v<T> && !std::is_same_v<T, bool>) {
+    if (std::isnan(value)) return T{0};
+    if (value >= static_cast<double>(std::numeric_limits<T>::max())) return std::numeric_limits<T>::max();
+    if (value <= static_cast<double>(std::numeric_limits<T>::min())) return std::numeric_limits<T>::min();
+  }
+  return static_cast<T>(static_cast<compute_t<T>>(value));
+}
+
 // Writes `value` (converted to the output dtype) into every element of the contiguous `out`.
 void fill(const Tensor& out, double value) {
   visit_dtype(out.dtype(), [&](auto zero) {
     using T = decltype(zero);
-    const T v = static_cast<T>(static_cast<compute_t<T>>(value));
+    const T v = converted<T>(value);
     T* p = out.template data<T>();
     parallel_for(out.numel(), kParallelGrain, [&](int64_t b, int64_t e) { std::fill(p + b, p + e, v); });
   });

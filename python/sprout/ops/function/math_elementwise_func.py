@@ -73,12 +73,13 @@ def hypot(input, other):
 def logaddexp(input, other):
     """log(exp(input) + exp(other)), elementwise, computed without overflow."""
     a, b = _float("logaddexp", "input", input), _float("logaddexp", "other", other)
-    top = prim("Maximum")(a, b)
     # Where a == b (equal infinities included) the gap is 0 and the answer top + log 2. Comparing zeros
     # there instead of a - b keeps inf - inf out of the values and of the gradients (a select would pass
-    # the other branch's NaN gradient on, times 0).
+    # the other branch's NaN gradient on, times 0). There the top is the mean of the two, not Maximum,
+    # whose gradient goes to one side: the gradient at a tie is (1/2, 1/2).
     equal = prim("Equal")(a, b)
     zeros = prim("ZerosLike")(a)
+    top = _select(equal, _mul(_add(a, b), Tensor(0.5, a.dtype)), prim("Maximum")(a, b))
     gap = prim("Neg")(prim("Abs")(_sub(_select(equal, zeros, a), _select(equal, zeros, b))))
     return _add(top, prim("Log1p")(_exp(gap)))
 
