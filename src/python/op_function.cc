@@ -9,6 +9,8 @@
 // from it (x.exp()) is called with the tensor as first argument and no bound method in between. Its
 // __name__, __qualname__, __module__, __doc__ and __signature__ live in its __dict__, set by
 // sprout.ops.function._prims.op_function, so help(), inspect.signature and pickle see a function.
+// A call with a keyword that is not a parameter goes to `with_keywords`, a Python function, when one is
+// given: ops.div(x, y, rounding_mode='floor') is the Python ops.divide, ops.div(x, y) stays this.
 #include <nanobind/stl/string.h>
 #include <nanobind/stl/vector.h>
 
@@ -28,6 +30,7 @@ struct OpFunctionObject {
   PyObject* primitive;  // the sprout._C.Primitive called
   PyObject* params;     // tuple of parameter names (str), one per primitive input
   PyObject* weakrefs;   // weak references may point at it, as at a function
+  PyObject* with_keywords;  // the Python function for calls with other keywords, or null
 };
 
 constexpr size_t kMaxParams = 4;  // call_with_inputs runs one to four inputs
@@ -73,12 +76,25 @@ bool bind_arguments(OpFunctionObject* f, PyObject* const* args, size_t nargs, Py
   return true;
 }
 
+bool has_other_keyword(OpFunctionObject* f, PyObject* kwnames) {
+  for (Py_ssize_t k = 0; k < PyTuple_GET_SIZE(kwnames); ++k) {
+    PyObject* key = PyTuple_GET_ITEM(kwnames, k);
+    bool known = false;
+    for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(f->params) && !known; ++i)
+      known = PyUnicode_Compare(key, PyTuple_GET_ITEM(f->params, i)) == 0;
+    if (!known) return true;
+  }
+  return false;
+}
+
 PyObject* op_function_vectorcall(PyObject* self, PyObject* const* args, size_t nargsf, PyObject* kwnames) noexcept {
   auto* f = reinterpret_cast<OpFunctionObject*>(self);
   const size_t nargs = PyVectorcall_NARGS(nargsf);
   PyObject* bound[kMaxParams];
   PyObject* const* inputs = args;
   if (kwnames || static_cast<Py_ssize_t>(nargs) != PyTuple_GET_SIZE(f->params)) {
+    if (kwnames && f->with_keywords && has_other_keyword(f, kwnames))
+      return PyObject_Vectorcall(f->with_keywords, args, nargsf, kwnames);
     if (!bind_arguments(f, args, nargs, kwnames, bound)) return nullptr;
     inputs = bound;
   }
@@ -119,6 +135,7 @@ int op_function_traverse(PyObject* self, visitproc visit, void* arg) {
   Py_VISIT(f->dict);
   Py_VISIT(f->primitive);
   Py_VISIT(f->params);
+  Py_VISIT(f->with_keywords);
   return 0;
 }
 
@@ -127,6 +144,7 @@ int op_function_clear(PyObject* self) {
   Py_CLEAR(f->dict);
   Py_CLEAR(f->primitive);
   Py_CLEAR(f->params);
+  Py_CLEAR(f->with_keywords);
   return 0;
 }
 
@@ -166,7 +184,7 @@ PyType_Spec kSpec = {"sprout._C.OpFunction", sizeof(OpFunctionObject), 0,
 
 PyTypeObject* g_op_function_type = nullptr;
 
-nb::object make_op_function(nb::handle primitive, const std::vector<std::string>& params) {
+nb::object make_op_function(nb::handle primitive, const std::vector<std::string>& params, nb::handle with_keywords) {
   const PyPrimitive& p = primitive_of(primitive, "OpFunction");
   const OpDef& def = p.prim.def();
   SPROUT_CHECK(!def.variadic && p.call_fields.empty() && params.size() == def.inputs.size() &&
@@ -181,6 +199,7 @@ nb::object make_op_function(nb::handle primitive, const std::vector<std::string>
   f->primitive = Py_NewRef(primitive.ptr());
   f->params = nb::tuple(nb::cast(params)).release().ptr();
   f->weakrefs = nullptr;
+  f->with_keywords = with_keywords.is_none() ? nullptr : Py_NewRef(with_keywords.ptr());
   PyObject_GC_Track(f);
   nb::object out = nb::steal(reinterpret_cast<PyObject*>(f));
   if (!f->dict) throw nb::python_error();
@@ -193,8 +212,9 @@ void bind_op_function(nb::module_& m) {
   g_op_function_type = reinterpret_cast<PyTypeObject*>(PyType_FromSpec(&kSpec));
   if (!g_op_function_type) throw nb::python_error();
   m.attr("OpFunction") = nb::handle(reinterpret_cast<PyObject*>(g_op_function_type));
-  m.def("op_function", &make_op_function, nb::arg("primitive"), nb::arg("params"),
-        "A callable running `primitive` on its arguments, bound by the names in `params` (one per input).");
+  m.def("op_function", &make_op_function, nb::arg("primitive"), nb::arg("params"), nb::arg("with_keywords").none() = nb::none(),
+        "A callable running `primitive` on its arguments, bound by the names in `params` (one per input); calls "
+        "with other keywords go to `with_keywords` when given.");
 }
 
 }  // namespace sprout::py

@@ -111,3 +111,17 @@ def test_op_function_checks_what_it_wraps():
         _C.op_function(prim("AddN"), ["x"])
     with pytest.raises(ValueError, match="'signature' must look like 'name\\(a, b\\)'"):
         op_function("Add", "add(input, other=1)")
+
+
+def test_other_keywords_go_to_the_python_function():
+    """ops.div is the Div primitive, and MindSpore's rounding_mode keyword too (ops.divide's rounding)."""
+    x, y = ms.Tensor(np.array([7, -7], np.int32)), ms.Tensor(np.array([2, 2], np.int32))
+    assert isinstance(ops.div, _C.OpFunction)
+    np.testing.assert_array_equal(ops.div(x, y).asnumpy(), [3.5, -3.5])
+    np.testing.assert_array_equal(ops.div(x, y, rounding_mode="floor").asnumpy(), [3, -4])
+    np.testing.assert_array_equal(x.div(y, rounding_mode="trunc").asnumpy(), [3, -3])
+    np.testing.assert_array_equal(ms.jit(lambda a, b: ops.div(a, b, rounding_mode="floor"))(x, y).asnumpy(), [3, -4])
+    with pytest.raises(TypeError, match="div\\(\\) got an unexpected keyword argument 'mode'"):
+        ops.div(x, y, mode="floor")
+    with pytest.raises(ValueError, match="'rounding_mode' must be None, 'floor' or 'trunc', but got 'round'"):
+        ops.div(x, y, rounding_mode="round")

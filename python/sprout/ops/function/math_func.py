@@ -17,7 +17,16 @@ _cast = prim("Cast")
 add = op_function("Add", "add(input, other)", "input + other, with broadcasting and implicit type promotion.")
 sub = op_function("Sub", "sub(input, other)", "input - other, with broadcasting and implicit type promotion.")
 mul = op_function("Mul", "mul(input, other)", "input * other, with broadcasting and implicit type promotion.")
-div = op_function("Div", "div(input, other)", "True division input / other; integer inputs give Float32.")
+def _div_with_keywords(input, other, **kwargs):
+    unknown = sorted(set(kwargs) - {"rounding_mode"})
+    if unknown:
+        raise TypeError(f"div() got an unexpected keyword argument {unknown[0]!r}")
+    from sprout.ops.function.math_more_elementwise_func import divide  # it builds on this module
+    return divide(input, other, rounding_mode=kwargs.get("rounding_mode"))
+
+
+div = op_function("Div", "div(input, other)", "True division input / other; integer inputs give Float32. With "
+                  "rounding_mode='floor' or 'trunc', the quotient rounded (as ops.divide).", _div_with_keywords)
 maximum = op_function("Maximum", "maximum(input, other)", "Elementwise maximum; NaN propagates.")
 minimum = op_function("Minimum", "minimum(input, other)", "Elementwise minimum; NaN propagates.")
 pow = op_function("Pow", "pow(input, exponent)", "input ** exponent, elementwise.")
