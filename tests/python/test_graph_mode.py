@@ -516,3 +516,27 @@ def test_set_train_selects_the_graph_compiled_for_that_mode():
     net.set_train(True)
     net(x)
     assert net.__dict__["_jit_construct"].cache_size == 3  # training, evaluation, evaluation but dropout
+
+
+class WritesItsParameter(nn.Cell):
+    def __init__(self):
+        super().__init__()
+        self.w = ms.Parameter(Tensor(np.zeros(4, np.float32)), name="w")
+
+    def construct(self, x):
+        self.w[1] = x.sum()
+        self.w[2:] = x[:2] * 10
+        return self.w * 2
+
+
+@pytest.mark.parametrize("mode", [ms.PYNATIVE_MODE, ms.GRAPH_MODE])
+def test_item_assignment_to_a_parameter_writes_it(mode):
+    """self.w[i] = v writes the Parameter in both modes (compiled, it had only rebound a temporary)."""
+    ms.set_context(mode=mode)
+    try:
+        net = WritesItsParameter()
+        out = net(Tensor(np.array([1.0, 2.0, 3.0], np.float32)))
+    finally:
+        ms.set_context(mode=ms.PYNATIVE_MODE)
+    np.testing.assert_array_equal(net.w.asnumpy(), [0.0, 6.0, 10.0, 20.0])
+    np.testing.assert_array_equal(out.asnumpy(), [0.0, 12.0, 20.0, 40.0])

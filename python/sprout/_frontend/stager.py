@@ -188,10 +188,14 @@ class Stager(ExpressionStaging):
             for t, v in zip(targets, items):
                 self.assign(t, v)
         elif isinstance(target, ast.Subscript):
+            param = self.parameter_attribute(target.value)
             container = self.eval(target.value)
             index = self.eval(target.slice)
             if isinstance(container, GraphTensor):
                 container[index] = value
+                if param is not None:  # self.w[i] = v writes the Parameter, as in PYNATIVE mode
+                    from sprout.ops.function.optim_func import assign
+                    assign(param, container)
             elif isinstance(container, (list, dict)):
                 container[index] = value
             else:
@@ -208,6 +212,16 @@ class Stager(ExpressionStaging):
             unsupported(self.src.file, target, "starred assignment", "index the tuple instead")
         else:
             unsupported(self.src.file, target, f"assigning to {type(target).__name__}", "assign to a name")
+
+    def parameter_attribute(self, node):
+        """The Parameter `node` names when it is an attribute of a Cell (`self.w`), else None."""
+        from sprout.nn.cell import Cell
+        if not isinstance(node, ast.Attribute) or not isinstance(node.value, (ast.Name, ast.Attribute)):
+            return None
+        owner = self.eval(node.value)
+        if isinstance(owner, Cell):
+            return owner._params.get(node.attr)
+        return None
 
     def unpack(self, value, n, node):
         if isinstance(value, GraphTensor):
