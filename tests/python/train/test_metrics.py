@@ -18,6 +18,8 @@ def test_accuracy_with_labels_and_one_hot_over_batches():
     acc.clear()
     with pytest.raises(RuntimeError, match="no batch"):
         acc.eval()
+    acc.update(SCORES, LABELS)
+    assert acc(SCORES[:2], LABELS[:2]) == 1.0  # calling a metric: clear, update, eval on these inputs alone
     ml = Accuracy("multilabel")
     ml.update(np.array([[0.9, 0.1], [0.2, 0.7]]), np.array([[1, 0], [1, 1]]))
     assert ml.eval() == 0.5

@@ -28,6 +28,12 @@ class Metric:
     def eval(self):
         raise NotImplementedError(f"{type(self).__name__} must define eval()")
 
+    def __call__(self, *inputs):
+        """The metric of these inputs alone: clear(), update(*inputs), eval() (MindSpore's Metric.__call__)."""
+        self.clear()
+        self.update(*inputs)
+        return self.eval()
+
     def set_indexes(self, indexes):
         """Which of the evaluation network's outputs this metric takes (MindSpore's eval_indexes)."""
         self._indexes = list(indexes)
