@@ -1,17 +1,47 @@
-"""Pooling layers (``mindspore.nn.MaxPool2d``, ``MaxPool1d`` ...), NCHW and NCL."""
+"""Pooling layers (``mindspore.nn.MaxPool2d``, ``MaxPool1d`` ...), NCHW and NCL.
+
+Max pooling with return_indices or dilation needs pad_mode='pad' (MindSpore's rule: its other modes run
+the MaxPool primitive, which has neither); such a layer returns (output, indices), the indices flat in
+each input plane (Note [Max pooling indices]).
+"""
 from sprout import ops
 from sprout.nn.cell import Cell
 
 
+def _check_pad_only(api, pad_mode, padding, ceil_mode, dilation=1, return_indices=False):
+    """Arguments MindSpore takes only with pad_mode='pad'."""
+    if not isinstance(ceil_mode, bool) or not isinstance(return_indices, bool):
+        raise TypeError(f"{api}: 'ceil_mode' and 'return_indices' must be bools, but got {ceil_mode!r} and "
+                        f"{return_indices!r}")
+    if pad_mode == "pad":
+        return
+    if padding or ceil_mode:
+        raise ValueError(f"{api}: 'padding' and 'ceil_mode' need pad_mode='pad', got {pad_mode!r}")
+    if return_indices or dilation not in (1, (1,), (1, 1), [1], [1, 1]):
+        raise ValueError(f"{api}: 'dilation' other than 1 and return_indices=True need pad_mode='pad', got "
+                         f"{pad_mode!r}")
+
+
+def _batched(x, ndim):
+    """x with a batch axis: (x, whether one was added) for an input of `ndim` axes without one."""
+    return (ops.expand_dims(x, 0), True) if x.ndim == ndim else (x, False)
+
+
+def _unbatched(out, added):
+    if not added:
+        return out
+    return tuple(ops.squeeze(t, 0) for t in out) if isinstance(out, tuple) else ops.squeeze(out, 0)
+
+
 class _Pool2d(Cell):
-    def __init__(self, kernel_size=1, stride=1, pad_mode="valid", padding=0, data_format="NCHW", ceil_mode=False):
+    def __init__(self, kernel_size=1, stride=1, pad_mode="valid", padding=0, data_format="NCHW", ceil_mode=False,
+                 dilation=1, return_indices=False):
         super().__init__()
         if pad_mode not in ("valid", "same", "pad"):
             raise ValueError(f"{type(self).__name__}: 'pad_mode' must be 'valid', 'same' or 'pad', got {pad_mode!r}")
         if data_format != "NCHW":
             raise ValueError(f"{type(self).__name__}: only data_format='NCHW' is supported, got {data_format!r}")
-        if (padding or ceil_mode) and pad_mode != "pad":
-            raise ValueError(f"{type(self).__name__}: 'padding' and 'ceil_mode' need pad_mode='pad', got {pad_mode!r}")
+        _check_pad_only(type(self).__name__, pad_mode, padding, ceil_mode, dilation, return_indices)
         self.kernel_size, self.stride, self.pad_mode, self.padding = kernel_size, stride, pad_mode, padding
         self.ceil_mode = ceil_mode
         self._prim = None
@@ -27,29 +57,40 @@ class _Pool2d(Cell):
 
 
 class MaxPool2d(_Pool2d):
+    """Max over each window of the last two axes of (N, C, H, W) or (C, H, W) inputs; with
+    return_indices (pad_mode='pad'), (output, indices)."""
+
     def __init__(self, kernel_size=1, stride=1, pad_mode="valid", padding=0, dilation=1, return_indices=False,
                  ceil_mode=False, data_format="NCHW"):
-        super().__init__(kernel_size, stride, pad_mode, padding, data_format, ceil_mode)
+        super().__init__(kernel_size, stride, pad_mode, padding, data_format, ceil_mode, dilation, return_indices)
         self.dilation, self.return_indices = dilation, return_indices
 
     def construct(self, x):
+        x, added = _batched(x, 3)
         if self.pad_mode == "pad":
-            return ops.max_pool2d(x, self.kernel_size, self.stride, self.padding, self.dilation, self.return_indices,
-                                  self.ceil_mode)
-        return self._primitive(ops.MaxPool)(x)
+            out = ops.max_pool2d(x, self.kernel_size, self.stride, self.padding, self.dilation, self.return_indices,
+                                 self.ceil_mode)
+        else:
+            out = self._primitive(ops.MaxPool)(x)
+        return _unbatched(out, added)
 
 
 class AvgPool2d(_Pool2d):
+    """Mean over each window of the last two axes of (N, C, H, W) or (C, H, W) inputs."""
+
     def __init__(self, kernel_size=1, stride=1, pad_mode="valid", padding=0, ceil_mode=False, count_include_pad=True,
                  divisor_override=None, data_format="NCHW"):
         super().__init__(kernel_size, stride, pad_mode, padding, data_format, ceil_mode)
         self.count_include_pad, self.divisor_override = count_include_pad, divisor_override
 
     def construct(self, x):
+        x, added = _batched(x, 3)
         if self.pad_mode == "pad":
-            return ops.avg_pool2d(x, self.kernel_size, self.stride, self.padding, self.ceil_mode,
-                                  self.count_include_pad, self.divisor_override)
-        return self._primitive(ops.AvgPool)(x)
+            out = ops.avg_pool2d(x, self.kernel_size, self.stride, self.padding, self.ceil_mode,
+                                 self.count_include_pad, self.divisor_override)
+        else:
+            out = self._primitive(ops.AvgPool)(x)
+        return _unbatched(out, added)
 
 
 class AdaptiveAvgPool2d(Cell):
@@ -71,12 +112,11 @@ class AdaptiveMaxPool2d(Cell):
 
 
 class _Pool1d(Cell):
-    def __init__(self, kernel_size, stride, pad_mode, padding, ceil_mode):
+    def __init__(self, kernel_size, stride, pad_mode, padding, ceil_mode, dilation=1, return_indices=False):
         super().__init__()
         if pad_mode not in ("valid", "pad"):
             raise ValueError(f"{type(self).__name__}: 'pad_mode' must be 'valid' or 'pad', got {pad_mode!r}")
-        if (padding or ceil_mode) and pad_mode != "pad":
-            raise ValueError(f"{type(self).__name__}: 'padding' and 'ceil_mode' need pad_mode='pad', got {pad_mode!r}")
+        _check_pad_only(type(self).__name__, pad_mode, padding, ceil_mode, dilation, return_indices)
         self.kernel_size, self.stride, self.pad_mode, self.padding = kernel_size, stride, pad_mode, padding
         self.ceil_mode = ceil_mode
 
@@ -85,9 +125,12 @@ class _Pool1d(Cell):
 
 
 class MaxPool1d(_Pool1d):
+    """Max over each window of the last axis of (N, C, L) or (C, L) inputs; with return_indices
+    (pad_mode='pad'), (output, indices)."""
+
     def __init__(self, kernel_size=1, stride=1, pad_mode="valid", padding=0, dilation=1, return_indices=False,
                  ceil_mode=False):
-        super().__init__(kernel_size, stride, pad_mode, padding, ceil_mode)
+        super().__init__(kernel_size, stride, pad_mode, padding, ceil_mode, dilation, return_indices)
         self.dilation, self.return_indices = dilation, return_indices
 
     def construct(self, x):

@@ -101,24 +101,30 @@ def _separable(x, pool2d, args2d, pool1d, args1d):
 
 
 class MaxPool3d(_Pool3d):
-    """Max over each window of the depth, height and width axes."""
+    """Max over each window of the depth, height and width axes; with return_indices (pad_mode='pad'),
+    (output, indices), the indices flat in each D * H * W input volume (ops.max_pool3d)."""
 
     def __init__(self, kernel_size=1, stride=1, pad_mode="valid", padding=0, dilation=1, return_indices=False,
                  ceil_mode=False):
         super().__init__("MaxPool3d", kernel_size, stride, pad_mode, padding, dilation, ceil_mode)
-        if return_indices:
-            raise ValueError("MaxPool3d: return_indices=True is not supported")
-        if self.dilation != (1, 1, 1):  # as max_pool2d, whose windows it pools
-            raise ValueError(f"MaxPool3d: 'dilation'={dilation!r} is not supported on CPU yet; pool undilated "
-                             f"windows")
-        self.return_indices = False
+        if not isinstance(return_indices, bool):
+            raise TypeError(f"MaxPool3d: 'return_indices' must be a bool, but got {return_indices!r}")
+        for arg, given in (("return_indices=True", return_indices), (f"dilation={dilation!r}", self.dilation != (1,) * 3)):
+            if given and pad_mode != "pad":  # MindSpore's rule
+                raise ValueError(f"MaxPool3d: {arg} is not supported with pad_mode={pad_mode!r}; use pad_mode='pad'")
+        self.return_indices = return_indices
 
     def construct(self, x):
         x, squeezed = _as_5d(self._api, x)
-        x, _ = self._pad(x, float("-inf"))
-        k, s = self.kernel_size, self.stride
-        y = _separable(x, ops.max_pool2d, (k[1:], s[1:]), ops.max_pool1d, (k[0], s[0]))
-        return ops.squeeze(y, 0) if squeezed else y
+        if self.pad_mode == "pad":  # the op pads, so that the indices count input cells only
+            out = ops.max_pool3d(x, self.kernel_size, self.stride, self.padding, self.dilation, self.ceil_mode,
+                                 self.return_indices)
+        else:
+            x, _ = self._pad(x, float("-inf"))
+            out = ops.max_pool3d(x, self.kernel_size, self.stride)
+        if not squeezed:
+            return out
+        return (ops.squeeze(out[0], 0), ops.squeeze(out[1], 0)) if self.return_indices else ops.squeeze(out, 0)
 
 
 class AvgPool3d(_Pool3d):

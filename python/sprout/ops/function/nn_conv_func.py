@@ -6,6 +6,7 @@ import numpy as np
 
 from sprout.common import dtype as mstype
 from sprout.common.tensor import Tensor
+from sprout.ops.function._pool_windows import lowest, max_pool_windows
 from sprout.ops.function._prims import prim
 from sprout.ops.function.array_func import _ints as _shape_ints
 from sprout.ops.function.nn_func import _check_float_arg
@@ -100,14 +101,20 @@ def _pool_window(api, arg, x, kernel_size, stride):
     return kernel, strides
 
 
-def _check_unpadded(api, **args):
-    """The pooling primitives (MaxPool, AvgPool) take windows without explicit padding or dilation."""
-    defaults = {"padding": 0, "dilation": 1, "ceil_mode": False, "return_indices": False, "divisor_override": None}
-    for name, value in args.items():
-        if value != defaults[name] and value not in ((defaults[name],) * 2, [defaults[name]] * 2):
-            raise ValueError(f"{api}: '{name}'={value!r} is not supported on CPU yet; Sprout's {api} pools "
-                             f"unpadded windows. Use pad_mode='same' windows (ops.MaxPool / ops.AvgPool, "
-                             f"nn.MaxPool2d(pad_mode='same')) or pad the input first")
+def _check_bool(api, arg, value):
+    if not isinstance(value, bool):
+        raise TypeError(f"{api}: '{arg}' must be a bool, but got {value!r}")
+
+
+def _pool_pairs(api, padding, dilation):
+    """(padding, dilation) of a 2-d max pool as pairs: padding >= 0, dilation >= 1."""
+    pair = lambda v: tuple(v) * 2 if len(v) == 1 else tuple(v)  # noqa: E731
+    pads, dilations = pair(_ints(api, "padding", padding, (1, 2))), pair(_ints(api, "dilation", dilation, (1, 2)))
+    if min(pads) < 0:
+        raise ValueError(f"{api}: 'padding' must be >= 0, but got {padding!r}")
+    if min(dilations) < 1:
+        raise ValueError(f"{api}: 'dilation' must be >= 1, but got {dilation!r}")
+    return pads, dilations
 
 
 def _pool_padding(api, x, kernel, strides, padding, ceil_mode):
@@ -146,14 +153,25 @@ def _pad_spatial(x, pads, value, extra_value):
 
 def max_pool2d(x, kernel_size, stride=None, padding=0, dilation=1, return_indices=False, ceil_mode=False):
     """2-d max pooling of an NCHW `x`; `stride` defaults to `kernel_size`. `padding` pads with -inf;
-    `ceil_mode` keeps a last partial window."""
-    _check_tensor("max_pool2d", "x", x)
-    _check_unpadded("max_pool2d", dilation=dilation, return_indices=return_indices)
-    kernel, strides = _pool_window("max_pool2d", "x", x, kernel_size, stride)
-    pads = _pool_padding("max_pool2d", x, kernel, strides, padding, ceil_mode)
+    `dilation` spaces a window's cells; `ceil_mode` keeps a last partial window. With `return_indices`,
+    also each maximum's flat index in its H * W input plane (int64, the first maximum on ties)."""
+    return _max_pool2d("max_pool2d", x, kernel_size, stride, padding, dilation, return_indices, ceil_mode)
+
+
+def _max_pool2d(api, x, kernel_size, stride, padding, dilation, return_indices, ceil_mode):
+    """max_pool2d, its errors naming `api` (max_pool1d pools (N, C, 1, L) here)."""
+    _check_tensor(api, "x", x)
+    _check_bool(api, "return_indices", return_indices)
+    _check_bool(api, "ceil_mode", ceil_mode)
+    kernel, strides = _pool_window(api, "x", x, kernel_size, stride)
+    pads, dilations = _pool_pairs(api, padding, dilation)
+    if return_indices or dilations != (1, 1):  # the MaxPool primitive has neither: gather the windows
+        pair = lambda v: tuple(v) * 2 if len(v) == 1 else tuple(v)  # noqa: E731
+        y, indices = max_pool_windows(api, x, pair(kernel), pair(strides), pads, dilations, ceil_mode)
+        return (y, indices) if return_indices else y
+    pads = _pool_padding(api, x, kernel, strides, padding, ceil_mode)
     if any(any(p) for p in pads):
-        low = float("-inf") if x.dtype in (mstype.float16, mstype.bfloat16, mstype.float32, mstype.float64) \
-            else int(np.iinfo(mstype.dtype_to_nptype(x.dtype)).min)
+        low = lowest(x.dtype)
         x = _pad_spatial(x, pads, low, low)
     return prim("MaxPool", kernel_size=kernel, strides=strides)(x)
 

@@ -1,6 +1,6 @@
 """1-d pooling (MindSpore 2.x names): the 1-d pools run the 2-d ones on (N, C, 1, L)."""
 from sprout.ops.function.array_func import _int, _tensor, expand_dims, squeeze
-from sprout.ops.function.nn_conv_func import adaptive_avg_pool2d, adaptive_max_pool2d, avg_pool2d, max_pool2d
+from sprout.ops.function.nn_conv_func import _max_pool2d, adaptive_avg_pool2d, adaptive_max_pool2d, avg_pool2d
 
 
 def _pair(api, arg, value):
@@ -30,11 +30,13 @@ def _back(y, x):
 
 
 def max_pool1d(input_x, kernel_size, stride=None, padding=0, dilation=1, return_indices=False, ceil_mode=False):
-    """Max pooling over the last axis of an (N, C, L) or (C, L) input; `stride` defaults to `kernel_size`."""
+    """Max pooling over the last axis of an (N, C, L) or (C, L) input; `stride` defaults to `kernel_size`.
+    With `return_indices`, also each maximum's index along L (int64)."""
     x = _ncl("max_pool1d", "input_x", input_x)
     stride = kernel_size if stride is None else stride
-    out = max_pool2d(_as_2d(x), _pair("max_pool1d", "kernel_size", kernel_size), _pair("max_pool1d", "stride", stride),
-                     (0, _int(padding, "max_pool1d", "padding")), dilation, return_indices, ceil_mode)
+    out = _max_pool2d("max_pool1d", _as_2d(x), _pair("max_pool1d", "kernel_size", kernel_size),
+                      _pair("max_pool1d", "stride", stride), (0, _int(padding, "max_pool1d", "padding")),
+                      _pair("max_pool1d", "dilation", dilation), return_indices, ceil_mode)
     return (_back(out[0], x), _back(out[1], x)) if return_indices else _back(out, x)
 
 
