@@ -509,7 +509,7 @@ _INPLACE = [
 def attach():
     """Adds the methods above (and those of tensor_misc and tensor_random_fills) to Tensor, never replacing
     one it already has."""
-    from sprout.common import tensor_misc, tensor_random_fills
+    from sprout.common import tensor_methods_wave2, tensor_misc, tensor_random_fills
 
     def add(name, fn):
         if not hasattr(Tensor, name):
@@ -523,6 +523,7 @@ def attach():
         add(fn.__name__, fn)
     tensor_misc.attach()
     tensor_random_fills.attach()
+    tensor_methods_wave2.attach()
 
 
 __all__ = ["attach"]
