@@ -3,8 +3,10 @@
 // gives int64, int8 with uint8 int16); the result has the promoted dtype.
 //
 // Gradients follow MindSpore 2.10: BitwiseAnd/Or/Xor give none to their inputs (zero, as the logical
-// ops), while Invert, the shifts, Gcd and Lcm have no bprop rule at all, so a gradient that has to pass
-// through one is an error naming the op (eager: RuntimeError, graph mode: TypeError), as in MindSpore.
+// ops), while MindSpore defines no bprop for Invert, the shifts, Gcd and Lcm, so a gradient that has to
+// pass through one of those is an error. Their rule raises it (a RuntimeError naming the op, as
+// MindSpore's), in eager and graph mode alike; it runs only when a gradient really reaches the op
+// (graph autodiff skips nodes that depend on no differentiated input).
 //
 // Note [Shift counts]
 // C leaves x << n undefined for n < 0 or n >= the width of x's promoted type; MindSpore's CPU kernels
@@ -55,14 +57,23 @@ void bitwise(const char* name, const char* doc) {
       .bprop(no_gradient(2));
 }
 
-// No bprop: a gradient through these is an error (see the top of the file).
+// The rule of the ops MindSpore gives no gradient (see the top of the file).
+BpropFn gradient_error() {
+  return [](Emitter&, const BpropArgs& args) -> std::vector<Emitter::Value> {
+    throw RuntimeError(str("grad: ", args.prim.name(), " has no gradient (MindSpore defines none); compute it "
+                           "outside the differentiated function, or stop the gradient before it "
+                           "(ops.stop_gradient)"));
+  };
+}
+
 void integer_binary(const char* name, const char* doc) {
   define_op<NoAttrs>(name)
       .doc(doc)
       .inputs({"x1", "x2"})
       .outputs({"output"})
       .dtype_policy(DTypePolicy::Promote)
-      .infer(infer_integer_binary);
+      .infer(infer_integer_binary)
+      .bprop(gradient_error());
 }
 
 }  // namespace
@@ -75,7 +86,8 @@ SPROUT_REGISTER(math_bitwise) {
       .doc("~x: every bit of an integer tensor flipped.")
       .inputs({"x"})
       .outputs({"y"})
-      .infer(infer_invert);
+      .infer(infer_invert)
+      .bprop(gradient_error());
   integer_binary("LeftShift",
                  "x1 << x2, elementwise with broadcasting; counts outside [0, width) as MindSpore's CPU gives them "
                  "(Note [Shift counts]).");
