@@ -8,7 +8,8 @@ with the 1-d ops (height and width folded into the channels); the gradient comes
 adaptive pooling separates the same way (a window's bounds are per axis). Padding is explicit (-inf for
 max, 0 for a sum), so every mode ('valid', 'same', 'pad', ceil_mode) is one valid pooling. An average
 divides each window's sum by the cells that count in it, a product of per-axis counts: padding counts
-when count_include_pad, cells ceil_mode adds never do.
+when count_include_pad, cells ceil_mode adds never do. MaxPool3d pools through ops.max_pool3d, which
+separates the same way unless it must return indices or dilate (Note [Max pooling indices]).
 """
 import math
 import numbers
@@ -109,7 +110,8 @@ class MaxPool3d(_Pool3d):
         super().__init__("MaxPool3d", kernel_size, stride, pad_mode, padding, dilation, ceil_mode)
         if not isinstance(return_indices, bool):
             raise TypeError(f"MaxPool3d: 'return_indices' must be a bool, but got {return_indices!r}")
-        for arg, given in (("return_indices=True", return_indices), (f"dilation={dilation!r}", self.dilation != (1,) * 3)):
+        dilated = self.dilation != (1, 1, 1)
+        for arg, given in (("return_indices=True", return_indices), (f"dilation={dilation!r}", dilated)):
             if given and pad_mode != "pad":  # MindSpore's rule
                 raise ValueError(f"MaxPool3d: {arg} is not supported with pad_mode={pad_mode!r}; use pad_mode='pad'")
         self.return_indices = return_indices
