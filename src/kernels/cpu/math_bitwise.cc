@@ -28,11 +28,9 @@ T shift(T x, T n) {
   else return static_cast<T>(static_cast<P>(x) >> c);
 }
 
-// NumPy's gcd and lcm. The magnitudes are taken as unsigned numbers (|MIN| fits there) and the result
-// goes back with wrap-around, as NumPy's signed arithmetic gives it: gcd(MIN, 0) is MIN. Lcm computes
-// |x| / g * |y| in C's promoted type P, as NumPy does: exact for the types narrower than int (then
-// narrowed, so an int8 lcm of 132 is -124), else wrapped and made non-negative where it can be (an
-// lcm that overflows int32 is the absolute value of the wrapped product; lcm(MIN, 1) stays MIN).
+// NumPy's gcd and lcm: gcd on the magnitudes as unsigned numbers (|MIN| fits there), lcm as |x| / g * |y|,
+// each taken back into T with wrap-around, as NumPy's signed arithmetic gives them: gcd(MIN, 0) and
+// lcm(MIN, 1) are MIN, and an lcm that overflows is the wrapped product (negative, perhaps).
 template <class T>
 std::make_unsigned_t<T> magnitude(T x) {
   using U = std::make_unsigned_t<T>;
@@ -56,12 +54,9 @@ T gcd(T x, T y) {
 
 template <class T>
 T lcm(T x, T y) {
-  using P = Promoted<T>;
-  using U = std::make_unsigned_t<P>;
-  const U a = magnitude(static_cast<P>(x)), b = magnitude(static_cast<P>(y)), g = gcd_unsigned(a, b);
-  if (g == 0) return T(0);
-  const P product = static_cast<P>(static_cast<U>(a / g * b));
-  return static_cast<T>(product < 0 ? static_cast<P>(U(0) - static_cast<U>(product)) : product);
+  using U = std::make_unsigned_t<T>;
+  const U a = magnitude(x), b = magnitude(y), g = gcd_unsigned(a, b);
+  return g == 0 ? T(0) : static_cast<T>(static_cast<U>(a / g * b));
 }
 
 template <BitOp OP, class T>
