@@ -9,6 +9,7 @@ from sprout.nn.layer.image import MSSSIM, PSNR, SSIM, CentralCrop, ImageGradient
 from sprout.nn.layer.lrn import LRN
 from sprout.nn.layer.math import (ClipByNorm, L1Regularizer, MatDet, MatInverse, MatMul, MatrixDiag, MatrixDiagPart,
                                   MatrixSetDiag, Moments, Norm, ReduceLogSumExp)
+from sprout.nn.layer.math_special import DiGamma, IGamma, LBeta, LGamma
 from sprout.nn.layer.sparse import EmbeddingLookup, MultiFieldEmbeddingLookup
 from sprout.nn.layer.unpooling import MaxUnpool1d, MaxUnpool2d, MaxUnpool3d
 from sprout.nn.layer.basic import Dense, Flatten, Identity, PixelShuffle, PixelUnshuffle, Unflatten, Upsample
@@ -46,4 +47,5 @@ __all__ = ["AdaptiveAvgPool1d", "AdaptiveAvgPool2d", "AdaptiveAvgPool3d", "Adapt
            "BiDense", "MSSSIM", "PSNR", "SSIM", "CentralCrop", "ImageGradients", "LRN", "ClipByNorm",
            "L1Regularizer", "MatDet", "MatInverse", "MatMul", "MatrixDiag", "MatrixDiagPart", "MatrixSetDiag",
            "Moments", "Norm", "ReduceLogSumExp",
-           "EmbeddingLookup", "MultiFieldEmbeddingLookup", "MaxUnpool1d", "MaxUnpool2d", "MaxUnpool3d"]
+           "EmbeddingLookup", "MultiFieldEmbeddingLookup", "MaxUnpool1d", "MaxUnpool2d", "MaxUnpool3d",
+           "LGamma", "DiGamma", "IGamma", "LBeta"]
