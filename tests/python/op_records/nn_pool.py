@@ -141,8 +141,8 @@ _FUNCTIONAL_CASE = PoolCase(3, 2, "valid", [(2, 3, 7, 8)])
 FUNCTIONAL = [
     OpRecord("MaxPool", lambda x: ops.max_pool2d(x, 3, 2), lambda x: _FUNCTIONAL_CASE.forward(x, np.max),
              [(s,) for s in _FUNCTIONAL_CASE.shapes], DTYPES, tol=TOL, prim=_prim("MaxPool", _FUNCTIONAL_CASE),
-             bad=[(lambda: ops.max_pool2d(_t(1, 1, 4, 4), 2, dilation=2), ValueError,
-                   "max_pool2d: 'dilation'=2 is not supported"),
+             bad=[(lambda: ops.max_pool2d(_t(1, 1, 4, 4), 2, dilation=0), ValueError,
+                   "max_pool2d: 'dilation' must be >= 1, but got 0"),
                   (lambda: ops.max_pool2d(_t(1, 1, 4, 4), 2, padding=2), ValueError,
                    r"max_pool2d: 'padding' must be between 0 and half the kernel size \(2\), but got 2")]),
     OpRecord("AvgPool", lambda x: ops.avg_pool2d(x, kernel_size=3, stride=2), lambda x: _FUNCTIONAL_CASE.forward(x, np.mean),
