@@ -64,6 +64,9 @@ const std::vector<OpEntry>& function_ops() {
       {"LogicalOr", "LogicalOr", {}},  {"LogicalXor", "LogicalXor", {}},  {"MaskedFill", "MaskedFill", {}},
       {"NotEqual", "NotEqual", {}}, {"Reciprocal", "Reciprocal", {}},  {"Sinh", "Sinh", {}},
       {"Tan", "Tan", {}},
+      {"Gcd", "Gcd", {}},           {"LeftShift", "LeftShift", {}},  {"RightShift", "RightShift", {}},
+      {"BitwiseAnd", "BitwiseAnd", {}, false},  {"BitwiseOr", "BitwiseOr", {}, false},
+      {"BitwiseXor", "BitwiseXor", {}, false},  {"Invert", "Invert", {}, false},  {"Lcm", "Lcm", {}, false},
       {"Softplus", "Softplus", {}, false},
       {"Mish", "Mish", {}, false},
       {"Mul", "Muls", {}},  // MindSpore's tensor times a number (loaded only: Sprout writes Mul)
