@@ -1,9 +1,10 @@
 """MindSpore's nn cells of special functions: LGamma, DiGamma, IGamma and LBeta. LGamma, DiGamma and IGamma
 are the ops functions (ops.lgamma, ops.digamma, ops.igamma) as cells; LBeta = lgamma(x) + lgamma(y) -
-lgamma(x + y) is computed as MindSpore's is, with Stirling's series where an argument reaches 8, so that
+lgamma(x + y) is computed as MindSpore's is (in float64), with Stirling's series where an argument reaches 8, so that
 the large terms cancel analytically rather than in floating point. Compositions of ops: gradients and graph
 mode come for free."""
 import math
+from fractions import Fraction
 
 from sprout import ops
 from sprout.common import dtype as mstype
@@ -44,9 +45,11 @@ class IGamma(Cell):
         return ops.igamma(a, x)
 
 
-# MindSpore's minimax coefficients of lgamma(x) - Stirling's formula, in powers of 1/x^2 (times 1/x).
-_CORRECTION = (-0.165322962780713e-02, 0.837308034031215e-03, -0.595202931351870e-03, 0.793650666825390e-03,
-               -0.277777777760991e-02, 0.833333333333333e-01)
+# lgamma(x) - Stirling's formula = sum over k of B_2k / (2k (2k - 1) x^(2k - 1)); eight terms reach float64
+# accuracy for x >= 8 (the ninth is below 1e-15 there). MindSpore uses a float32 minimax fit in their place.
+_CORRECTION = tuple(float(Fraction(b) / (2 * k * (2 * k - 1))) for k, b in enumerate(
+    (Fraction(1, 6), Fraction(-1, 30), Fraction(1, 42), Fraction(-1, 30), Fraction(5, 66), Fraction(-691, 2730),
+     Fraction(7, 6), Fraction(-3617, 510)), start=1))
 
 
 def _c(value):
@@ -56,8 +59,8 @@ def _c(value):
 def _log_gamma_correction(x):
     inv = ops.div(_c(1), x)
     inv2 = ops.mul(inv, inv)
-    accum = _c(_CORRECTION[0])
-    for c in _CORRECTION[1:]:
+    accum = _c(_CORRECTION[-1])
+    for c in reversed(_CORRECTION[:-1]):
         accum = ops.add(ops.mul(accum, inv2), _c(c))
     return ops.mul(accum, inv)
 
