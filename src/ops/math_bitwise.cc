@@ -79,23 +79,27 @@ void integer_binary(const char* name, const char* doc) {
 }  // namespace
 
 SPROUT_REGISTER(math_bitwise) {
-  bitwise("BitwiseAnd", "x & y, elementwise with broadcasting, on integer or Bool tensors.");
-  bitwise("BitwiseOr", "x | y, elementwise with broadcasting, on integer or Bool tensors.");
-  bitwise("BitwiseXor", "x ^ y, elementwise with broadcasting, on integer or Bool tensors.");
+  bitwise("BitwiseAnd", "Bitwise and of x and y, elementwise with broadcasting, on integer or Bool tensors.");
+  bitwise("BitwiseOr", "Bitwise or of x and y, elementwise with broadcasting, on integer or Bool tensors.");
+  bitwise("BitwiseXor", "Bitwise xor of x and y, elementwise with broadcasting, on integer or Bool tensors.");
   define_op<NoAttrs>("Invert")
-      .doc("~x: every bit of an integer tensor flipped.")
+      .doc("~x: every bit of an integer tensor flipped. No gradient (MindSpore has none).")
       .inputs({"x"})
       .outputs({"y"})
       .infer(infer_invert)
       .bprop(gradient_error());
   integer_binary("LeftShift",
                  "x1 << x2, elementwise with broadcasting; counts outside [0, width) as MindSpore's CPU gives them "
-                 "(Note [Shift counts]).");
+                 "(Note [Shift counts]). No gradient (MindSpore has none).");
   integer_binary("RightShift",
                  "x1 >> x2 (arithmetic for signed x1), elementwise with broadcasting; counts outside [0, width) as "
-                 "MindSpore's CPU gives them (Note [Shift counts]).");
-  integer_binary("Gcd", "The greatest common divisor of |x1| and |x2|, elementwise with broadcasting; gcd(0, 0) = 0.");
-  integer_binary("Lcm", "The least common multiple of |x1| and |x2|, elementwise with broadcasting; 0 if either is 0.");
+                 "MindSpore's CPU gives them (Note [Shift counts]). No gradient (MindSpore has none).");
+  integer_binary("Gcd",
+                 "The greatest common divisor of the absolute values of x1 and x2, elementwise with broadcasting "
+                 "(NumPy's gcd: gcd(0, 0) = 0). No gradient (MindSpore has none).");
+  integer_binary("Lcm",
+                 "The least common multiple of the absolute values of x1 and x2, elementwise with broadcasting "
+                 "(NumPy's lcm: 0 if either is 0). No gradient (MindSpore has none).");
 }
 
 }  // namespace sprout

@@ -92,8 +92,9 @@ def ms_shift(x, n, left, dtype):
     """MindSpore's (C's, on x86) shift: the count modulo the width of C's promoted type, then narrowed."""
     bits = max(np.iinfo(dtype).bits, 32)
     c = int(n) % bits
-    value = int(x) << c if left else int(x) >> c
-    return np.array(value & ((1 << bits) - 1)).astype(np.uint64).astype(dtype) if left else np.array(value).astype(dtype)
+    if not left:
+        return np.array(int(x) >> c).astype(dtype)
+    return np.array((int(x) << c) & ((1 << bits) - 1)).astype(np.uint64).astype(dtype)
 
 
 @pytest.mark.parametrize("dtype", INT_DTYPES, ids=lambda d: d.__name__)
