@@ -12,6 +12,17 @@
 //                  (tail recursion), and Switch: both branches are wrapped to take the same bound
 //                  values (uniform_switch), so one bprop signature serves whichever branch ran.
 // Only nodes that depend on a parameter get a backward; sensitivities that never arrive are zeros.
+//
+// Note [Recomputed cells in compiled code]
+// A call of a graph marked recompute (a Cell's construct after cell.recompute()) is not differentiated
+// through its J form in the forward graph, which would keep every value its bprop reads alive until
+// backward: the forward calls the graph plainly, and the backward calls its J form again, on its
+// arguments passed through Depend(arg, dout). The Depend makes the recomputation wait for the
+// sensitivity (so it runs during backward, after the values of the forward call were released) and
+// keeps CSE from merging it with the forward computation (its inputs are other nodes). Random ops draw
+// the same numbers both times: the copies carry the same seeds and each runs once per program run
+// (Note [Random streams in compiled code]). A graph that writes Parameters (BatchNorm's statistics in
+// training) is differentiated as usual, since recomputing would write them twice.
 // Applying J to a graph that contains J's output gives higher orders: expand_grad expands the inner
 // J first and inlines it, so the outer J sees plain primitives.
 #include <map>
@@ -118,9 +129,46 @@ class JTransform::GraphJ {
     return !primitive_callee(c) && !c->callee_value();  // a dynamic call may close over parameters
   }
 
+  // What `c` calls when it is to be recomputed in backward (Note [Recomputed cells in compiled code]): the
+  // graph, and the values a Partial binds to its first parameters (captured Parameters).
+  struct Recomputed {
+    FuncGraph* graph = nullptr;
+    std::vector<AnfNode*> bound;
+  };
+  static Recomputed recomputed_callee(const CNode* c) {
+    const AnfNode* callee = c->input(0);
+    while (callee->kind() == NodeKind::CNode && static_cast<const CNode*>(callee)->is_special(SpecialOp::Depend))
+      callee = static_cast<const CNode*>(callee)->input(1);  // a call ordered after effects (it draws numbers)
+    Recomputed r;
+    if (callee->kind() == NodeKind::CNode && static_cast<const CNode*>(callee)->is_special(SpecialOp::Partial)) {
+      const auto* p = static_cast<const CNode*>(callee);
+      r.bound.assign(p->inputs().begin() + 2, p->inputs().end());
+      callee = p->input(1);
+    }
+    r.graph = graph_constant(callee);
+    FuncGraph* k = r.graph;
+    if (!k || !k->recompute() || r.bound.size() + c->inputs().size() - 1 != k->parameters().size()) return {};
+    for (const CNode* n : k->topological_order()) {
+      const Primitive* p = primitive_callee(n);
+      if ((p && p->def().side_effect && !p->def().random) || (!p && !n->callee_value()))
+        return {};  // writes a Parameter, or calls a function value (which may)
+    }
+    return r;
+  }
+
   void forward(CNode* c) {
     const IrValue* callee = c->callee_value();
     bool is_call = !callee || callee->as<FuncGraph*>();
+    if (is_call && !verbatim_ && recomputed_callee(c).graph) {  // a plain call: nothing kept for backward
+      std::vector<AnfNode*> inputs{plain_callee(c->input(0))};
+      for (size_t i = 1; i < c->inputs().size(); ++i) inputs.push_back(mapped(c->input(i)));
+      CNode* copy = gj_.add_cnode(std::move(inputs), c->debug());
+      copy->set_abstract(c->abstract());
+      fwd_[c] = copy;
+      recomputed_.insert(c);
+      if (depends(c)) needs_.insert(c);
+      return;
+    }
     if (is_call && !verbatim_) {
       // t = callee_J(args) = (out, bprop)
       std::vector<AnfNode*> inputs{call_target(c->input(0))};
@@ -320,6 +368,10 @@ class JTransform::GraphJ {
       CNode* c = *it;
       if (!needs_.count(c) || !has_sens(c)) continue;
       AnfNode* d = sens_of(gb, c);
+      if (recomputed_.count(c)) {
+        backward_recomputed(gb, c, d);
+        continue;
+      }
       if (calls_.count(c)) {
         backward_call(gb, c, d);
         continue;
@@ -400,6 +452,47 @@ class JTransform::GraphJ {
       if (grads[i].valid()) accumulate(gb, c->input(i + 1), e.node(grads[i]));
   }
 
+  // A recomputed call's callee in the forward graph: the graph itself (not its J form), still ordered after
+  // the effects its Depend names.
+  AnfNode* plain_callee(AnfNode* callee) {
+    const bool depend = callee->kind() == NodeKind::CNode && static_cast<CNode*>(callee)->is_special(SpecialOp::Depend);
+    const bool partial = callee->kind() == NodeKind::CNode && static_cast<CNode*>(callee)->is_special(SpecialOp::Partial);
+    if (depend || partial) {  // Depend(f, after...) or Partial(f, bound...): the same around the plain f
+      auto* c = static_cast<CNode*>(callee);
+      std::vector<AnfNode*> args{plain_callee(c->input(1))};
+      for (size_t i = 2; i < c->inputs().size(); ++i) args.push_back(mapped(c->input(i)));
+      CNode* d = emit_special(gj_, depend ? SpecialOp::Depend : SpecialOp::Partial, std::move(args), c->debug());
+      d->set_abstract(callee->abstract());
+      return d;
+    }
+    ValueNode* v = gj_.add_value(IrValue{graph_constant(callee)});
+    v->set_abstract(callee->abstract());
+    return v;
+  }
+
+  // The callee's J form called again in backward, on its arguments made to wait for `d`.
+  void backward_recomputed(FuncGraph& gb, CNode* c, AnfNode* d) {
+    Recomputed r = recomputed_callee(c);
+    std::vector<AnfNode*> targets = r.bound;  // the values of the callee's parameters, in order
+    targets.insert(targets.end(), c->inputs().begin() + 1, c->inputs().end());
+    std::vector<AnfNode*> call{gb.add_value(IrValue{jt_.j(r.graph)})};
+    call[0]->set_abstract(fn_abstract());
+    std::vector<AbstractPtr> abs;
+    for (AnfNode* x : targets) {
+      AnfNode* arg = mapped(x);
+      CNode* waits = emit_special(gb, SpecialOp::Depend, {arg, d}, c->debug());
+      waits->set_abstract(arg->abstract());
+      call.push_back(waits);
+      abs.push_back(x->abstract() ? x->abstract() : none_abstract());
+    }
+    CNode* t = gb.add_cnode(std::move(call), c->debug());
+    t->set_abstract(tuple_abstract({c->abstract() ? c->abstract() : none_abstract(), fn_abstract()}));
+    CNode* grads = gb.add_cnode({emit_tuple_getitem(gb, t, 1), d}, c->debug());
+    grads->set_abstract(tuple_abstract(abs));
+    for (size_t i = 0; i < targets.size(); ++i)
+      if (needs_.count(targets[i])) accumulate(gb, targets[i], emit_tuple_getitem(gb, grads, static_cast<int64_t>(i)));
+  }
+
   void backward_call(FuncGraph& gb, CNode* c, AnfNode* d) {
     CNode* t = calls_.at(c);
     AnfNode* bprop = emit_tuple_getitem(gb, t, 1);
@@ -431,6 +524,7 @@ class JTransform::GraphJ {
   std::map<AnfNode*, AnfNode*> fwd_;        // node of G -> its forward value in G_J
   std::set<AnfNode*> needs_;                // nodes of G that depend on a parameter
   std::map<CNode*, CNode*> calls_;          // call node of G -> (out, bprop) node in G_J
+  std::set<CNode*> recomputed_;             // calls of G whose callee is recomputed in G_B
   std::map<AnfNode*, std::vector<AnfNode*>> switch_bound_;
   std::map<AnfNode*, AnfNode*> sens_;       // node of G -> its accumulated sensitivity (a node of G_B)
   std::map<AnfNode*, std::vector<AnfNode*>> tuple_sens_;
@@ -521,6 +615,8 @@ size_t expand_grad(FuncGraph& entry) {
     closure_convert(entry);
     ++changes;
   }
+  // The recompute marks have done their work: later passes inline those graphs like any other.
+  for (FuncGraph* g : reachable_graphs(entry)) g->set_recompute(false);
   return changes;
 }
 

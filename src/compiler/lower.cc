@@ -1,6 +1,7 @@
 #include "compiler/lower.h"
 
 #include <unordered_map>
+#include <unordered_set>
 
 #include "base/error.h"
 #include "ir/printer.h"
@@ -60,6 +61,45 @@ std::vector<TensorSpec> static_output_specs(const Primitive& prim, const CNode* 
   return def.infer(def, prim.attrs(), in);
 }
 
+// Note [Execution order]
+// A program runs its graph's nodes in a depth-first post-order from the result, which computes each value
+// just before its first use. The result tuple's items are visited last first: in a training step they are
+// the loss, then the gradients in the order of the parameters, while the backward pass reaches the last
+// layers first; visited in that order, each layer's weight gradient (which reads the layer's activations)
+// is taken as soon as the backward pass has the layer's sensitivity, and the activations are released
+// there rather than kept to the end of the backward pass. The result may be Depend(tuple, effects): the
+// tuple inside is what is reversed. Any topological order computes the same values; this one matters
+// most for recomputed cells (Note [Recomputed cells in compiled code]), whose recomputed activations
+// would otherwise wait for the end: peak memory of the compiled gradient of 8 recomputed MLP blocks
+// 9.9 -> 3.9 MiB (13.4 -> 13.1 without recompute; tests/python/nn/test_recompute.py).
+std::vector<const CNode*> execution_order(const FuncGraph& g) {
+  std::vector<const CNode*> order;
+  const CNode* ret = g.return_node();
+  if (!ret) return order;
+  const AnfNode* result = ret->input(1);
+  auto is = [](const AnfNode* n, SpecialOp op) {
+    return n->kind() == NodeKind::CNode && static_cast<const CNode*>(n)->is_special(op);
+  };
+  while (is(result, SpecialOp::Depend)) result = static_cast<const CNode*>(result)->input(1);  // after effects
+  const CNode* reversed = is(result, SpecialOp::MakeTuple) ? static_cast<const CNode*>(result) : nullptr;
+  std::unordered_set<const AnfNode*> done;
+  std::vector<std::pair<const CNode*, size_t>> stack{{ret, 0}};
+  while (!stack.empty()) {
+    auto& [node, next] = stack.back();
+    const size_t n = node->inputs().size();
+    if (next < n) {
+      const AnfNode* in = node->inputs()[node == reversed ? n - 1 - next : next];
+      ++next;
+      if (in->kind() == NodeKind::CNode && in->graph() == &g && done.insert(in).second)
+        stack.push_back({static_cast<const CNode*>(in), 0});
+      continue;
+    }
+    order.push_back(node);
+    stack.pop_back();
+  }
+  return order;
+}
+
 class GraphLowering {
  public:
   GraphLowering(const FuncGraph& g, GraphCode& code, const std::unordered_map<const FuncGraph*, GraphCode*>& codes)
@@ -69,7 +109,7 @@ class GraphLowering {
     code_.name = g_.name();
     for (const ParameterNode* p : g_.parameters()) slots_[p] = code_.n_slots++;
     code_.n_params = code_.n_slots;
-    for (const CNode* c : g_.topological_order()) {
+    for (const CNode* c : execution_order(g_)) {
       if (c == g_.return_node()) {
         code_.result = slot(c->input(1));
         continue;

@@ -83,7 +83,7 @@ size_t inline_once(FuncGraph& entry) {
     for (FuncGraph* g : graphs) {
       for (CNode* c : g->topological_order()) {
         FuncGraph* callee = graph_constant(c->input(0));
-        if (!callee || callee == g || recursive.count(callee) || callee->custom_bprop() ||
+        if (!callee || callee == g || recursive.count(callee) || callee->custom_bprop() || callee->recompute() ||
             c->inputs().size() != callee->parameters().size() + 1)
           continue;
         g->replace_all_uses(c, copy_body(*g, *callee, c));

@@ -26,6 +26,10 @@ class FuncGraph {
   // that closure instead of differentiating the body (Note [J transform]).
   bool custom_bprop() const { return custom_bprop_; }
   void set_custom_bprop(bool on) { custom_bprop_ = on; }
+  // A Cell marked recompute(): autodiff computes its values again in the backward graph instead of keeping
+  // them (Note [Recomputed cells in compiled code]); its calls are not inlined until expand_grad has run.
+  bool recompute() const { return recompute_; }
+  void set_recompute(bool on) { recompute_ = on; }
   const std::vector<ParameterNode*>& parameters() const { return parameters_; }
   CNode* return_node() const { return return_; }
   AnfNode* output() const { return return_ ? return_->input(1) : nullptr; }
@@ -62,6 +66,7 @@ class FuncGraph {
   std::string name_;
   FuncGraph* parent_;
   bool custom_bprop_ = false;
+  bool recompute_ = false;
   std::vector<ParameterNode*> parameters_;
   CNode* return_ = nullptr;
   std::vector<std::unique_ptr<AnfNode>> nodes_;

@@ -400,6 +400,7 @@ void bind_ir(nb::module_& parent) {
           out.push_back(PyNode{g.module, compiler::emit_tuple_getitem(fg, grads, static_cast<int64_t>(i))});
         return out;
       }, "Emits bprop(sens): one gradient per parameter of the target J was applied to.")
+      .def("set_recompute", [](PyGraph& g, bool on) { g.graph->set_recompute(on); })
       .def("attach_custom_bprop", [](PyGraph& g, const PyGraph& bprop, std::vector<PyNode*> bound) {
         // The output becomes Depend(result, Partial(bprop, inputs..., out...)): the closure lives with
         // the forward values it uses and takes the output's sensitivity.

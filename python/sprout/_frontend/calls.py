@@ -90,6 +90,8 @@ def call_cell(stager, cell, args, kwargs):
     construct = getattr(construct, "fn", construct)  # a @jit construct is staged like a plain one
     if type(cell).bprop is not Cell.bprop:
         return cell._cast_output(stage_custom_bprop_cell(stager, cell, construct, args, kwargs))
+    if cell._recompute:
+        return cell._cast_output(stage_recomputed_cell(stager, cell, construct, args, kwargs))
     if is_library(construct):
         _stagers.append(stager)
         try:
@@ -133,6 +135,23 @@ def stage_custom_bprop_cell(stager, cell, construct, args, kwargs):
     return emit_call(stager, fg, env, None)
 
 
+def stage_recomputed_cell(stager, cell, construct, args, kwargs):
+    """A Cell marked recompute(): its construct gets a graph of its own, marked so that autodiff recomputes its
+    values in the backward graph (Note [Recomputed cells in compiled code] in src/compiler/autodiff.cc)."""
+    ctx = stager.ctx
+    env = bind_arguments(construct, [cell] + list(args), kwargs, stager.src.file, None)
+    key = ("recompute", construct.__code__, id(cell), tuple(V.signature(v) for v in env.values()))
+    fg = ctx.functions.get(key)
+    if fg is None:
+        native = construct if is_library(construct) else None
+        fg = stage_function(ctx, function_source(construct), construct.__globals__, _closure_env(construct), env,
+                            ctx.function_parent, key, native=native)
+        if fg is None:
+            raise TypeError(f"{type(cell).__name__}.construct must return tensors when the Cell is recomputed")
+        fg.graph.set_recompute(True)
+    return emit_call(stager, fg, env, None)
+
+
 def bind_arguments(fn, args, kwargs, file, node):
     try:
         bound = inspect.signature(fn).bind(*args, **kwargs)
@@ -167,9 +186,10 @@ def stage_call(stager, fn, args, kwargs, node):
     return emit_call(stager, fg, env, node)
 
 
-def stage_function(ctx, src, globals_, closure_env, env, parent, key, finish=True):
+def stage_function(ctx, src, globals_, closure_env, env, parent, key, finish=True, native=None):
     """Stages `src` with arguments `env` into a new graph; None if its result cannot leave the graph.
-    With finish=False the returns are left for the caller to finish (finish_function)."""
+    With finish=False the returns are left for the caller to finish (finish_function). With `native` (the
+    library function `src` is), the function runs natively into the graph instead of being staged."""
     arg_template = V.tensor_leaves_template(tuple(env.values()))
     graph = ctx.new_graph(src.name, parent)
     params = [graph.add_parameter(n) for n in _leaf_names(env, arg_template)]
@@ -182,7 +202,10 @@ def stage_function(ctx, src, globals_, closure_env, env, parent, key, finish=Tru
     effects_before = _C.ir.effect_count()
     try:
         fg.effectful = True  # while in progress: a recursive call is ordered conservatively
-        run_body(ctx, src, globals_, closure_env, fg, Block(graph, staged_env))
+        if native is not None:
+            _run_natively(ctx, native, fg, Block(graph, staged_env))
+        else:
+            run_body(ctx, src, globals_, closure_env, fg, Block(graph, staged_env))
         fg.effectful = _C.ir.effect_count() > effects_before
         if finish and not finish_function(fg):
             ctx.functions.pop(key, None)
@@ -332,13 +355,13 @@ def stage_inline(stager, src, globals_, closure_env, env):
     return joined.env["__return__"]
 
 
-def _run_natively(ctx, fn, fg, env):
-    """A library function compiled as the entry (an nn layer called in GRAPH_MODE) runs natively on the staged
-    arguments, as it does when user code calls it: staged from its source, a closure it defines would reach
-    the library helpers it is passed to as a StagedClosure (nn.GRUCell's step)."""
+def _run_natively(ctx, fn, fg, block):
+    """A library function with a graph of its own (an nn layer called in GRAPH_MODE, a recomputed layer) runs
+    natively on the staged arguments, as it does when user code calls it: staged from its source, a closure
+    it defines would reach the library helpers it is passed to as a StagedClosure (nn.GRUCell's step)."""
     stager = Stager(ctx, function_source(fn), fn.__globals__, _closure_env(fn), fg)
-    stager.enter(Block(ctx.entry, env))
-    call = inspect.BoundArguments(inspect.signature(fn), OrderedDict(env))
+    stager.enter(block)
+    call = inspect.BoundArguments(inspect.signature(fn), OrderedDict(block.env))
     _stagers.append(stager)
     try:
         value = fn(*call.args, **call.kwargs)
@@ -364,7 +387,7 @@ def stage_entry(ctx, fn, args, kwargs):
     _active.append(ctx)
     try:
         if _is_library_construct(fn, args):
-            _run_natively(ctx, fn, fg, staged_env)
+            _run_natively(ctx, fn, fg, Block(ctx.entry, staged_env))
         else:
             run_body(ctx, function_source(fn), fn.__globals__, _closure_env(fn), fg, Block(ctx.entry, staged_env))
         if not finish_function(fg):

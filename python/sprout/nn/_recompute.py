@@ -1,10 +1,11 @@
 """Cell.recompute(): activations recomputed in backward instead of kept.
 
 Note [Recomputed cells]
-In PYNATIVE mode (below) a recomputed cell keeps none of its intermediate values for backward. Compiled
-code (ms.jit, GRAPH_MODE) computes the same results but does not recompute yet: the J transform keeps
-the cell's forward values for the backward graph as it does for every cell (planned: forward nodes of a
-recomputed cell cloned into the backward graph, kept apart from CSE).
+In PYNATIVE mode (below) a recomputed cell keeps none of its intermediate values for backward. In
+compiled code (ms.jit, GRAPH_MODE) the cell's construct gets a graph of its own, which autodiff calls
+plainly in the forward graph and again, in its J form, in the backward graph (Note [Recomputed cells in
+compiled code] in src/compiler/autodiff.cc); a cell that writes Parameters there (BatchNorm in training)
+is differentiated as usual.
 
 A recomputed cell runs its forward pass without recording, so none of its intermediate values is kept
 for backward; the call is one node of the eager graph (its tensor inputs and the cell's tracked

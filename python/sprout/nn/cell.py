@@ -222,8 +222,7 @@ class Cell:
 
     def recompute(self, *, use_reentrant=True, output_recompute=False, early_stop=True, context_fn=None, **kwargs):
         """Recompute this cell's activations in backward instead of keeping them (memory for time).
-        PYNATIVE mode; compiled code gives the same results but keeps the activations (Note [Recomputed
-        cells] in python/sprout/nn/_recompute.py)."""
+        Both modes (Note [Recomputed cells] in python/sprout/nn/_recompute.py)."""
         for name, value in (("use_reentrant", use_reentrant), ("output_recompute", output_recompute),
                             ("early_stop", early_stop)):
             if not isinstance(value, bool):
