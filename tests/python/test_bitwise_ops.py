@@ -197,3 +197,20 @@ def test_mindir_export_round_trips(tmp_path):
             ms.Tensor(np.array([1, 2, 3], np.int32)))
     loaded = ms.nn.GraphCell(ms.load(ms.export(Net(), *args, file_name=str(tmp_path / "bitwise"))))
     assert loaded(*args).asnumpy().tolist() == [[34, 18, -65]]  # MindSpore 2.10's result for this network
+
+
+@pytest.mark.parametrize("compiled", [False, True])
+def test_operators_are_bitwise_and_invert_is_logical_not(compiled):
+    """&, | and ^ as MindSpore's Tensor operators (bitwise; logical on Bool), ~ logical not for every dtype."""
+    a, b = np.array([5, 3, -8], np.int32), np.array([1, 6, 3], np.int32)
+    m = np.array([True, False, True])
+
+    def f(a, b, m):
+        return a & b, a | b, a ^ b, ~a, ~m, m & ~m, m | m, 3 | a, a ^ 1
+
+    fn = ms.jit(f) if compiled else f
+    got = [t.asnumpy() for t in fn(ms.Tensor(a), ms.Tensor(b), ms.Tensor(m))]
+    want = [a & b, a | b, a ^ b, a == 0, ~m, m & ~m, m | m, 3 | a, a ^ 1]
+    for g, w in zip(got, want):
+        np.testing.assert_array_equal(g, w)
+        assert g.dtype == w.dtype

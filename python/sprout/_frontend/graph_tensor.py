@@ -143,15 +143,6 @@ class GraphTensor(Tensor):
     def __abs__(self):
         return _prim("Abs")(self)
 
-    def __invert__(self):
-        return _prim("LogicalNot")(self)
-
-    def __and__(self, other):
-        return _prim("LogicalAnd")(self, other)
-
-    def __or__(self, other):
-        return _prim("LogicalOr")(self, other)
-
     def __eq__(self, other):
         return _prim("Equal")(self, other)
 

@@ -258,6 +258,27 @@ def __rmatmul__(self, other):
     return ops.matmul(other, self)
 
 
+# &, | and ^ are bitwise (logical on Bool tensors); ~ is logical not for every dtype, as MindSpore's
+# (~int_tensor is a Bool tensor; Tensor.bitwise_not flips bits). The same methods serve compiled code.
+def _bitwise(name, reflected=False):
+    def method(self, other):
+        from sprout.ops.function import math_bitwise_func as bits
+        fn = getattr(bits, name)
+        return fn(other, self) if reflected else fn(self, other)
+    return method
+
+
+for _name, _op in (("and", "bitwise_and"), ("or", "bitwise_or"), ("xor", "bitwise_xor")):
+    setattr(Tensor, f"__{_name}__", _bitwise(_op))
+    setattr(Tensor, f"__r{_name}__", _bitwise(_op, reflected=True))
+
+
+@_method
+def __invert__(self):
+    from sprout import ops
+    return ops.logical_not(self)
+
+
 def from_numpy(array):
     """A Tensor sharing memory with a NumPy array (no copy): writes through either are seen by both. A
     read-only array is copied instead, so that writes to the tensor cannot reach it."""
