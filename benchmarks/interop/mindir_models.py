@@ -138,6 +138,22 @@ def models(ms):
             return (a, logic, finite, b, self.all(p, 1), self.any(q, 0), self.min(x, 1), self.flip(x), self.triu(x),
                     self.pool(image)[0], self.stack((x, b)), ops.clamp(x, -0.5, 0.5), self.gelu(x))
 
+    class ConvLayers(nn.Cell):
+        """Transposed convolutions (2-d in 'pad' and 'same' modes, 1-d), a 3-d convolution, Pad and bilinear
+        resizing."""
+
+        def __init__(self):
+            super().__init__()
+            self.up = nn.Conv2dTranspose(3, 4, 3, stride=2, pad_mode="pad", padding=1, has_bias=True)
+            self.up_same = nn.Conv2dTranspose(4, 2, 2, stride=2, pad_mode="same")
+            self.up_1d = nn.Conv1dTranspose(3, 2, 3, stride=2)
+            self.conv3d = nn.Conv3d(2, 3, 2, pad_mode="pad", padding=1, has_bias=True)
+            self.pad = ops.Pad(((0, 0), (0, 0), (1, 2), (0, 1)))
+
+        def construct(self, x, volume, sequence):
+            return (self.up_same(self.up(x)), self.up_1d(sequence), self.conv3d(volume), self.pad(x),
+                    ops.interpolate(x, size=(8, 9), mode="bilinear"))
+
     rng = np.random.default_rng(5)
 
     def tensor(*shape):
@@ -154,4 +170,5 @@ def models(ms):
             ("mixer", Mixer(), [tensor(4, 6), tensor(4, 3, 4)]),
             ("layers", Layers(), [tensor(2, 3, 6, 6), ms.Tensor(np.array([[1, 2], [3, 4]], np.int32))]),
             ("primitives", Primitives(), [tensor(2, 4), tensor(1, 2, 2, 2), ms.Tensor(np.array([1, 0], np.int32))]),
-            ("more_primitives", MorePrimitives(), [tensor(3, 4), tensor(1, 2, 5, 5)])]
+            ("more_primitives", MorePrimitives(), [tensor(3, 4), tensor(1, 2, 5, 5)]),
+            ("conv_layers", ConvLayers(), [tensor(1, 3, 5, 5), tensor(1, 2, 3, 4, 3), tensor(2, 3, 5)])]

@@ -204,7 +204,7 @@ class Writer {
     for (const NamedConstant& a : attributes) {
       Attr* attr = prim->add_attribute();
       attr->set_name(a.name);
-      write_constant(a.value, *attr);
+      write_constant(a.value, *attr, a.nest);
     }
     mind_ir::NodeProto* out = graph_.add_node();
     out->set_op_type("REF::" + prim->name());
@@ -231,6 +231,7 @@ class Writer {
     }
     if (ms.function)
       for (const NamedConstant& arg : ms.args) inputs.push_back(constant(arg.value));
+    for (const Constant& c : ms.trailing_inputs) inputs.push_back(constant(c));
     mind_ir::NodeProto* out = call(node, ms.op_type, ms.function, ms.function ? std::vector<NamedConstant>{} : ms.args);
     for (const std::string& in : inputs) out->add_input(in);
   }

@@ -47,7 +47,8 @@ bool readable(Attr::AttributeType t) {
 bool readable_tuple(const Attr& a) {
   if (a.type() != Attr::TUPLE && a.type() != Attr::LIST) return false;
   for (const Attr& item : a.values())
-    if (!readable(item.type()) || item.type() == Attr::STRING || item.type() == Attr::NONE) return false;
+    if (!readable_tuple(item) && (!readable(item.type()) || item.type() == Attr::STRING || item.type() == Attr::NONE))
+      return false;  // numbers, or tuples of them (Pad's paddings)
   return true;
 }
 

@@ -28,6 +28,7 @@ enum class Form : uint8_t {
   Pair,        // a 2-d window: 1, 2 or 4 (N, C, H, W) entries written as (H, W)
   FixedFalse,  // no Sprout attribute: a MindSpore argument Sprout runs only as False (ReduceSum's skip_mode)
   FixedZero,   // the same for 0 (Gather's batch_dims)
+  Pairs,       // a flat tuple of ints written as a tuple of pairs (Pad's paddings, ((0, 0), (1, 2)))
 };
 
 struct Arg {
@@ -78,6 +79,8 @@ const std::vector<OpEntry>& function_ops() {
       {"ReduceMin", "ReduceMin", {{"axis"}, {"keep_dims"}}},
       {"ReverseV2", "ReverseV2", {{"axis"}}},
       {"Round", "Round", {{"decimals", Form::FixedZero}}},
+      {"Pad", "Pad", {{"paddings", Form::Pairs}}, false},
+      {"ResizeBilinearV2", "ResizeBilinearV2", {{"size"}, {"align_corners"}, {"half_pixel_centers"}}},
       {"Triu", "Triu", {{"diagonal"}}},
       {"AdaptiveAvgPool2D", "AdaptiveAvgPool2D", {{"output_size", Form::Pair}}, false},
       {"Argmax", "Argmax", {{"axis"}, {"output_type", Form::TypeId}}},
@@ -178,6 +181,7 @@ Constant encode(const Primitive& p, const Arg& arg) {
     case Form::Pair: return AttrValue(window_pair(ints_of(p, arg.attr), p.name(), arg.attr));
     case Form::FixedFalse: return AttrValue(false);
     case Form::FixedZero: return AttrValue(int64_t{0});
+    case Form::Pairs: return p.attr(arg.attr);
   }
   return std::nullopt;
 }
@@ -192,7 +196,8 @@ Primitive decode(Primitive p, const Arg& arg, const Constant& value, const std::
     return *i;
   };
   switch (arg.form) {
-    case Form::Plain: return p.with_attr(arg.attr, *value);
+    case Form::Plain:
+    case Form::Pairs: return p.with_attr(arg.attr, *value);  // nested tuples are read flat
     case Form::PadMode: return p.with_attr(arg.attr, AttrValue(enum_name(kPadModes, as_int(), op, arg.attr)));
     case Form::Format: return p.with_attr(arg.attr, AttrValue(enum_name(kFormats, as_int(), op, arg.attr)));
     case Form::TypeId: return p.with_attr(arg.attr, AttrValue(dtype_of_type_id(as_int())));
@@ -239,7 +244,27 @@ T required(const std::vector<NamedConstant>& attrs, const char* name, const std:
   return *v;
 }
 
-// Conv2D and MaxPool: PRIMITIVE nodes with MindSpore's attribute spelling.
+// (D, H, W) of a window given as 1, 3 or 5 (N, C, D, H, W) numbers.
+std::vector<int64_t> window_triple(const std::vector<int64_t>& v, const std::string& op, const char* attr) {
+  SPROUT_CHECK(v.size() == 1 || v.size() == 3 || v.size() == 5, RuntimeError, "MindIR: ", op, "'s ", attr,
+               " has ", v.size(), " entries; expected 1, 3 or 5");
+  if (v.size() == 1) return {v[0], v[0], v[0]};
+  if (v.size() == 3) return v;
+  return {v[2], v[3], v[4]};
+}
+std::vector<int64_t> window_ncdhw(const std::vector<int64_t>& v, const std::string& op, const char* attr) {
+  std::vector<int64_t> dhw = window_triple(v, op, attr);
+  return {1, 1, dhw[0], dhw[1], dhw[2]};
+}
+// Conv3D's (head, tail, top, bottom, left, right) padding from 1, 3 (D, H, W) or 6 numbers.
+std::vector<int64_t> pad6(const std::vector<int64_t>& v, const std::string& op) {
+  if (v.size() == 1) return std::vector<int64_t>(6, v[0]);
+  if (v.size() == 3) return {v[0], v[0], v[1], v[1], v[2], v[2]};
+  SPROUT_CHECK(v.size() == 6, RuntimeError, "MindIR: ", op, "'s pad has ", v.size(), " entries; expected 1, 3 or 6");
+  return v;
+}
+
+// Conv2D, Conv2DTranspose, Conv3D and MaxPool: PRIMITIVE nodes with MindSpore's attribute spelling.
 MindSporeCall conv2d_to_mindspore(const Primitive& p) {
   const std::string& op = p.name();
   std::vector<int64_t> pad = pad4(ints_of(p, "pad"), op);
@@ -259,9 +284,71 @@ MindSporeCall conv2d_to_mindspore(const Primitive& p) {
            {"dilation", AttrValue(window_nchw(ints_of(p, "dilation"), op, "dilation"))}}};
 }
 
-Primitive conv2d_from_mindspore(const std::vector<NamedConstant>& attrs) {
-  const std::string op = "Conv2D";
-  Primitive p = Primitive::make("Conv2D");
+// Conv2DTranspose: Conv2D's attributes (pad_mode in capitals, as MindSpore writes it) and the output's
+// size as a third, constant input.
+MindSporeCall conv2d_transpose_to_mindspore(const Primitive& p) {
+  MindSporeCall call = conv2d_to_mindspore(p);
+  call.op_type = "Conv2DTranspose";
+  for (NamedConstant& a : call.args)
+    if (a.name == "pad_mode") a.value = AttrValue(upper(string_of(p, "pad_mode")));
+  call.trailing_inputs = {p.attr("input_sizes")};
+  return call;
+}
+
+MindSporeCall conv3d_to_mindspore(const Primitive& p) {
+  const std::string& op = p.name();
+  std::vector<int64_t> pad = pad6(ints_of(p, "pad"), op);
+  const std::string pad_mode = lower(string_of(p, "pad_mode"));
+  const int64_t group = std::get<int64_t>(p.attr("group"));
+  const std::vector<int64_t> stride = window_triple(ints_of(p, "stride"), op, "stride");
+  const std::vector<int64_t> dilation = window_triple(ints_of(p, "dilation"), op, "dilation");
+  return {"Conv3D", false,
+          {{"kernel_size", AttrValue(window_triple(ints_of(p, "kernel_size"), op, "kernel_size"))},
+           {"mode", p.attr("mode")},
+           {"out_channel", p.attr("out_channel")},
+           {"pad", AttrValue(pad)},
+           {"offset_x", AttrValue(int64_t{0})},
+           {"pad_mode", AttrValue(pad_mode)},
+           {"format", p.attr("data_format")},
+           {"pad_list", AttrValue(pad_mode == "pad" ? pad : std::vector<int64_t>(6, 0))},
+           {"groups", AttrValue(group)},
+           {"stride", AttrValue(stride)},
+           {"dilations", AttrValue(window_ncdhw(dilation, op, "dilation"))},
+           {"strides", AttrValue(window_ncdhw(stride, op, "stride"))},
+           {"group", AttrValue(group)},
+           {"dilation", AttrValue(dilation)}}};
+}
+
+Primitive conv3d_from_mindspore(const std::vector<NamedConstant>& attrs) {
+  const std::string op = "Conv3D";
+  auto window = [&](const char* five, const char* three) {  // MindSpore writes both spellings
+    const Constant* c = find(attrs, five);
+    return window_triple(c && *c ? required<std::vector<int64_t>>(attrs, five, op)
+                                 : required<std::vector<int64_t>>(attrs, three, op), op, three);
+  };
+  Primitive p = Primitive::make("Conv3D");
+  p = p.with_attr("out_channel", AttrValue(required<int64_t>(attrs, "out_channel", op)));
+  p = p.with_attr("kernel_size", AttrValue(window_triple(required<std::vector<int64_t>>(attrs, "kernel_size", op), op,
+                                                          "kernel_size")));
+  if (const Constant* mode = find(attrs, "mode"); mode && *mode) p = p.with_attr("mode", **mode);
+  p = p.with_attr("pad_mode", AttrValue(lower(required<std::string>(attrs, "pad_mode", op))));
+  const Constant* pad = find(attrs, "pad");
+  std::vector<int64_t> pads{0};
+  if (pad && *pad) {  // an int or a tuple
+    if (const auto* v = std::get_if<std::vector<int64_t>>(&**pad)) pads = *v;
+    else if (const auto* i = std::get_if<int64_t>(&**pad)) pads = {*i};
+  }
+  p = p.with_attr("pad", AttrValue(pad6(pads, op)));
+  p = p.with_attr("stride", AttrValue(window("strides", "stride")));
+  p = p.with_attr("dilation", AttrValue(window("dilations", "dilation")));
+  p = p.with_attr("group", AttrValue(required<int64_t>(attrs, "group", op)));
+  if (const Constant* format = find(attrs, "format"); format && *format) p = p.with_attr("data_format", **format);
+  return p;
+}
+
+Primitive conv2d_from_mindspore(const std::vector<NamedConstant>& attrs, const char* name = "Conv2D") {
+  const std::string op = name;
+  Primitive p = Primitive::make(name);
   p = p.with_attr("out_channel", AttrValue(required<int64_t>(attrs, "out_channel", op)));
   p = p.with_attr("kernel_size", AttrValue(window_pair(required<std::vector<int64_t>>(attrs, "kernel_size", op), op,
                                                         "kernel_size")));
@@ -323,14 +410,16 @@ DType dtype_of_type_id(int64_t id) {
 
 std::string exportable_ops() {
   // Embedding, LeakyReLU and ClipByValue are written as the ops MindSpore computes them with (mindir_export.cc).
-  std::vector<std::string> names = {"Conv2D", "MaxPool", "Embedding", "LeakyReLU", "ClipByValue"};
+  std::vector<std::string> names = {"Conv2D", "Conv2DTranspose", "Conv3D", "MaxPool", "Embedding", "LeakyReLU",
+                                    "ClipByValue"};
   for (const OpEntry& e : function_ops()) names.push_back(e.sprout);
   return sorted_list(names);
 }
 
 std::string loadable_ops() {
   // BiasAdd, MatMulExt, SumExt and MeanExt become other registry ops (mindir_import.cc).
-  std::vector<std::string> names = {"Conv2D", "MaxPool", "BiasAdd", "MatMulExt", "SumExt", "MeanExt", "ClampScalar"};
+  std::vector<std::string> names = {"Conv2D", "Conv2DTranspose", "Conv2DBackpropInput", "Conv3D", "MaxPool", "BiasAdd",
+                                    "MatMulExt", "SumExt", "MeanExt", "ClampScalar"};
   for (const OpEntry& e : function_ops()) names.push_back(e.mindspore);
   return sorted_list(names);
 }
@@ -338,18 +427,28 @@ std::string loadable_ops() {
 MindSporeCall to_mindspore(const Primitive& prim) {
   const std::string& name = prim.name();
   if (name == "Conv2D") return conv2d_to_mindspore(prim);
+  if (name == "Conv2DTranspose") return conv2d_transpose_to_mindspore(prim);
+  if (name == "Conv3D") return conv3d_to_mindspore(prim);
   if (name == "MaxPool") return maxpool_to_mindspore(prim);
   const OpEntry* e = find_by_sprout(name);
   SPROUT_CHECK(e, RuntimeError, "export MindIR: the graph uses ", name,
                ", which has no MindIR form here; ops that do: ", exportable_ops());
   MindSporeCall call{e->mindspore, e->function, {}};
-  for (const Arg& arg : e->args) call.args.push_back({arg.attr, encode(prim, arg)});
+  for (const Arg& arg : e->args) call.args.push_back({arg.attr, encode(prim, arg), arg.form == Form::Pairs ? 2 : 0});
   return call;
 }
 
 SproutCall from_mindspore(const std::string& op_type, bool function, const std::vector<NamedConstant>& inputs,
                           const std::vector<NamedConstant>& attributes, size_t n_inputs) {
   if (op_type == "Conv2D") return {conv2d_from_mindspore(attributes), 2};
+  if (op_type == "Conv3D") return {conv3d_from_mindspore(attributes), 2};
+  if (op_type == "Conv2DTranspose" || op_type == "Conv2DBackpropInput") {
+    // (dout, weight, input_sizes): the output's size is the third input, a constant.
+    SPROUT_CHECK(n_inputs == 3 && inputs.size() == 3 && inputs[2].value, RuntimeError, "load MindIR: ", op_type,
+                 " takes its output's size as a constant third input");
+    Primitive p = conv2d_from_mindspore(attributes, "Conv2DTranspose").with_attr("input_sizes", *inputs[2].value);
+    return {p, 2};
+  }
   if (op_type == "MaxPool") return {maxpool_from_mindspore(attributes), 1};
   const OpEntry* e = find_by_mindspore(op_type);
   SPROUT_CHECK(e, RuntimeError, "load MindIR: the model uses MindSpore's ", op_type,

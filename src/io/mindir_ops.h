@@ -16,6 +16,7 @@ using Constant = std::optional<AttrValue>;
 struct NamedConstant {
   std::string name;
   Constant value;
+  int nest = 0;  // > 0: a tuple of ints written as a tuple of tuples of `nest` ints (Pad's paddings)
 };
 
 // One op as MindSpore calls it. A PRIMITIVE_FUNCTION op takes its arguments as constant inputs after
@@ -25,6 +26,7 @@ struct MindSporeCall {
   std::string op_type;
   bool function = true;              // PRIMITIVE_FUNCTION, else PRIMITIVE
   std::vector<NamedConstant> args;   // constant inputs (function) or attributes (primitive)
+  std::vector<Constant> trailing_inputs;  // a primitive op's constant inputs after its tensors (input sizes)
 };
 
 // The MindSpore call of a registry primitive. RuntimeError naming the op when it has no MindIR form.

@@ -8,7 +8,18 @@ namespace sprout::mindir {
 
 using Attr = mind_ir::AttributeProto;
 
-void write_constant(const Constant& value, Attr& out) {
+void write_constant(const Constant& value, Attr& out, int nest) {
+  const auto* ints = value ? std::get_if<std::vector<int64_t>>(&*value) : nullptr;
+  if (nest > 0 && ints) {  // ((a, b), (c, d), ...): MindSpore's spelling of Pad's paddings
+    SPROUT_ASSERT(ints->size() % static_cast<size_t>(nest) == 0, "write_constant: ", ints->size(),
+                  " ints do not make tuples of ", nest);
+    out.set_type(Attr::TUPLE);
+    for (size_t i = 0; i < ints->size(); i += static_cast<size_t>(nest))
+      write_constant(AttrValue(std::vector<int64_t>(ints->begin() + static_cast<std::ptrdiff_t>(i),
+                                                    ints->begin() + static_cast<std::ptrdiff_t>(i) + nest)),
+                     *out.add_values());
+    return;
+  }
   if (!value) {
     out.set_type(Attr::NONE);
     return;
@@ -74,6 +85,16 @@ Constant read_constant(const Attr& a, const std::string& where) {
     case Attr::STRING: return AttrValue(a.s());
     case Attr::TUPLE:
     case Attr::LIST: {
+      if (!a.values().empty() && (a.values(0).type() == Attr::TUPLE || a.values(0).type() == Attr::LIST)) {
+        std::vector<int64_t> flat;  // ((a, b), (c, d)) -> (a, b, c, d): nested tuples of ints, row-major
+        for (const Attr& item : a.values()) {
+          Constant inner = read_constant(item, where);
+          const auto* v = inner ? std::get_if<std::vector<int64_t>>(&*inner) : nullptr;
+          SPROUT_CHECK(v, RuntimeError, "load MindIR: ", where, " holds nested tuples that are not of ints");
+          flat.insert(flat.end(), v->begin(), v->end());
+        }
+        return AttrValue(flat);
+      }
       bool floats = false;
       for (const Attr& item : a.values()) {
         SPROUT_CHECK(is_integer(item.type()) || item.type() == Attr::FLOAT || item.type() == Attr::DOUBLE, RuntimeError,

@@ -11,7 +11,7 @@ namespace sprout::mindir {
 
 // A scalar, string or tuple constant, as MindSpore writes it (a float as float32, a tuple of ints as
 // a TUPLE of INT64 values).
-void write_constant(const Constant& value, mind_ir::AttributeProto& out);
+void write_constant(const Constant& value, mind_ir::AttributeProto& out, int nest = 0);
 // The constant an attribute holds. RuntimeError naming `where` for kinds Sprout has no value for.
 Constant read_constant(const mind_ir::AttributeProto& a, const std::string& where);
 
