@@ -17,6 +17,10 @@ def normal(*shape, seed=0):
     return ms.Tensor(np.random.RandomState(seed).randn(*shape).astype(np.float32))
 
 
+def positive(*shape, seed=0):
+    return ms.Tensor(np.random.RandomState(seed).rand(*shape).astype(np.float32) * 0.9 + 0.05)
+
+
 def same_tensor_three_times():
     x = normal(3, 2, 8)
     return x, x, x
@@ -52,11 +56,17 @@ LAYERS = {
                                 lambda: (normal(3, 2, 8), normal(4, 2, 8, seed=1))),
     "Transformer": (lambda: nn.Transformer(8, 2, 1, 1, 16, dropout=0.0),
                     lambda: (normal(3, 2, 8), normal(4, 2, 8, seed=1))),
+    "BiDense": (lambda: nn.BiDense(4, 5, 3), lambda: (normal(2, 4), normal(2, 5, seed=1))),
+    "EmbeddingLookup": (lambda: nn.EmbeddingLookup(10, 4),
+                        lambda: (ms.Tensor(np.array([[1, 2], [3, 9]], np.int32)),)),
+    "MultiFieldEmbeddingLookup": (lambda: nn.MultiFieldEmbeddingLookup(10, 4, 2),
+                                  lambda: (ms.Tensor(np.array([[1, 2, 3]], np.int32)), normal(1, 3),
+                                           ms.Tensor(np.array([[0, 1, 1]], np.int32)))),
+    # No Parameters, but under amp they take bfloat16 inputs, which they had refused.
+    "Moments": (lambda: nn.Moments(axis=1), lambda: (normal(3, 4),)),
+    "ReduceLogSumExp": (lambda: nn.ReduceLogSumExp(1), lambda: (normal(3, 4),)),
+    "SSIM": (nn.SSIM, lambda: (positive(1, 3, 16, 16), positive(1, 3, 16, 16, seed=1))),
 }
-
-
-def positive(*shape, seed=0):
-    return ms.Tensor(np.random.RandomState(seed).rand(*shape).astype(np.float32) * 0.9 + 0.05)
 
 
 def labels():
@@ -130,6 +140,23 @@ STATELESS = {
     "GaussianNLLLoss": (nn.GaussianNLLLoss, lambda: (normal(3, 4), normal(3, 4, seed=1), positive(3, 4, seed=2))),
     "SoftMarginLoss": (nn.SoftMarginLoss, lambda: (normal(3, 4), signs(3, 4))),
     "TripletMarginLoss": (nn.TripletMarginLoss, lambda: (normal(3, 4), normal(3, 4, seed=1), normal(3, 4, seed=2))),
+    "LRN": (nn.LRN, lambda: (normal(1, 6, 4, 4),)),
+    "ChannelShuffle": (lambda: nn.ChannelShuffle(2), lambda: (normal(1, 4, 3, 3),)),
+    "Unfold": (lambda: nn.Unfold([1, 2, 2, 1], [1, 1, 1, 1], [1, 1, 1, 1]), lambda: (normal(1, 2, 4, 4),)),
+    "Pad reflect": (lambda: nn.Pad(((0, 0), (1, 1)), mode="REFLECT"), x34),
+    "FastGelu": (nn.FastGelu, x34),
+    "MaxPool2d indices": (lambda: nn.MaxPool2d(2, 2, pad_mode="pad", padding=1, return_indices=True),
+                          lambda: (normal(1, 2, 5, 5),)),
+    "MaxPool2d dilated": (lambda: nn.MaxPool2d(3, 1, pad_mode="pad", padding=1, dilation=2),
+                          lambda: (normal(1, 2, 7, 7),)),
+    "MaxPool3d indices": (lambda: nn.MaxPool3d(2, 2, "pad", 0, return_indices=True), lambda: (normal(1, 2, 4, 4, 4),)),
+    "DiceLoss": (nn.DiceLoss, lambda: (positive(3, 4), positive(3, 4, seed=1))),
+    "FocalLoss": (nn.FocalLoss, lambda: (normal(3, 4, 2), ms.Tensor(np.array([[[1, 0]], [[2, 3]], [[0, 1]]], np.int32)))),
+    "HingeEmbeddingLoss": (nn.HingeEmbeddingLoss, lambda: (normal(3, 4), signs(3, 4))),
+    "TripletMarginWithDistanceLoss": (nn.TripletMarginWithDistanceLoss,
+                                      lambda: (normal(3, 4), normal(3, 4, seed=1), normal(3, 4, seed=2))),
+    "PSNR": (nn.PSNR, lambda: (positive(1, 3, 8, 8), positive(1, 3, 8, 8, seed=1))),
+    "LGamma": (nn.LGamma, lambda: (positive(3, 4),)),
     "CTCLoss": (nn.CTCLoss, lambda: (ms.ops.log_softmax(normal(6, 2, 5), -1),
                                      ms.Tensor(np.array([[1, 2], [3, 3]], np.int32)),
                                      ms.Tensor(np.array([6, 5], np.int32)), ms.Tensor(np.array([2, 2], np.int32)))),

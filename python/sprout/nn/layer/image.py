@@ -105,7 +105,7 @@ class SSIM(_SSIMBase):
         self._check_filter_args("SSIM", max_val, filter_size, filter_sigma, k1, k2)
 
     def construct(self, img1, img2):
-        _check_pair("SSIM", img1, img2, (mstype.float16, mstype.float32))
+        _check_pair("SSIM", img1, img2, (mstype.float16, mstype.bfloat16, mstype.float32))
         img1, max_val = _to_float32(img1, self.max_val)
         img2, _ = _to_float32(img2, self.max_val)
         c1, c2 = (self.k1 * max_val) ** 2, (self.k2 * max_val) ** 2
@@ -128,7 +128,7 @@ class MSSSIM(_SSIMBase):
         self._weights = Tensor(np.array(self.power_factors, np.float32))
 
     def construct(self, img1, img2):
-        _check_pair("MSSSIM", img1, img2, (mstype.float64, mstype.float32, mstype.float16, mstype.uint8))
+        _check_pair("MSSSIM", img1, img2, (mstype.float64, mstype.float32, mstype.float16, mstype.bfloat16, mstype.uint8))
         img1, max_val = _to_float32(img1, self.max_val)
         img2, _ = _to_float32(img2, self.max_val)
         c1, c2 = (self.k1 * max_val) ** 2, (self.k2 * max_val) ** 2

@@ -10,7 +10,7 @@ from sprout.common.tensor import Tensor
 from sprout.nn.cell import Cell
 from sprout.ops.function.nn_loss_more_func import _check_bool, _check_int
 
-_FLOATS = (mstype.float16, mstype.float32, mstype.float64)
+_FLOATS = (mstype.float16, mstype.bfloat16, mstype.float32, mstype.float64)  # bfloat16 too: amp O2/O3 in it
 
 
 def _check_tensor(api, arg, x, dtypes=None):

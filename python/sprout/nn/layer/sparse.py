@@ -107,7 +107,7 @@ class MultiFieldEmbeddingLookup(EmbeddingLookup):
     def construct(self, input_indices, input_values, field_ids):
         api = "MultiFieldEmbeddingLookup"
         _check_input(api, "input_indices", input_indices, _INDEX_TYPES, 2)
-        _check_input(api, "input_values", input_values, (mstype.float32,), 2)
+        _check_input(api, "input_values", input_values, (mstype.float32, mstype.float16, mstype.bfloat16), 2)
         _check_input(api, "field_ids", field_ids, (mstype.int32,), 2)
         if not tuple(input_indices.shape) == tuple(input_values.shape) == tuple(field_ids.shape):
             raise ValueError(f"{api}: 'input_indices', 'input_values' and 'field_ids' must have one shape, but got "
