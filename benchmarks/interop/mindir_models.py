@@ -108,7 +108,7 @@ def models(ms):
     class MorePrimitives(nn.Cell):
         """Elementwise math, comparisons and logic, reductions, flips, triangles, adaptive max pooling, Mish
         and Stack, as primitives; clamping and the exact GELU, which Sprout writes as the ops MindSpore
-        computes them with."""
+        computes them with; GatherD and OneHot, whose arguments sit between their tensors."""
 
         def __init__(self):
             super().__init__()
@@ -123,7 +123,7 @@ def models(ms):
             self.pool, self.stack = ops.AdaptiveMaxPool2D((2, 2)), ops.Stack(1)
             self.gelu = nn.GELU(approximate=False)
 
-        def construct(self, x, image):
+        def construct(self, x, image, indices):
             a = x * 0.0
             for op in self.unary:
                 a = a + op(x)
@@ -136,7 +136,9 @@ def models(ms):
             finite = self.isfinite(x / a).astype(ms.float32) + self.isinf(x / (a * 0.0)).astype(ms.float32)
             b = self.lerp(x, a, 0.25) + self.floordiv(x * 4.0, a + 1.0) + self.masked_fill(x, p, 2.0)
             return (a, logic, finite, b, self.all(p, 1), self.any(q, 0), self.min(x, 1), self.flip(x), self.triu(x),
-                    self.pool(image)[0], self.stack((x, b)), ops.clamp(x, -0.5, 0.5), self.gelu(x))
+                    self.pool(image)[0], self.stack((x, b)), ops.clamp(x, -0.5, 0.5), self.gelu(x),
+                    ops.gather_elements(x, 1, indices),
+                    ops.one_hot(indices, 4, ms.Tensor(2.0, ms.float32), ms.Tensor(-1.0, ms.float32)))
 
     class ConvLayers(nn.Cell):
         """Transposed convolutions (2-d in 'pad' and 'same' modes, 1-d), a 3-d convolution, Pad and bilinear
@@ -170,5 +172,7 @@ def models(ms):
             ("mixer", Mixer(), [tensor(4, 6), tensor(4, 3, 4)]),
             ("layers", Layers(), [tensor(2, 3, 6, 6), ms.Tensor(np.array([[1, 2], [3, 4]], np.int32))]),
             ("primitives", Primitives(), [tensor(2, 4), tensor(1, 2, 2, 2), ms.Tensor(np.array([1, 0], np.int32))]),
-            ("more_primitives", MorePrimitives(), [tensor(3, 4), tensor(1, 2, 5, 5)]),
+            ("more_primitives", MorePrimitives(), [tensor(3, 4), tensor(1, 2, 5, 5),
+                                                   ms.Tensor(np.array([[0, 3, 1, 1], [2, 2, 0, 3], [1, 0, 3, 2]],
+                                                                      np.int32))]),
             ("conv_layers", ConvLayers(), [tensor(1, 3, 5, 5), tensor(1, 2, 3, 4, 3), tensor(2, 3, 5)])]

@@ -229,8 +229,15 @@ class Writer {
       std::string tuple = make_tuple(inputs);
       inputs = {tuple};
     }
-    if (ms.function)
+    if (ms.function && !ms.layout.empty()) {  // arguments between the tensors, in MindSpore's order
+      std::vector<std::string> ordered;
+      for (int slot : ms.layout)
+        ordered.push_back(slot >= 0 ? inputs.at(static_cast<size_t>(slot))
+                                    : constant(ms.args.at(static_cast<size_t>(-slot - 1)).value));
+      inputs = std::move(ordered);
+    } else if (ms.function) {
       for (const NamedConstant& arg : ms.args) inputs.push_back(constant(arg.value));
+    }
     for (const Constant& c : ms.trailing_inputs) inputs.push_back(constant(c));
     mind_ir::NodeProto* out = call(node, ms.op_type, ms.function, ms.function ? std::vector<NamedConstant>{} : ms.args);
     for (const std::string& in : inputs) out->add_input(in);

@@ -218,7 +218,8 @@ class Reader {
     for (const Ref* r : in) inputs.push_back({"", r->kind == Ref::Kind::Constant ? r->value : std::nullopt});
     const SproutCall sc = from_mindspore(type, function, inputs, attributes, in.size());
     std::vector<AnfNode*> tensors;
-    for (size_t i = 0; i < sc.n_tensor_inputs; ++i) {
+    for (size_t k = 0; k < sc.n_tensor_inputs; ++k) {
+      const size_t i = sc.tensor_positions.empty() ? k : sc.tensor_positions[k];
       if (sc.prim.def().variadic) {
         SPROUT_CHECK(in[i]->kind == Ref::Kind::Tuple, RuntimeError, "load MindIR: ", user, " of '", path_,
                      "' takes its tensors as a tuple");

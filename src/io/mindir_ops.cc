@@ -41,6 +41,7 @@ struct OpEntry {
   const char* mindspore;
   std::vector<Arg> args;   // constant inputs after the tensor inputs, in MindSpore's order
   bool function = true;    // else a PRIMITIVE op: the arguments are attributes of its PrimitiveProto
+  std::vector<int> layout = {};  // arguments between the tensors (MindSporeCall::layout)
 };
 
 // The ops with a MindIR form (besides Conv2D and MaxPool below). Tensor-only ops have no arguments.
@@ -80,6 +81,8 @@ const std::vector<OpEntry>& function_ops() {
       {"ReverseV2", "ReverseV2", {{"axis"}}},
       {"Round", "Round", {{"decimals", Form::FixedZero}}},
       {"Pad", "Pad", {{"paddings", Form::Pairs}}, false},
+      {"GatherElements", "GatherD", {{"dim"}}, true, {0, -1, 1}},
+      {"OneHot", "OneHot", {{"depth"}, {"axis"}}, true, {0, -1, 1, 2, -2}},
       {"ResizeBilinearV2", "ResizeBilinearV2", {{"size"}, {"align_corners"}, {"half_pixel_centers"}}},
       {"Triu", "Triu", {{"diagonal"}}},
       {"AdaptiveAvgPool2D", "AdaptiveAvgPool2D", {{"output_size", Form::Pair}}, false},
@@ -434,6 +437,7 @@ MindSporeCall to_mindspore(const Primitive& prim) {
   SPROUT_CHECK(e, RuntimeError, "export MindIR: the graph uses ", name,
                ", which has no MindIR form here; ops that do: ", exportable_ops());
   MindSporeCall call{e->mindspore, e->function, {}};
+  call.layout = e->layout;
   for (const Arg& arg : e->args) call.args.push_back({arg.attr, encode(prim, arg), arg.form == Form::Pairs ? 2 : 0});
   return call;
 }
@@ -458,15 +462,26 @@ SproutCall from_mindspore(const std::string& op_type, bool function, const std::
   SPROUT_CHECK(n_inputs == n_tensors + (function ? e->args.size() : 0), RuntimeError, "load MindIR: ", op_type,
                " has ", n_inputs, " inputs; expected ", n_tensors, " tensors", function ? " and " : "",
                function ? std::to_string(e->args.size()) + " arguments" : "");
+  // Where argument i and tensor k are among the node's inputs.
+  std::vector<size_t> arg_at(e->args.size()), tensor_at(n_tensors);
+  for (size_t i = 0; i < arg_at.size(); ++i) arg_at[i] = n_tensors + i;
+  for (size_t k = 0; k < tensor_at.size(); ++k) tensor_at[k] = k;
+  for (size_t pos = 0; pos < e->layout.size(); ++pos) {
+    const int slot = e->layout[pos];
+    if (slot >= 0) tensor_at[static_cast<size_t>(slot)] = pos;
+    else arg_at[static_cast<size_t>(-slot - 1)] = pos;
+  }
   for (size_t i = 0; i < e->args.size(); ++i) {
     const Arg& arg = e->args[i];
     if (function) {
-      p = decode(p, arg, inputs.at(n_tensors + i).value, op_type);
+      p = decode(p, arg, inputs.at(arg_at[i]).value, op_type);
     } else if (const Constant* c = find(attributes, arg.attr)) {  // an older file: arguments as attributes
       p = decode(p, arg, *c, op_type);
     }
   }
-  return {p, n_tensors};
+  SproutCall call{p, n_tensors};
+  if (!e->layout.empty()) call.tensor_positions = tensor_at;
+  return call;
 }
 
 }  // namespace sprout::mindir

@@ -27,6 +27,9 @@ struct MindSporeCall {
   bool function = true;              // PRIMITIVE_FUNCTION, else PRIMITIVE
   std::vector<NamedConstant> args;   // constant inputs (function) or attributes (primitive)
   std::vector<Constant> trailing_inputs;  // a primitive op's constant inputs after its tensors (input sizes)
+  // A function op whose arguments sit between its tensors: the node's inputs in order, k >= 0 for tensor k and
+  // -(j + 1) for argument j (GatherD(x, dim, index)). Empty: the tensors, then the arguments.
+  std::vector<int> layout;
 };
 
 // The MindSpore call of a registry primitive. RuntimeError naming the op when it has no MindIR form.
@@ -39,6 +42,7 @@ MindSporeCall to_mindspore(const Primitive& prim);
 struct SproutCall {
   Primitive prim;
   size_t n_tensor_inputs = 0;  // the node's leading inputs that are tensors (a tuple for Concat)
+  std::vector<size_t> tensor_positions;  // instead, where the tensors are (an op with a layout)
 };
 SproutCall from_mindspore(const std::string& op_type, bool function, const std::vector<NamedConstant>& inputs,
                           const std::vector<NamedConstant>& attributes, size_t n_inputs);
