@@ -61,7 +61,7 @@ def register_hook(self, hook):
     from sprout._frontend.graph_tensor import GraphTensor
     if isinstance(self, GraphTensor):
         # MindSpore's graph mode: registering returns the tensor itself, whose later uses see the hook.
-        hooked = _GradientHook(hook)(self)
+        hooked = _GradientHook(_gradient_fn(hook))(self)
         object.__setattr__(self, "_node", hooked._node)
         return self
     if _C.is_tracked(self):
