@@ -6,8 +6,8 @@ yet tracked (a Parameter before a grad call, an input before ms.grad takes it) k
 by weak reference, and each grad call that tracks it attaches them to its fresh node.
 
 While a graph is being compiled, a hook becomes an identity whose gradient rule calls it
-(``_GradientHook``, a Cell with a bprop, which both modes already compile): the hook is staged like any
-function called from compiled code, as MindSpore parses it into the graph.
+(nn/_gradient_hook_cell.py, a Cell with a bprop, which both modes already compile): the hook is staged like
+any function called from compiled code, as MindSpore parses it into the graph.
 """
 import itertools
 import weakref
@@ -88,36 +88,9 @@ def attach_pending_hooks(original, tracked):
         handle._attached.append(_C.add_grad_hook(tracked, _gradient_fn(hook)))
 
 
-def _gradient_hook_cell():
-    from sprout.nn.cell import Cell
-
-    class _GradientHookCell(Cell):
-        """Identity whose gradient is hook(gradient) (or the gradient, where the hook returns None)."""
-
-        def __init__(self, hook):
-            super().__init__()
-            self.hook = hook
-
-        def construct(self, x):
-            return x
-
-        def bprop(self, x, out, dout):
-            new = self.hook(dout)
-            if new is None:
-                return (dout,)
-            return (new,)
-
-    return _GradientHookCell
-
-
-_hook_cell_class = None
-
-
 def _GradientHook(hook):
-    global _hook_cell_class
-    if _hook_cell_class is None:  # nn imports this package: the Cell subclass is made on first use
-        _hook_cell_class = _gradient_hook_cell()
-    return _hook_cell_class(hook)
+    from sprout.nn._gradient_hook_cell import GradientHookCell  # nn imports this package
+    return GradientHookCell(hook)
 
 
 def _hooked_identity(api, hook, inputs):
