@@ -540,3 +540,37 @@ def test_item_assignment_to_a_parameter_writes_it(mode):
         ms.set_context(mode=ms.PYNATIVE_MODE)
     np.testing.assert_array_equal(net.w.asnumpy(), [0.0, 6.0, 10.0, 20.0])
     np.testing.assert_array_equal(out.asnumpy(), [0.0, 12.0, 20.0, 40.0])
+
+
+def _double_output(cell, inputs, output):
+    return output * 2
+
+
+def _shift_input(cell, inputs):
+    return (inputs[0] + 1,)
+
+
+class HookedInside(nn.Cell):
+    def __init__(self):
+        super().__init__()
+        self.dense = nn.Dense(3, 2)
+        self.dense.register_forward_hook(_double_output)
+        self.dense.register_forward_pre_hook(_shift_input)
+
+    def construct(self, x):
+        return self.dense(x).sum()
+
+
+def test_forward_hooks_of_a_cell_inside_compiled_code_run():
+    """A sub-cell's forward hooks run where PYNATIVE runs them (compiled, they had been skipped)."""
+    net = HookedInside()
+    x = Tensor(np.ones((1, 3), np.float32))
+    eager_out, eager_grad = net(x).asnumpy(), ms.grad(net)(x).asnumpy()
+    plain = (net.dense.weight.asnumpy() @ np.full(3, 2.0) + net.dense.bias.asnumpy()).sum() * 2
+    np.testing.assert_allclose(eager_out, plain, rtol=1e-6)
+    ms.set_context(mode=ms.GRAPH_MODE)
+    try:
+        np.testing.assert_allclose(net(x).asnumpy(), eager_out, rtol=1e-6)
+        np.testing.assert_allclose(ms.grad(net)(x).asnumpy(), eager_grad, rtol=1e-6)
+    finally:
+        ms.set_context(mode=ms.PYNATIVE_MODE)

@@ -85,7 +85,22 @@ def call_cell(stager, cell, args, kwargs):
         raise RuntimeError(f"{type(cell).__name__}: backward hooks (register_backward_hook, register_backward_pre_hook) "
                            "run in PYNATIVE mode only, but the cell is being compiled (ms.jit or GRAPH_MODE) as part of "
                            "a larger graph; remove them (handle.remove()) or run in PYNATIVE mode")
-    args = list(cell._cast_inputs(tuple(args)))
+    args = cell._cast_inputs(tuple(args))
+    # Forward hooks run where Cell.__call__ runs them, staged like any function the source calls.
+    for hook in list(cell._forward_pre_hooks.values()):
+        replaced = call(stager, hook, [cell, args], {}, None)
+        if replaced is not None:
+            args = replaced if isinstance(replaced, tuple) else (replaced,)
+    output = _call_construct(stager, cell, list(args), kwargs)
+    for hook in list(cell._forward_hooks.values()):
+        replaced = call(stager, hook, [cell, args, output], {}, None)
+        if replaced is not None:
+            output = replaced
+    return output
+
+
+def _call_construct(stager, cell, args, kwargs):
+    from sprout.nn.cell import Cell
     construct = type(cell).construct
     construct = getattr(construct, "fn", construct)  # a @jit construct is staged like a plain one
     if type(cell).bprop is not Cell.bprop:
