@@ -156,6 +156,16 @@ def models(ms):
             return (self.up_same(self.up(x)), self.up_1d(sequence), self.conv3d(volume), self.pad(x),
                     ops.interpolate(x, size=(8, 9), mode="bilinear"))
 
+    class Recurrent(nn.Cell):
+        """A two-layer bidirectional GRU (MindSpore and Sprout both write it unrolled over the sequence)."""
+
+        def __init__(self):
+            super().__init__()
+            self.gru = nn.GRU(4, 5, num_layers=2, bidirectional=True)
+
+        def construct(self, x):
+            return self.gru(x)[0]
+
     rng = np.random.default_rng(5)
 
     def tensor(*shape):
@@ -175,4 +185,5 @@ def models(ms):
             ("more_primitives", MorePrimitives(), [tensor(3, 4), tensor(1, 2, 5, 5),
                                                    ms.Tensor(np.array([[0, 3, 1, 1], [2, 2, 0, 3], [1, 0, 3, 2]],
                                                                       np.int32))]),
-            ("conv_layers", ConvLayers(), [tensor(1, 3, 5, 5), tensor(1, 2, 3, 4, 3), tensor(2, 3, 5)])]
+            ("conv_layers", ConvLayers(), [tensor(1, 3, 5, 5), tensor(1, 2, 3, 4, 3), tensor(2, 3, 5)]),
+            ("recurrent", Recurrent(), [tensor(3, 2, 4)])]

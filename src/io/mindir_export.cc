@@ -9,6 +9,7 @@
 #include "compiler/passes.h"
 #include "io/atomic_file.h"
 #include "io/mindir.h"
+#include "io/mindir_lower.h"
 #include "io/mindir_values.h"
 
 namespace sprout::mindir {
@@ -31,49 +32,6 @@ void write_abstract(const ir::Abstract& a, Attr& out) {
     for (const ir::AbstractPtr& e : s->elements) write_abstract(*e, *out.add_values());
   } else {
     out.set_type(Attr::NONE);
-  }
-}
-
-// Sprout ops MindSpore has no primitive for, rewritten into ones it has (as MindSpore's own layers
-// compute them): LeakyReLU as Maximum(x, alpha x) (Minimum for alpha > 1), Embedding as Gather of the
-// table's rows, ClipByValue as Minimum(Maximum(x, min), max), the exact GeLU as x (1 + erf(x / sqrt 2)) / 2
-// (MindSpore's GeLU primitive is the tanh approximation).
-AnfNode* exact_gelu(ir::FuncGraph& g, AnfNode* x) {
-  const DType dtype = compiler::node_spec(x).dtype;
-  auto binary = [&](const char* op, AnfNode* a, AnfNode* b) {
-    return compiler::emit_primitive(g, Primitive::make(op), std::vector<AnfNode*>{a, b})[0];
-  };
-  AnfNode* scaled = binary("Mul", x, compiler::constant_tensor(g, Tensor::scalar(0.7071067811865476, dtype)));
-  AnfNode* erf = compiler::emit_primitive(g, Primitive::make("Erf"), std::vector<AnfNode*>{scaled})[0];
-  AnfNode* one_plus = binary("Add", erf, compiler::constant_tensor(g, Tensor::scalar(1.0, dtype)));
-  AnfNode* half_x = binary("Mul", x, compiler::constant_tensor(g, Tensor::scalar(0.5, dtype)));
-  return binary("Mul", half_x, one_plus);
-}
-
-void lower_for_mindspore(ir::FuncGraph& g) {
-  for (CNode* node : g.topological_order()) {
-    const ir::IrValue* callee = node->callee_value();
-    const Primitive* prim = callee ? callee->as<Primitive>() : nullptr;
-    if (!prim) continue;
-    AnfNode* replacement = nullptr;
-    if (prim->name() == "LeakyReLU") {
-      const double alpha = std::get<double>(prim->attr("alpha"));
-      AnfNode* x = node->input(1);
-      AnfNode* scale = compiler::constant_tensor(g, Tensor::scalar(alpha, compiler::node_spec(x).dtype));
-      AnfNode* scaled = compiler::emit_primitive(g, Primitive::make("Mul"), std::vector<AnfNode*>{x, scale})[0];
-      replacement = compiler::emit_primitive(g, Primitive::make(alpha <= 1 ? "Maximum" : "Minimum"),
-                                             std::vector<AnfNode*>{x, scaled})[0];
-    } else if (prim->name() == "ClipByValue") {
-      AnfNode* low = compiler::emit_primitive(g, Primitive::make("Maximum"),
-                                              std::vector<AnfNode*>{node->input(1), node->input(2)})[0];
-      replacement = compiler::emit_primitive(g, Primitive::make("Minimum"), std::vector<AnfNode*>{low, node->input(3)})[0];
-    } else if (prim->name() == "GeLU" && std::get<std::string>(prim->attr("approximate")) == "none") {
-      replacement = exact_gelu(g, node->input(1));
-    } else if (prim->name() == "Embedding") {
-      const Primitive gather = Primitive::make("Gather").with_attr("axis", AttrValue(int64_t{0}));
-      replacement = compiler::emit_primitive(g, gather, std::vector<AnfNode*>{node->input(2), node->input(1)})[0];
-    }
-    if (replacement) g.replace_all_uses(node, replacement);
   }
 }
 

@@ -188,7 +188,7 @@ class Reader {
       return *in[0];
     }
     if (type == "UpdateState") return Ref{};
-    if (type == "MakeTuple") {
+    if (type == "MakeTuple" || type == "make_list") {  // a list is a tuple here (MindSpore's GRU stacks one)
       std::vector<Ref> items;
       for (const Ref* item : in) items.push_back(*item);
       return tuple_ref(std::move(items));

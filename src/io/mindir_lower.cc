@@ -1,0 +1,152 @@
+#include "io/mindir_lower.h"
+
+#include <tuple>
+#include <utility>
+#include <vector>
+
+#include "compiler/graph_emit.h"
+
+namespace sprout::mindir {
+namespace {
+
+using ir::AnfNode;
+using ir::CNode;
+using ir::FuncGraph;
+
+// Note [Ops written as compositions]
+// Some Sprout ops have no MindSpore primitive; export writes them as MindSpore's own layers compute
+// them, from ops of the MindIR table: LeakyReLU as Maximum(x, alpha x) (Minimum for alpha > 1),
+// Embedding as Gather of the table's rows, ClipByValue as Minimum(Maximum(x, min), max), the exact GeLU
+// as x (1 + erf(x / sqrt 2)) / 2 (MindSpore's GeLU primitive is the tanh approximation), and the
+// recurrences of nn.LSTM / nn.GRU (and the pointwise steps of nn.LSTMCell / nn.GRUCell) unrolled over
+// the sequence, whose length a model file fixes: per step a MatMul with weight_hh, a Split into the
+// gates, their sigmoids and tanhs, and the steps' results joined by Stack. A file of Sprout's own
+// loads these back as the same compositions.
+class Lowering {
+ public:
+  explicit Lowering(FuncGraph& g) : g_(g) {}
+
+  AnfNode* op(const char* name, std::vector<AnfNode*> in) { return op(Primitive::make(name), std::move(in)); }
+  AnfNode* op(const Primitive& p, std::vector<AnfNode*> in) { return compiler::emit_primitive(g_, p, in)[0]; }
+  std::vector<AnfNode*> outputs(const Primitive& p, std::vector<AnfNode*> in) {
+    return compiler::emit_primitive(g_, p, in);
+  }
+  AnfNode* scalar(double v, AnfNode* like) {
+    return compiler::constant_tensor(g_, Tensor::scalar(v, compiler::node_spec(like).dtype));
+  }
+  Shape shape(AnfNode* n) { return compiler::node_spec(n).shape; }
+
+  AnfNode* exact_gelu(AnfNode* x) {
+    AnfNode* erf = op("Erf", {op("Mul", {x, scalar(0.7071067811865476, x)})});
+    return op("Mul", {op("Mul", {x, scalar(0.5, x)}), op("Add", {erf, scalar(1.0, x)})});
+  }
+
+  // Step t of a (T, B, G) tensor: (B, G).
+  AnfNode* step(AnfNode* seq, int64_t t) {
+    const Shape s = shape(seq);
+    Primitive slice = Primitive::make("Slice")
+                          .with_attr("begin", AttrValue(std::vector<int64_t>{t, 0, 0}))
+                          .with_attr("size", AttrValue(std::vector<int64_t>{1, s[1], s[2]}));
+    return op(Primitive::make("Reshape").with_attr("shape", AttrValue(std::vector<int64_t>{s[1], s[2]})),
+              {op(slice, {seq})});
+  }
+  std::vector<AnfNode*> split(AnfNode* x, int64_t parts) {
+    return outputs(Primitive::make("Split").with_attr("axis", AttrValue(int64_t{1})).with_attr("output_num",
+                                                                                               AttrValue(parts)),
+                   {x});
+  }
+  AnfNode* stack(const std::vector<AnfNode*>& steps) {
+    return op(Primitive::make("Stack").with_attr("axis", AttrValue(int64_t{0})), steps);
+  }
+  AnfNode* hidden_product(AnfNode* h, AnfNode* weight_hh) {
+    return op(Primitive::make("MatMul")
+                  .with_attr("transpose_a", AttrValue(false))
+                  .with_attr("transpose_b", AttrValue(true)),
+              {h, weight_hh});
+  }
+
+  // LSTMCellPointwise without biases: (hy, cy) from the summed gates (i, f, g, o).
+  std::pair<AnfNode*, AnfNode*> lstm_cell(AnfNode* gates, AnfNode* c) {
+    std::vector<AnfNode*> q = split(gates, 4);
+    AnfNode* cy = op("Add", {op("Mul", {op("Sigmoid", {q[1]}), c}), op("Mul", {op("Sigmoid", {q[0]}), op("Tanh", {q[2]})})});
+    return {op("Mul", {op("Sigmoid", {q[3]}), op("Tanh", {cy})}), cy};
+  }
+  // GRUCellPointwise: hy from x = input gates (with their bias) and h = hidden gates (with theirs), (r, z, n).
+  AnfNode* gru_cell(AnfNode* x, AnfNode* h, AnfNode* hx) {
+    std::vector<AnfNode*> a = split(x, 3), b = split(h, 3);
+    AnfNode* r = op("Sigmoid", {op("Add", {a[0], b[0]})});
+    AnfNode* z = op("Sigmoid", {op("Add", {a[1], b[1]})});
+    AnfNode* n = op("Tanh", {op("Add", {a[2], op("Mul", {r, b[2]})})});
+    return op("Add", {n, op("Mul", {z, op("Sub", {hx, n})})});  // (1 - z) n + z hx
+  }
+
+  // LSTMRecurrence(input_gates, h0, c0, weight_hh) -> (y, cells, hidden_gates), unrolled.
+  AnfNode* lstm_recurrence(CNode* node, bool reverse) {
+    AnfNode *gates_in = node->input(1), *h = node->input(2), *c = node->input(3), *w = node->input(4);
+    const int64_t steps = shape(gates_in)[0];
+    std::vector<AnfNode*> ys(steps), cells(steps), hidden(steps);
+    for (int64_t k = 0; k < steps; ++k) {
+      const int64_t t = reverse ? steps - 1 - k : k;
+      hidden[t] = hidden_product(h, w);
+      std::tie(h, c) = lstm_cell(op("Add", {step(gates_in, t), hidden[t]}), c);
+      ys[t] = h;
+      cells[t] = c;
+    }
+    return compiler::emit_make_tuple(g_, {stack(ys), stack(cells), stack(hidden)});
+  }
+
+  // GRURecurrence(input_gates, h0, weight_hh, bias_hh) -> (y, hidden_gates), unrolled.
+  AnfNode* gru_recurrence(CNode* node, bool reverse) {
+    AnfNode *gates_in = node->input(1), *h = node->input(2), *w = node->input(3), *bias = node->input(4);
+    const int64_t steps = shape(gates_in)[0];
+    std::vector<AnfNode*> ys(steps), hidden(steps);
+    for (int64_t k = 0; k < steps; ++k) {
+      const int64_t t = reverse ? steps - 1 - k : k;
+      hidden[t] = hidden_product(h, w);
+      h = gru_cell(step(gates_in, t), op("Add", {hidden[t], bias}), h);
+      ys[t] = h;
+    }
+    return compiler::emit_make_tuple(g_, {stack(ys), stack(hidden)});
+  }
+
+  AnfNode* rewrite(CNode* node, const Primitive& prim) {
+    const std::string& name = prim.name();
+    if (name == "LeakyReLU") {
+      const double alpha = std::get<double>(prim.attr("alpha"));
+      AnfNode* x = node->input(1);
+      return op(alpha <= 1 ? "Maximum" : "Minimum", {x, op("Mul", {x, scalar(alpha, x)})});
+    }
+    if (name == "ClipByValue") return op("Minimum", {op("Maximum", {node->input(1), node->input(2)}), node->input(3)});
+    if (name == "GeLU" && std::get<std::string>(prim.attr("approximate")) == "none") return exact_gelu(node->input(1));
+    if (name == "Embedding")
+      return op(Primitive::make("Gather").with_attr("axis", AttrValue(int64_t{0})), {node->input(2), node->input(1)});
+    if (name == "LSTMRecurrence") return lstm_recurrence(node, std::get<bool>(prim.attr("reverse")));
+    if (name == "GRURecurrence") return gru_recurrence(node, std::get<bool>(prim.attr("reverse")));
+    if (name == "LSTMCellPointwise") {  // (input_gates, hidden_gates, cx, input_bias, hidden_bias)
+      AnfNode* gates = op("Add", {op("Add", {node->input(1), node->input(4)}), op("Add", {node->input(2), node->input(5)})});
+      auto [hy, cy] = lstm_cell(gates, node->input(3));
+      return compiler::emit_make_tuple(g_, {hy, cy});
+    }
+    if (name == "GRUCellPointwise")  // (input_gates, hidden_gates, hx, input_bias, hidden_bias)
+      return gru_cell(op("Add", {node->input(1), node->input(4)}), op("Add", {node->input(2), node->input(5)}),
+                      node->input(3));
+    return nullptr;
+  }
+
+ private:
+  FuncGraph& g_;
+};
+
+}  // namespace
+
+void lower_for_mindspore(FuncGraph& g) {
+  Lowering lowering(g);
+  for (CNode* node : g.topological_order()) {
+    const ir::IrValue* callee = node->callee_value();
+    const Primitive* prim = callee ? callee->as<Primitive>() : nullptr;
+    if (!prim) continue;
+    if (AnfNode* replacement = lowering.rewrite(node, *prim)) g.replace_all_uses(node, replacement);
+  }
+}
+
+}  // namespace sprout::mindir
