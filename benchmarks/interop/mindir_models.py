@@ -157,14 +157,17 @@ def models(ms):
                     ops.interpolate(x, size=(8, 9), mode="bilinear"))
 
     class Recurrent(nn.Cell):
-        """A two-layer bidirectional GRU (MindSpore and Sprout both write it unrolled over the sequence)."""
+        """A two-layer bidirectional GRU and LSTM. Sprout writes both unrolled over the sequence, MindSpore the
+        GRU unrolled and the LSTM as one LSTM primitive per layer and direction."""
 
         def __init__(self):
             super().__init__()
             self.gru = nn.GRU(4, 5, num_layers=2, bidirectional=True)
+            self.lstm = nn.LSTM(4, 3, num_layers=2, bidirectional=True)
 
         def construct(self, x):
-            return self.gru(x)[0]
+            y, (h, c) = self.lstm(x)
+            return self.gru(x)[0], y, h, c
 
     rng = np.random.default_rng(5)
 

@@ -213,6 +213,7 @@ class Reader {
       return emit(Primitive::make(matrices ? "MatMul" : "BatchMatMul"), {a, b});
     }
     if (type == "ClampScalar") return clamp_scalar(in, user);
+    if (type == "LSTM") return lstm(in, attributes, user);
     // The op's arguments are its inputs after the tensors (constants, by position).
     std::vector<NamedConstant> inputs;
     for (const Ref* r : in) inputs.push_back({"", r->kind == Ref::Kind::Constant ? r->value : std::nullopt});
@@ -265,6 +266,65 @@ class Reader {
       x = compiler::emit_primitive(*g_, Primitive::make(ops[k]), std::vector<AnfNode*>{x, b})[0];
     }
     return node_ref(x);
+  }
+
+  // MindSpore's LSTM primitive, one layer in one direction as its nn.LSTM calls it on CPU: (x (T, B, I), h0 and
+  // c0 (1, B, H), w) -> (y, h_n, c_n, reserve, state), w being w_ih (4H, I), w_hh (4H, H) and, with has_bias,
+  // b_ih + b_hh (4H) flattened one after the other. Read as Sprout's own layer computes it: the input
+  // projection of every step in one MatMul, then LSTMRecurrence. reserve and state are the kernel's
+  // workspace, which no inference graph reads: they stand for y.
+  Ref lstm(const std::vector<const Ref*>& in, const std::vector<NamedConstant>& attrs, const std::string& user) {
+    auto number = [&](const char* name) -> int64_t {
+      for (const NamedConstant& a : attrs)
+        if (a.name == name && a.value) {
+          if (const auto* i = std::get_if<int64_t>(&*a.value)) return *i;
+          if (const auto* b = std::get_if<bool>(&*a.value)) return *b;
+          if (const auto* d = std::get_if<double>(&*a.value)) return static_cast<int64_t>(*d);
+        }
+      throw RuntimeError(str("load MindIR: ", user, " of '", path_, "' has no attribute '", name, "'"));
+    };
+    SPROUT_CHECK(in.size() == 4, RuntimeError, "load MindIR: ", user, " of '", path_, "' takes ", in.size(),
+                 " inputs; expected x, h0, c0 and the weights");
+    SPROUT_CHECK(number("num_layers") == 1 && number("bidirectional") == 0, RuntimeError, "load MindIR: ", user,
+                 " of '", path_, "' is a multi-layer or bidirectional LSTM primitive; Sprout reads one layer in one "
+                 "direction (what MindSpore's nn.LSTM writes)");
+    for (const NamedConstant& a : attrs)
+      SPROUT_CHECK(a.name != "proj_size" || !a.value || *a.value == AttrValue(int64_t{0}), RuntimeError,
+                   "load MindIR: ", user, " of '", path_, "' projects its hidden state (proj_size); Sprout does not");
+    const int64_t input_size = number("input_size"), hidden = number("hidden_size");
+    AnfNode* x = tensor_node(*in[0], user);
+    const Shape xs = compiler::node_spec(x).shape;
+    SPROUT_CHECK(xs.size() == 3 && xs[2] == input_size, RuntimeError, "load MindIR: ", user, " of '", path_,
+                 "' takes x of shape (T, B, ", input_size, "), but its x has shape ", shape_str(xs));
+    auto node = [&](const Primitive& p, std::vector<AnfNode*> inputs) {
+      return compiler::emit_primitive(*g_, p, inputs);
+    };
+    auto reshape = [&](AnfNode* t, std::vector<int64_t> shape) {
+      return node(Primitive::make("Reshape").with_attr("shape", AttrValue(std::move(shape))), {t})[0];
+    };
+    auto slice = [&](AnfNode* t, int64_t begin, int64_t size) {
+      return node(Primitive::make("Slice").with_attr("begin", AttrValue(std::vector<int64_t>{begin}))
+                      .with_attr("size", AttrValue(std::vector<int64_t>{size})), {t})[0];
+    };
+    const int64_t g = 4 * hidden;
+    AnfNode* w = reshape(tensor_node(*in[3], user), {-1});
+    AnfNode* w_ih = reshape(slice(w, 0, g * input_size), {g, input_size});
+    AnfNode* w_hh = reshape(slice(w, g * input_size, g * hidden), {g, hidden});
+    Primitive matmul = Primitive::make("MatMul").with_attr("transpose_a", AttrValue(false))
+                           .with_attr("transpose_b", AttrValue(true));
+    AnfNode* gates = node(matmul, {reshape(x, {xs[0] * xs[1], input_size}), w_ih})[0];
+    if (number("has_bias")) gates = node(Primitive::make("Add"), {gates, slice(w, g * (input_size + hidden), g)})[0];
+    gates = reshape(gates, {xs[0], xs[1], g});
+    AnfNode* h0 = reshape(tensor_node(*in[1], user), {xs[1], hidden});
+    AnfNode* c0 = reshape(tensor_node(*in[2], user), {xs[1], hidden});
+    std::vector<AnfNode*> rec = node(Primitive::make("LSTMRecurrence").with_attr("reverse", AttrValue(false)),
+                                     {gates, h0, c0, w_hh});
+    auto last = [&](AnfNode* seq) {  // step T - 1 as (1, B, H)
+      return node(Primitive::make("Slice").with_attr("begin", AttrValue(std::vector<int64_t>{xs[0] - 1, 0, 0}))
+                      .with_attr("size", AttrValue(std::vector<int64_t>{1, xs[1], hidden})), {seq})[0];
+    };
+    return tuple_ref({node_ref(rec[0]), node_ref(last(rec[0])), node_ref(last(rec[1])), node_ref(rec[0]),
+                      node_ref(rec[0])});
   }
 
   // BiasAdd(x, bias, data_format): bias along the channel axis, 1 for NCHW (axis -1 for NHWC and 2-d x).

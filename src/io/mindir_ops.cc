@@ -422,7 +422,7 @@ std::string exportable_ops() {
 std::string loadable_ops() {
   // BiasAdd, MatMulExt, SumExt and MeanExt become other registry ops (mindir_import.cc).
   std::vector<std::string> names = {"Conv2D", "Conv2DTranspose", "Conv2DBackpropInput", "Conv3D", "MaxPool", "BiasAdd",
-                                    "MatMulExt", "SumExt", "MeanExt", "ClampScalar"};
+                                    "MatMulExt", "SumExt", "MeanExt", "ClampScalar", "LSTM"};
   for (const OpEntry& e : function_ops()) names.push_back(e.mindspore);
   return sorted_list(names);
 }

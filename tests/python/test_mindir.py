@@ -57,7 +57,7 @@ def test_interop_models_round_trip(tmp_path, index):
     # strided and grouped convolutions, LayerNorm, shape ops, reductions, several outputs, LeakyReLU and
     # Embedding (written as the ops MindSpore has), int32 inputs, primitives with constructor arguments,
     # comparisons and logic with bool outputs, clamping and the exact GELU (written as MindSpore's ops),
-    # transposed and 3-d convolutions, Pad and bilinear resizing, a GRU (unrolled over the sequence).
+    # transposed and 3-d convolutions, Pad and bilinear resizing, a GRU and an LSTM (unrolled over the sequence).
     name, net, inputs = interop_models()[index]
     net.set_train(False)
     expected = outputs_of(net(*inputs))
