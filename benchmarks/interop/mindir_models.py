@@ -141,8 +141,8 @@ def models(ms):
                     ops.one_hot(indices, 4, ms.Tensor(2.0, ms.float32), ms.Tensor(-1.0, ms.float32)))
 
     class ConvLayers(nn.Cell):
-        """Transposed convolutions (2-d in 'pad' and 'same' modes, 1-d), a 3-d convolution, Pad and bilinear
-        resizing."""
+        """Transposed convolutions (2-d in 'pad' and 'same' modes, 1-d, 3-d), a 3-d convolution, Pad and
+        bilinear resizing."""
 
         def __init__(self):
             super().__init__()
@@ -150,11 +150,12 @@ def models(ms):
             self.up_same = nn.Conv2dTranspose(4, 2, 2, stride=2, pad_mode="same")
             self.up_1d = nn.Conv1dTranspose(3, 2, 3, stride=2)
             self.conv3d = nn.Conv3d(2, 3, 2, pad_mode="pad", padding=1, has_bias=True)
+            self.up_3d = nn.Conv3dTranspose(2, 3, 2, stride=2, has_bias=True)
             self.pad = ops.Pad(((0, 0), (0, 0), (1, 2), (0, 1)))
 
         def construct(self, x, volume, sequence):
             return (self.up_same(self.up(x)), self.up_1d(sequence), self.conv3d(volume), self.pad(x),
-                    ops.interpolate(x, size=(8, 9), mode="bilinear"))
+                    ops.interpolate(x, size=(8, 9), mode="bilinear"), self.up_3d(volume))
 
     class Recurrent(nn.Cell):
         """A two-layer bidirectional GRU and LSTM. Sprout writes both unrolled over the sequence, MindSpore the

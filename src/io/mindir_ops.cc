@@ -322,14 +322,24 @@ MindSporeCall conv3d_to_mindspore(const Primitive& p) {
            {"dilation", AttrValue(dilation)}}};
 }
 
-Primitive conv3d_from_mindspore(const std::vector<NamedConstant>& attrs) {
-  const std::string op = "Conv3D";
+// Conv3DBackpropInput (Sprout's 3-d transposed convolution): Conv3D's attributes, (weight, dout) and the output's
+// size as a third, constant input, as MindSpore's primitive of that name takes them.
+MindSporeCall conv3d_backprop_input_to_mindspore(const Primitive& p) {
+  MindSporeCall call = conv3d_to_mindspore(p);
+  call.op_type = "Conv3DBackpropInput";
+  call.args.push_back({"data_format", p.attr("data_format")});
+  call.trailing_inputs = {p.attr("input_size")};
+  return call;
+}
+
+Primitive conv3d_from_mindspore(const std::vector<NamedConstant>& attrs, const char* name = "Conv3D") {
+  const std::string op = name;
   auto window = [&](const char* five, const char* three) {  // MindSpore writes both spellings
     const Constant* c = find(attrs, five);
     return window_triple(c && *c ? required<std::vector<int64_t>>(attrs, five, op)
                                  : required<std::vector<int64_t>>(attrs, three, op), op, three);
   };
-  Primitive p = Primitive::make("Conv3D");
+  Primitive p = Primitive::make(name);
   p = p.with_attr("out_channel", AttrValue(required<int64_t>(attrs, "out_channel", op)));
   p = p.with_attr("kernel_size", AttrValue(window_triple(required<std::vector<int64_t>>(attrs, "kernel_size", op), op,
                                                           "kernel_size")));
@@ -413,8 +423,8 @@ DType dtype_of_type_id(int64_t id) {
 
 std::string exportable_ops() {
   // Embedding, LeakyReLU and ClipByValue are written as the ops MindSpore computes them with (mindir_export.cc).
-  std::vector<std::string> names = {"Conv2D", "Conv2DTranspose", "Conv3D", "MaxPool", "Embedding", "LeakyReLU",
-                                    "ClipByValue"};
+  std::vector<std::string> names = {"Conv2D", "Conv2DTranspose", "Conv3D", "Conv3DBackpropInput", "MaxPool", "Embedding",
+                                    "LeakyReLU", "ClipByValue"};
   for (const OpEntry& e : function_ops()) names.push_back(e.sprout);
   return sorted_list(names);
 }
@@ -422,7 +432,8 @@ std::string exportable_ops() {
 std::string loadable_ops() {
   // BiasAdd, MatMulExt, SumExt and MeanExt become other registry ops (mindir_import.cc).
   std::vector<std::string> names = {"Conv2D", "Conv2DTranspose", "Conv2DBackpropInput", "Conv3D", "MaxPool", "BiasAdd",
-                                    "MatMulExt", "SumExt", "MeanExt", "ClampScalar", "LSTM"};
+                                    "MatMulExt", "SumExt", "MeanExt", "ClampScalar", "LSTM", "Conv3DBackpropInput",
+                                    "Conv3DTranspose"};
   for (const OpEntry& e : function_ops()) names.push_back(e.mindspore);
   return sorted_list(names);
 }
@@ -432,6 +443,7 @@ MindSporeCall to_mindspore(const Primitive& prim) {
   if (name == "Conv2D") return conv2d_to_mindspore(prim);
   if (name == "Conv2DTranspose") return conv2d_transpose_to_mindspore(prim);
   if (name == "Conv3D") return conv3d_to_mindspore(prim);
+  if (name == "Conv3DBackpropInput") return conv3d_backprop_input_to_mindspore(prim);
   if (name == "MaxPool") return maxpool_to_mindspore(prim);
   const OpEntry* e = find_by_sprout(name);
   SPROUT_CHECK(e, RuntimeError, "export MindIR: the graph uses ", name,
@@ -446,6 +458,23 @@ SproutCall from_mindspore(const std::string& op_type, bool function, const std::
                           const std::vector<NamedConstant>& attributes, size_t n_inputs) {
   if (op_type == "Conv2D") return {conv2d_from_mindspore(attributes), 2};
   if (op_type == "Conv3D") return {conv3d_from_mindspore(attributes), 2};
+  if (op_type == "Conv3DBackpropInput") {  // (weight, dout, input_size)
+    SPROUT_CHECK(n_inputs == 3 && inputs.size() == 3 && inputs[2].value, RuntimeError, "load MindIR: ", op_type,
+                 " takes its output's size as a constant third input");
+    return {conv3d_from_mindspore(attributes, "Conv3DBackpropInput").with_attr("input_size", *inputs[2].value), 2};
+  }
+  if (op_type == "Conv3DTranspose") {
+    // MindSpore's nn.Conv3dTranspose: (dout, weight), the output's size an attribute, out_channel the output's
+    // channels and in_channel the input's: Sprout's Conv3DBackpropInput (weight, dout) whose out_channel is the
+    // input's channels (that of the convolution it is the gradient of).
+    Primitive p = conv3d_from_mindspore(attributes, "Conv3DBackpropInput")
+                      .with_attr("out_channel", AttrValue(required<int64_t>(attributes, "in_channel", op_type)))
+                      .with_attr("input_size", AttrValue(required<std::vector<int64_t>>(attributes, "input_size",
+                                                                                        op_type)));
+    SproutCall call{p, 2};
+    call.tensor_positions = {1, 0};
+    return call;
+  }
   if (op_type == "Conv2DTranspose" || op_type == "Conv2DBackpropInput") {
     // (dout, weight, input_sizes): the output's size is the third input, a constant.
     SPROUT_CHECK(n_inputs == 3 && inputs.size() == 3 && inputs[2].value, RuntimeError, "load MindIR: ", op_type,
