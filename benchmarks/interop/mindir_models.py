@@ -170,6 +170,23 @@ def models(ms):
             y, (h, c) = self.lstm(x)
             return self.gru(x)[0], y, h, c
 
+    class Losses(nn.Cell):
+        """Loss primitives with their reductions (MindSpore writes a reduction as a number)."""
+
+        def __init__(self):
+            super().__init__()
+            self.bce = ops.BinaryCrossEntropy(reduction="mean")
+            self.bce_logits = ops.BCEWithLogitsLoss(reduction="sum")
+            self.nll = ops.NLLLoss(reduction="none")
+            self.smooth = ops.SmoothL1Loss(beta=0.5, reduction="mean")
+            self.kl = ops.KLDivLoss(reduction="sum")
+
+        def construct(self, logits, labels, classes, weight, class_weight):
+            probabilities, targets = ops.sigmoid(logits), ops.sigmoid(labels)
+            return (self.bce(probabilities, targets, weight), self.bce_logits(logits, targets, weight, class_weight),
+                    self.nll(ops.log_softmax(logits, 1), classes, class_weight)[0], self.smooth(logits, labels),
+                    self.kl(ops.log_softmax(logits, 1), ops.softmax(labels, 1)))
+
     rng = np.random.default_rng(5)
 
     def tensor(*shape):
@@ -190,4 +207,7 @@ def models(ms):
                                                    ms.Tensor(np.array([[0, 3, 1, 1], [2, 2, 0, 3], [1, 0, 3, 2]],
                                                                       np.int32))]),
             ("conv_layers", ConvLayers(), [tensor(1, 3, 5, 5), tensor(1, 2, 3, 4, 3), tensor(2, 3, 5)]),
-            ("recurrent", Recurrent(), [tensor(3, 2, 4)])]
+            ("recurrent", Recurrent(), [tensor(3, 2, 4)]),
+            ("losses", Losses(), [tensor(3, 4), tensor(3, 4), ms.Tensor(np.array([0, 3, 1], np.int32)),
+                                  ms.Tensor(rng.uniform(0.5, 1.5, (3, 4)).astype(np.float32)),
+                                  ms.Tensor(rng.uniform(0.5, 1.5, 4).astype(np.float32))])]

@@ -29,6 +29,7 @@ enum class Form : uint8_t {
   FixedFalse,  // no Sprout attribute: a MindSpore argument Sprout runs only as False (ReduceSum's skip_mode)
   FixedZero,   // the same for 0 (Gather's batch_dims)
   Pairs,       // a flat tuple of ints written as a tuple of pairs (Pad's paddings, ((0, 0), (1, 2)))
+  Reduction,   // a loss's 'sum' / 'mean' / 'none' as 0 / 1 / 2
 };
 
 struct Arg {
@@ -82,6 +83,11 @@ const std::vector<OpEntry>& function_ops() {
       {"Round", "Round", {{"decimals", Form::FixedZero}}},
       {"Pad", "Pad", {{"paddings", Form::Pairs}}, false},
       {"GatherElements", "GatherD", {{"dim"}}, true, {0, -1, 1}},
+      {"BinaryCrossEntropy", "BinaryCrossEntropy", {{"reduction", Form::Reduction}}},
+      {"BCEWithLogitsLoss", "BCEWithLogitsLoss", {{"reduction", Form::Reduction}}},
+      {"NLLLoss", "NLLLoss", {{"reduction", Form::Reduction}, {"ignore_index"}}},
+      {"SmoothL1Loss", "SmoothL1Loss", {{"beta"}, {"reduction", Form::Reduction}}},
+      {"KLDivLoss", "KLDivLoss", {{"reduction"}}, false},
       {"OneHot", "OneHot", {{"depth"}, {"axis"}}, true, {0, -1, 1, 2, -2}},
       {"ResizeBilinearV2", "ResizeBilinearV2", {{"size"}, {"align_corners"}, {"half_pixel_centers"}}},
       {"Triu", "Triu", {{"diagonal"}}},
@@ -129,6 +135,7 @@ std::string upper(std::string s) {
 
 constexpr const char* kPadModes[] = {"pad", "same", "valid"};
 constexpr const char* kFormats[] = {"NCHW", "NHWC"};
+constexpr const char* kReductions[] = {"sum", "mean", "none"};
 
 int64_t enum_number(std::span<const char* const> names, const std::string& value, const std::string& op,
                     const char* attr) {
@@ -180,6 +187,7 @@ Constant encode(const Primitive& p, const Arg& arg) {
     case Form::Plain: return p.attr(arg.attr);
     case Form::PadMode: return AttrValue(enum_number(kPadModes, string_of(p, arg.attr), p.name(), arg.attr));
     case Form::Format: return AttrValue(enum_number(kFormats, string_of(p, arg.attr), p.name(), arg.attr));
+    case Form::Reduction: return AttrValue(enum_number(kReductions, string_of(p, arg.attr), p.name(), arg.attr));
     case Form::TypeId: return AttrValue(type_id(std::get<DType>(p.attr(arg.attr))));
     case Form::Pair: return AttrValue(window_pair(ints_of(p, arg.attr), p.name(), arg.attr));
     case Form::FixedFalse: return AttrValue(false);
@@ -203,6 +211,7 @@ Primitive decode(Primitive p, const Arg& arg, const Constant& value, const std::
     case Form::Pairs: return p.with_attr(arg.attr, *value);  // nested tuples are read flat
     case Form::PadMode: return p.with_attr(arg.attr, AttrValue(enum_name(kPadModes, as_int(), op, arg.attr)));
     case Form::Format: return p.with_attr(arg.attr, AttrValue(enum_name(kFormats, as_int(), op, arg.attr)));
+    case Form::Reduction: return p.with_attr(arg.attr, AttrValue(enum_name(kReductions, as_int(), op, arg.attr)));
     case Form::TypeId: return p.with_attr(arg.attr, AttrValue(dtype_of_type_id(as_int())));
     case Form::Pair: {
       const auto* v = std::get_if<std::vector<int64_t>>(&*value);

@@ -50,14 +50,15 @@ def test_lenet_exports_and_runs_back_with_the_same_outputs(tmp_path):
     assert not [f for f in os.listdir(tmp_path) if f.endswith(".tmp")]
 
 
-@pytest.mark.parametrize("index", range(8), ids=["lenet", "convbn", "mixer", "layers", "primitives", "more_primitives",
-                                                 "conv_layers", "recurrent"])
+@pytest.mark.parametrize("index", range(9), ids=["lenet", "convbn", "mixer", "layers", "primitives", "more_primitives",
+                                                 "conv_layers", "recurrent", "losses"])
 def test_interop_models_round_trip(tmp_path, index):
     # The models benchmarks/interop runs through MindSpore: BatchNorm with running statistics, padded,
     # strided and grouped convolutions, LayerNorm, shape ops, reductions, several outputs, LeakyReLU and
     # Embedding (written as the ops MindSpore has), int32 inputs, primitives with constructor arguments,
     # comparisons and logic with bool outputs, clamping and the exact GELU (written as MindSpore's ops),
-    # transposed and 3-d convolutions, Pad and bilinear resizing, a GRU and an LSTM (unrolled over the sequence).
+    # transposed and 3-d convolutions, Pad and bilinear resizing, a GRU and an LSTM (unrolled over the sequence),
+    # loss primitives with their reductions.
     name, net, inputs = interop_models()[index]
     net.set_train(False)
     expected = outputs_of(net(*inputs))
@@ -69,7 +70,7 @@ def test_interop_models_round_trip(tmp_path, index):
 
 
 @pytest.mark.parametrize("name", ["convbn", "mixer", "layers", "primitives", "more_primitives", "conv_layers",
-                                  "recurrent"])
+                                  "recurrent", "losses"])
 def test_files_written_by_mindspore_run_in_sprout(name):
     saved = np.load(os.path.join(DATA, f"mindspore_{name}.npz"))
     values = [saved[f"value{i}"] for i in range(len(saved.files) - 1)]
