@@ -386,8 +386,8 @@ def _run_natively(ctx, fn, fg, block):
 
 
 def _is_library_construct(fn, args):
-    """fn is the construct of a library Cell, args[0] (a library function such as ms.grad's wrapper is staged:
-    the stager compiles the gradient it asks for)."""
+    """Is fn the construct of a library Cell (args[0])? Other library functions compiled as the entry, such as
+    ms.grad's wrapper, are staged: the stager turns the gradient they ask for into the J transform."""
     from sprout.nn.cell import Cell
     return is_library(fn) and bool(args) and isinstance(args[0], Cell) and fn.__name__ == "construct"
 
