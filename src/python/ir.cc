@@ -283,6 +283,8 @@ void bind_ir(nb::module_& parent) {
         return n.node->abstract() ? n.node->abstract()->to_string() : std::string("<?>");
       })
       .def("is_constant", [](const PyNode& n) { return n.node->kind() == NodeKind::Value; })
+      .def_prop_ro("n_users", [](const PyNode& n) { return n.node->users().size(); },
+                   "How many node inputs read this node so far.")
       .def("constant_value", [](const PyNode& n) -> nb::object {
         if (n.node->kind() != NodeKind::Value) return nb::none();
         const Tensor* t = static_cast<const ValueNode*>(n.node)->value().as<Tensor>();

@@ -224,3 +224,15 @@ def test_cell_backward_hooks_in_graph_mode():
         np.testing.assert_allclose(ms.grad(net.relu)(x).asnumpy(), [1.0])
     finally:
         ms.set_context(mode=ms.PYNATIVE_MODE)
+
+
+def test_compiled_code_refuses_a_hook_registered_after_the_tensor_was_used():
+    def f(x):
+        z = x * 3.0
+        early = z * z
+        z.register_hook(doubled)  # PYNATIVE: the hook sees early's gradient too; compiled, it could not
+        return early + z
+
+    assert ms.grad(f)(scalar(2.0)).asnumpy() == 78.0  # 2 * (2z + 1) * 3 at z = 6
+    with pytest.raises(RuntimeError, match="a hook must be registered before the tensor is used"):
+        ms.jit(ms.grad(f))(scalar(2.0))

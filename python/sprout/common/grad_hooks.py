@@ -60,7 +60,11 @@ def register_hook(self, hook):
     _check_hook("Tensor.register_hook", hook)
     from sprout._frontend.graph_tensor import GraphTensor
     if isinstance(self, GraphTensor):
-        # MindSpore's graph mode: registering returns the tensor itself, whose later uses see the hook.
+        # MindSpore's graph mode: registering returns the tensor itself, whose later uses see the hook. Its
+        # earlier uses would not, unlike in PYNATIVE mode: refused, as MindSpore refuses them.
+        if self._node.n_users:
+            raise RuntimeError("Tensor.register_hook: in compiled code (ms.jit, GRAPH_MODE) a hook must be registered "
+                               "before the tensor is used; move the register_hook call up to where the tensor is made")
         hooked = _GradientHook(_gradient_fn(hook))(self)
         object.__setattr__(self, "_node", hooked._node)
         return self
