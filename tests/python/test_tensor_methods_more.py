@@ -411,3 +411,41 @@ def test_reductions_reshapes_and_transposes():
 def test_bad_input_names_method_and_argument(call, error, match):
     with pytest.raises(error, match=match):
         call(t(A.copy()))
+
+
+_ON_A_PARAMETER = {
+    "add_": lambda w, x: w.add_(x), "sub_": lambda w, x: w.sub_(x, alpha=2), "mul_": lambda w, x: w.mul_(x),
+    "div_": lambda w, x: w.div_(x + 3.0), "clamp_": lambda w, x: w.clamp_(-0.5, 0.5),
+    "fill_": lambda w, x: w.fill_(2.0), "zero_": lambda w, x: w.zero_(), "copy_": lambda w, x: w.copy_(x),
+    "exp_": lambda w, x: w.exp_(), "masked_fill_": lambda w, x: w.masked_fill_(x > 0, 7.0),
+    "index_add_": lambda w, x: w.index_add_(0, ms.Tensor(np.array([0, 2], np.int32)), x[:2]),
+    "scatter_": lambda w, x: w.scatter_(1, ms.Tensor(np.array([[0], [1], [2]], np.int64)), x[:, :1]),
+    "fill_diagonal_": lambda w, x: w.fill_diagonal_(5.0),
+}
+
+
+class _WritesItsParameter(ms.nn.Cell):
+    def __init__(self, write):
+        super().__init__()
+        self.w = ms.Parameter(ms.Tensor(np.arange(12, dtype=np.float32).reshape(3, 4) / 10 - 0.5), name="w")
+        self.write = write
+
+    def construct(self, x):
+        self.write(self.w, x)
+        return self.w * 1.0
+
+
+@pytest.mark.parametrize("name", sorted(_ON_A_PARAMETER))
+def test_inplace_methods_on_a_parameter_compiled_equal_eager(name):
+    """Compiled, an in-place method writes the Parameter as eagerly (fill_ and zero_, whose value is known
+    while compiling, had failed)."""
+    x = ms.Tensor(np.random.default_rng(0).standard_normal((3, 4)).astype(np.float32))
+    eager = _WritesItsParameter(_ON_A_PARAMETER[name])
+    eager_out = eager(x).asnumpy()
+    ms.set_context(mode=ms.GRAPH_MODE)
+    try:
+        compiled = _WritesItsParameter(_ON_A_PARAMETER[name])
+        np.testing.assert_allclose(compiled(x).asnumpy(), eager_out, atol=1e-6)
+    finally:
+        ms.set_context(mode=ms.PYNATIVE_MODE)
+    np.testing.assert_allclose(compiled.w.asnumpy(), eager.w.asnumpy(), atol=1e-6)

@@ -120,6 +120,10 @@ def _write(api, self, value):
     value = _fitted(api, self, value)
     if _is_graph_tensor(self):
         _ops().assign(self, value)
+        if not _is_graph_tensor(value):  # a value known while compiling (fill_, zero_): a constant node
+            from sprout._frontend import calls
+            from sprout._frontend.graph_tensor import GraphTensor
+            value = GraphTensor(calls.active_context().current_graph.constant(value))
         object.__setattr__(self, "_node", value._node)
         return self
     if _C.is_recording() and (_C.is_tracked(self) or _C.is_tracked(value)):
