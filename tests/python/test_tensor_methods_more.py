@@ -449,3 +449,21 @@ def test_inplace_methods_on_a_parameter_compiled_equal_eager(name):
     finally:
         ms.set_context(mode=ms.PYNATIVE_MODE)
     np.testing.assert_allclose(compiled.w.asnumpy(), eager.w.asnumpy(), atol=1e-6)
+
+
+def _to_float64(x):
+    return x.to(ms.float64), x.to()
+
+
+def _set_dtype(x):
+    x.set_dtype(ms.float16)
+    return x
+
+
+def test_to_compiles_as_eager_and_memory_methods_say_what_to_write():
+    x = ms.Tensor(np.ones((2, 3), np.float32))
+    eager = _to_float64(x)
+    compiled = ms.jit(_to_float64)(x)
+    assert [t.dtype for t in compiled] == [t.dtype for t in eager] == [ms.float64, ms.float32]
+    with pytest.raises(RuntimeError, match="Tensor.set_dtype: needs the tensor's memory.*x = x.astype"):
+        ms.jit(_set_dtype)(x)

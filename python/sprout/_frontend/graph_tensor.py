@@ -169,9 +169,6 @@ class GraphTensor(Tensor):
             return self  # as in eager mode; a Cast to its own dtype would copy (Note [Side effects in graph mode])
         return _prim("Cast")(self, dtype)
 
-    def to(self, dtype):
-        return self.astype(dtype)
-
     def copy(self):
         return _prim("Identity")(self)
 
@@ -190,6 +187,20 @@ class GraphTensor(Tensor):
         from sprout._frontend import indexing
         updated = indexing.setitem(self, index, value)
         object.__setattr__(self, "_node", updated._node)
+
+
+def _needs_memory(name):
+    def method(self, *args, **kwargs):
+        raise RuntimeError(f"Tensor.{name}: needs the tensor's memory, which a value being compiled (ms.jit, GRAPH_MODE) "
+                           f"does not have; compute a new tensor instead (x = x.astype(dtype) for set_dtype)")
+    method.__name__ = name
+    return method
+
+
+# The C++ Tensor's methods that read or change its memory: a GraphTensor has none (its C++ part is never
+# initialized), so they say what to write rather than fail inside nanobind.
+for _name in ("set_dtype", "_assign_value", "_copy_from", "_data_ptr", "_element", "_shares_memory"):
+    setattr(GraphTensor, _name, _needs_memory(_name))
 
 
 def _prim(name):
