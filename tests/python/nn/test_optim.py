@@ -394,3 +394,18 @@ def test_sgd_momentum_with_a_weight_decay_per_group():
             buf = g if buf is None else 0.9 * buf + g
             p = p - 0.1 * buf
         np.testing.assert_allclose(got.asnumpy(), p, rtol=1e-5)
+
+
+@pytest.mark.parametrize("make, expected", [
+    (lambda w: nn.Momentum([w], 0.1, 0.9, weight_decay=0.1, loss_scale=8.0), [0.89, -2.18, 3.07]),
+    (lambda w: nn.SGD([w], 0.1, weight_decay=0.1, loss_scale=8.0), [0.89, -2.18, 3.07]),
+    (lambda w: nn.Adam([w], 0.1, weight_decay=0.1, loss_scale=8.0), [0.9, -2.1, 3.1]),
+    (lambda w: nn.RMSProp([w], 0.1, weight_decay=0.1, loss_scale=8.0), [0.8911371, -2.1626978, 3.0718563]),
+])
+def test_loss_scale_with_weight_decay_as_mindspore(make, expected):
+    # One step on the gradient of a loss scaled by 8: the values MindSpore 2.10 gives for the same step (the
+    # gradient divided by the scale, the decay of the unscaled weight: MindSpore multiplies weight_decay by
+    # loss_scale before dividing the decayed gradient by it).
+    w = ms.Parameter(ms.Tensor(np.array([1.0, -2.0, 3.0], np.float32)), name="w")
+    make(w)((ms.Tensor(np.array([8.0, 16.0, -8.0], np.float32)),))
+    np.testing.assert_allclose(w.asnumpy(), expected, rtol=1e-6)
