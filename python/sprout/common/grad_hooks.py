@@ -65,7 +65,7 @@ def register_hook(self, hook):
         if self._node.n_users:
             raise RuntimeError("Tensor.register_hook: in compiled code (ms.jit, GRAPH_MODE) a hook must be registered "
                                "before the tensor is used; move the register_hook call up to where the tensor is made")
-        hooked = _GradientHook(_gradient_fn(hook))(self)
+        hooked = _gradient_hook_cell(_gradient_fn(hook))(self)
         object.__setattr__(self, "_node", hooked._node)
         return self
     if _C.is_tracked(self):
@@ -92,7 +92,7 @@ def attach_pending_hooks(original, tracked):
         handle._attached.append(_C.add_grad_hook(tracked, _gradient_fn(hook)))
 
 
-def _GradientHook(hook):
+def _gradient_hook_cell(hook):
     from sprout.nn._gradient_hook_cell import GradientHookCell  # nn imports this package
     return GradientHookCell(hook)
 
@@ -101,7 +101,7 @@ def _hooked_identity(api, hook, inputs):
     for i, x in enumerate(inputs):
         if not isinstance(x, Tensor):
             raise TypeError(f"{api}: input {i} must be a Tensor, but got {type(x).__name__}")
-    cell = _GradientHook(_gradient_fn(hook))
+    cell = _gradient_hook_cell(_gradient_fn(hook))
     outputs = tuple(cell(x) for x in inputs)
     return outputs[0] if len(outputs) == 1 else outputs
 

@@ -486,6 +486,7 @@ _INPLACE = [
     ("floor_divide_", _floor_divide, "self = floor(self / other), in place; returns self."),
     ("clamp_", _clamp, "self clamped to [min, max], in place; returns self."),
     ("exp_", _unary("exp"), "self = exp(self), in place; returns self."),
+    ("erfinv_", _unary("erfinv"), "self = erfinv(self), in place; returns self."),
     ("log_", _unary("log"), "self = log(self), in place; returns self."),
     ("floor_", _unary("floor"), "self = floor(self), in place; returns self."),
     ("sigmoid_", _unary("sigmoid"), "self = sigmoid(self), in place; returns self."),
@@ -521,8 +522,6 @@ def attach():
 
     for name, compute, doc in _INPLACE:
         add(name, _inplace(name, compute, doc))
-    if hasattr(_ops(), "erfinv"):
-        add("erfinv_", _inplace("erfinv_", _unary("erfinv"), "self = erfinv(self), in place; returns self."))
     for fn in (index_copy, scatter_add, index_put, masked_scatter):
         add(fn.__name__, fn)
     tensor_misc.attach()

@@ -6,7 +6,7 @@ import numpy as np
 
 from sprout.common import dtype as mstype
 from sprout.common.tensor import Tensor
-from sprout.ops.function._pool_windows import lowest, max_pool_windows
+from sprout.ops.function._pool_windows import lowest, max_pool_windows, output_sizes
 from sprout.ops.function._prims import prim
 from sprout.ops.function.array_func import _ints as _shape_ints
 from sprout.ops.function.nn_func import _check_float_arg
@@ -122,21 +122,13 @@ def _pool_padding(api, x, kernel, strides, padding, ceil_mode):
     after it that let a last partial window exist (PyTorch's rule: a window must start inside the input
     or its left padding)."""
     pair = lambda v: tuple(v) * 2 if len(v) == 1 else tuple(v)  # noqa: E731
-    pad = _ints(api, "padding", padding, (1, 2))
-    out = []
-    for axis, (k, s, p) in enumerate(zip(pair(kernel), pair(strides), pair(pad))):
-        if p < 0 or 2 * p > k:
+    kernel, pad = pair(kernel), pair(_ints(api, "padding", padding, (1, 2)))
+    for k, p in zip(kernel, pad):
+        if p < 0:
             raise ValueError(f"{api}: 'padding' must be between 0 and half the kernel size ({k}), but got {p}")
-        size = x.shape[2 + axis]
-        span = size + 2 * p - k
-        if span < 0:
-            raise ValueError(f"{api}: the window ({k}) is larger than the padded input ({size + 2 * p}) on axis "
-                             f"{2 + axis}")
-        n = (span + (s - 1 if ceil_mode else 0)) // s + 1
-        if ceil_mode and (n - 1) * s >= size + p:
-            n -= 1
-        out.append((p, p, max((n - 1) * s + k - (size + 2 * p), 0)))
-    return out
+    sizes = output_sizes(api, x.shape[2:4], kernel, pair(strides), pad, (1, 1), ceil_mode)
+    # output_sizes pads `after` cells past the input; beyond the padding p those are the extra cells.
+    return [(p, p, max(after - p, 0)) for p, (_, after) in zip(pad, sizes)]
 
 
 def _pad_spatial(x, pads, value, extra_value):
