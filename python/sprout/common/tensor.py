@@ -279,6 +279,17 @@ def __invert__(self):
     return ops.logical_not(self)
 
 
+def tensor(input_data=None, dtype=None, shape=None, init=None, const_arg=False, device=None):
+    """MindSpore's `tensor`: Tensor(input_data, dtype, shape, init, const_arg) as a function, which compiled
+    code may call as well (on a traced tensor it is a cast to dtype)."""
+    from sprout._frontend.graph_tensor import GraphTensor
+    if device not in (None, "CPU", "cpu"):
+        raise ValueError(f"tensor: 'device' must be None or 'CPU' on this build, but got {device!r}")
+    if isinstance(input_data, GraphTensor):
+        return input_data if dtype is None else input_data.astype(dtype)
+    return Tensor(input_data, dtype=dtype, shape=shape, init=init, const_arg=const_arg)
+
+
 def from_numpy(array):
     """A Tensor sharing memory with a NumPy array (no copy): writes through either are seen by both. A
     read-only array is copied instead, so that writes to the tensor cannot reach it."""
