@@ -86,7 +86,7 @@ def test_weights_and_return_ids_and_has_aux():
         out = (w * x).sum() + b
         return out, out * 10
 
-    (gx, (gw, gb)), aux = ms.grad(f, 0, weights=[w, b], has_aux=True)(ms.Tensor([1.0, 1.0]))
+    (gx, (gw, gb)), (aux,) = ms.grad(f, 0, weights=[w, b], has_aux=True)(ms.Tensor([1.0, 1.0]))
     np.testing.assert_allclose(gx.asnumpy(), [2, 3])
     np.testing.assert_allclose(gw.asnumpy(), [1, 1])
     assert gb.item() == 1.0 and aux.item() == 60.0
@@ -283,3 +283,31 @@ def test_copies_pass_the_gradient_on():
     x = ms.Tensor(np.array([1.0, 2.0], np.float32))
     for copy in (lambda t: t.astype(ms.float32), lambda t: t.copy(), lambda t: t.astype(ms.float32, copy=False)):
         np.testing.assert_array_equal(ms.grad(lambda t: copy(t * t).sum())(x).asnumpy(), [2.0, 4.0])
+
+
+def _three_outputs(x):
+    return x * x, x + 1, x + 2
+
+
+@pytest.mark.parametrize("compiled", [False, True], ids=["eager", "compiled"])
+def test_auxiliary_outputs_and_sensitivity_as_mindspore_gives_them(compiled):
+    # MindSpore 2.10: grad's aux is always a tuple; value_and_grad's value is everything fn returned; with
+    # sens_param the last argument weighs the main output (has_aux) or every output.
+    def run(transform, *args):
+        return ms.jit(lambda *a: transform(*a))(*args) if compiled else transform(*args)
+
+    x = ms.Tensor([3.0])
+    grads, aux = run(ms.grad(_three_outputs, has_aux=True), x)
+    assert grads.asnumpy().tolist() == [6.0] and [a.asnumpy().tolist() for a in aux] == [[4.0], [5.0]]
+    grads, aux = run(ms.grad(lambda t: (t * t, t + 1), has_aux=True), x)
+    assert isinstance(aux, tuple) and len(aux) == 1
+    value, grads = run(ms.value_and_grad(_three_outputs, has_aux=True), x)
+    assert [v.asnumpy().tolist() for v in value] == [[9.0], [4.0], [5.0]] and grads.asnumpy().tolist() == [6.0]
+    grads, aux = run(ms.grad(lambda t: (t * t, t + 1), has_aux=True, sens_param=True), x, ms.Tensor([2.0]))
+    assert grads.asnumpy().tolist() == [12.0]
+    grads = run(ms.grad(lambda t: (t * t, t + 1), sens_param=True), x, (ms.Tensor([2.0]), ms.Tensor([1.0])))
+    assert grads.asnumpy().tolist() == [13.0]
+    value, grads = run(ms.value_and_grad(lambda t: t * t, sens_param=True), x, ms.Tensor([2.0]))
+    assert value.asnumpy().tolist() == [9.0] and grads.asnumpy().tolist() == [12.0]
+    with pytest.raises(ValueError, match="sensitivity has 1 tensor"):
+        run(ms.grad(lambda t: (t * t, t + 1), sens_param=True), x, ms.Tensor([2.0]))

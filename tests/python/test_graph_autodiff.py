@@ -194,7 +194,7 @@ def test_integer_inputs_get_zero_gradients_and_has_aux():
     def compiled(x, n):
         return g(x, n)
 
-    (dx, dn), aux = compiled(Tensor(np.array([1.0, 2.0], np.float32)), Tensor(np.array([3, 4], np.int32)))
+    (dx, dn), (aux,) = compiled(Tensor(np.array([1.0, 2.0], np.float32)), Tensor(np.array([3, 4], np.int32)))
     np.testing.assert_allclose(dx.asnumpy(), [3.0, 4.0])
     np.testing.assert_array_equal(dn.asnumpy(), [0, 0])
     np.testing.assert_allclose(aux.asnumpy(), [2.0, 4.0])

@@ -36,6 +36,10 @@ def stage_grad(stager, spec, args, node):
             raise ValueError("GradOperation: the function has no input to differentiate with respect to")
         has_aux = False
     else:
+        if spec["sens_param"]:
+            if not args:
+                raise ValueError(f"{api}: sens_param=True needs the sensitivity as the last argument")
+            args, sens = args[:-1], args[-1]
         positions = _positions(spec["grad_position"], len(args), api)
         has_aux = spec["has_aux"]
     for p in positions:
@@ -48,14 +52,14 @@ def stage_grad(stager, spec, args, node):
     if not out_leaves:
         raise TypeError(f"{where(stager.src.file, node)}: {api}: the function must return a Tensor (or tuple of "
                         f"Tensors) to differentiate")
+    main_leaves = len(V.leaves(_main_template(j.out_template, has_aux, api)))
     if sens is not None:
         sens_values = list(sens) if isinstance(sens, (tuple, list)) else [sens]
-        if len(sens_values) != len(out_leaves):  # as eager: one sensitivity per output
+        if len(sens_values) != main_leaves:  # as eager: one sensitivity per main output
             raise ValueError(f"{api}: the sensitivity has {len(sens_values)} tensor(s) but the function returned "
-                             f"{len(out_leaves)}")
+                             f"{main_leaves}")
         sens_nodes = _sens_nodes(g, sens_values, j.outs, out_leaves, f"{api}: the sensitivity")
     else:  # ones for the (floating) main outputs, zeros for auxiliary ones
-        main_leaves = len(V.leaves(_main_template(j.out_template, has_aux, api)))
         sens_nodes = [(_prim("OnesLike") if i < main_leaves and mstype.is_floating_type(leaf[1])
                        else _prim("ZerosLike"))(GraphTensor(o))._node
                       for i, (o, leaf) in enumerate(zip(j.outs, out_leaves))]
@@ -187,13 +191,9 @@ def _format(spec, value, input_grads, weight_grads, positions, has_aux, api):
         result = tuple(weight_grads)
     else:
         result = (pos_part, tuple(weight_grads))
-    main, aux = value, None
-    if has_aux:
-        main, aux = _split_aux(value)
-        result = (result, aux)
-    if spec["with_value"]:
-        return ((main, aux) if has_aux else main), (result[0] if has_aux else result)
-    return result
+    if spec["with_value"]:  # the value is what fn returned, auxiliary outputs included
+        return value, result
+    return (result, tuple(value[1:])) if has_aux else result  # grad's aux: always a tuple (MindSpore)
 
 
 def _stage_target(stager, fn, args, weights, node):

@@ -133,14 +133,16 @@ def _stage_gradient(stager, grad_fn, args):
     return stage_grad(stager, grad_fn._sprout_grad, list(args), None)
 
 
-def _split_aux(out, has_aux, api):
+def _split_aux(out, has_aux, api, aux_as_tuple=False):
+    """(main output, auxiliary outputs detached). grad gives the auxiliary outputs as a tuple always, vjp and
+    jvp a lone one unwrapped (MindSpore's conventions)."""
     if not has_aux:
         return out, None
     if not isinstance(out, tuple) or len(out) < 2:
         raise ValueError(f"{api}: with has_aux=True the function must return a tuple (output, aux...), but it "
                          f"returned {type(out).__name__}")
     aux = tuple(_C.detach(a) if isinstance(a, Tensor) else a for a in out[1:])
-    return out[0], aux[0] if len(aux) == 1 else aux
+    return out[0], aux[0] if len(aux) == 1 and not aux_as_tuple else aux
 
 
 def _ones_like(t):
@@ -186,8 +188,10 @@ def _format(grads, n_positions, weights, single_position, return_ids, positions)
     return pos_part, tuple(weight_grads)
 
 
-def _grad_impl(fn, grad_position, weights, has_aux, return_ids, with_value, api):
+def _grad_impl(fn, grad_position, weights, has_aux, return_ids, sens_param, with_value, api):
     weight_list = _weights_list(weights, api)
+    if not isinstance(sens_param, bool):
+        raise TypeError(f"{api}: 'sens_param' must be a bool, but got {type(sens_param).__name__}")
     if grad_position is None and not weight_list:
         raise ValueError(f"{api}: 'grad_position' and 'weights' cannot both be None")
     single = isinstance(grad_position, numbers.Integral) and not isinstance(grad_position, bool)
@@ -198,38 +202,43 @@ def _grad_impl(fn, grad_position, weights, has_aux, return_ids, with_value, api)
         stager = _library_stager()
         if stager is not None:
             return _stage_gradient(stager, wrapper, args)
+        sens = None
+        if sens_param:  # the sensitivity (the main output's cotangent) comes last
+            if not args:
+                raise ValueError(f"{api}: sens_param=True needs the sensitivity as the last argument")
+            args, sens = args[:-1], args[-1]
         positions = positions_by_arity.get(len(args))
         if positions is None:
             positions = positions_by_arity[len(args)] = _positions(grad_position, len(args), api)
         out, targets, restore = _taped_call(fn, args, positions, weight_list, api)
         try:
-            main, aux = _split_aux(out, has_aux, api)
-            grads = _gradients(main, None, targets, api)
+            main, aux = _split_aux(out, has_aux, api, aux_as_tuple=True)
+            grads = _gradients(main, sens, targets, api)
         finally:
             restore()
         result = _format(grads, len(positions), weight_list, single, return_ids, positions)
-        if has_aux:
-            result = (result, aux)
-        if with_value:
-            value = (main, aux) if has_aux else main
-            return value, result[0] if has_aux else result
-        return result
+        if with_value:  # the value is what fn returned, auxiliary outputs included
+            return ((main,) + aux if has_aux else main), result
+        return (result, aux) if has_aux else result
 
     # What graph mode needs to differentiate the same function (sprout/_frontend/autodiff.py).
     wrapper._sprout_grad = {"api": api, "fn": fn, "grad_position": grad_position, "weights": weight_list,
                             "has_aux": has_aux, "return_ids": return_ids, "with_value": with_value,
+                            "sens_param": sens_param,
                             "single": single}
     return wrapper
 
 
-def grad(fn, grad_position=0, weights=None, has_aux=False, return_ids=False):
-    """A function computing the gradient of `fn` with respect to inputs and/or weights (MindSpore 2.x)."""
-    return _grad_impl(fn, grad_position, weights, has_aux, return_ids, False, "grad")
+def grad(fn, grad_position=0, weights=None, has_aux=False, return_ids=False, sens_param=False):
+    """A function computing the gradient of `fn` with respect to inputs and/or weights (MindSpore 2.x). With
+    has_aux, fn returns (output, aux...) and the result is (gradients, (aux...)); with sens_param, the last
+    argument is the output's cotangent (the gradient flowing in) instead of ones."""
+    return _grad_impl(fn, grad_position, weights, has_aux, return_ids, sens_param, False, "grad")
 
 
-def value_and_grad(fn, grad_position=0, weights=None, has_aux=False, return_ids=False):
+def value_and_grad(fn, grad_position=0, weights=None, has_aux=False, return_ids=False, sens_param=False):
     """Like grad, returning ``(fn(*args), gradients)``."""
-    return _grad_impl(fn, grad_position, weights, has_aux, return_ids, True, "value_and_grad")
+    return _grad_impl(fn, grad_position, weights, has_aux, return_ids, sens_param, True, "value_and_grad")
 
 
 class GradOperation:
