@@ -120,19 +120,39 @@ def test_register_hook_bad_input():
 
 
 def test_hook_backward_matches_mindspores_example():
-    seen = []
-    hook = ops.HookBackward(lambda g: seen.append(g.asnumpy().item()))
+    seen = []  # MindSpore's hook receives the tuple of its inputs' gradients
+    hook = ops.HookBackward(lambda g: seen.append((type(g).__name__, [t.asnumpy().item() for t in g])))
 
     def f(x, y):
         z = hook(x * y)
         return z * y
 
     gx, gy = ops.GradOperation(get_all=True)(f)(scalar(1.0), scalar(2.0))
-    assert (gx.asnumpy(), gy.asnumpy(), seen) == (4.0, 4.0, [2.0])
+    assert (gx.asnumpy(), gy.asnumpy(), seen) == (4.0, 4.0, [("tuple", [2.0])])
     with pytest.raises(TypeError, match="HookBackward: the hook must be a Python function"):
         ops.HookBackward("print")
     with pytest.raises(TypeError, match="HookBackward: input 0 must be a Tensor, but got list"):
         hook([1.0])
+
+
+@pytest.mark.parametrize("compiled", [False, True])
+def test_hook_backward_replaces_the_gradients_of_all_its_inputs_at_once(compiled):
+    # MindSpore 2.10's values: f = 10 * (x * y) * y + (x + y) through the hook gives (41, 23).
+    hook = ops.HookBackward(lambda grads: (grads[0] * 10, grads[1]))
+
+    def f(x, y):
+        a, b = hook(x * y, x + y)
+        return a * y + b
+
+    grad_fn = ms.grad(f, (0, 1))
+    gx, gy = (ms.jit(grad_fn) if compiled else grad_fn)(scalar(1.0), scalar(2.0))
+    assert (gx.asnumpy().item(), gy.asnumpy().item()) == (41.0, 23.0)
+    lone = ops.HookBackward(lambda grads: grads[0] * 10)  # one input: a Tensor may stand for the tuple
+    assert ms.grad(lambda x, y: lone(x * y) * y, (0, 1))(scalar(1.0), scalar(2.0))[0].asnumpy().item() == 40.0
+    wrong = ops.HookBackward(lambda grads: (grads[0],))
+    with pytest.raises(TypeError, match=r"HookBackward: the hook must return None or a tuple of 2 gradient\(s\), "
+                                        r"but returned tuple of length 1"):
+        ms.grad(lambda x, y: sum(wrong(x * y, x + y)))(scalar(1.0), scalar(2.0))
 
 
 @pytest.mark.parametrize("compiled", [False, True])

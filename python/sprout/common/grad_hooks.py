@@ -36,6 +36,23 @@ def _gradient_fn(fn):
     return call
 
 
+def _gradients_fn(fn, n_inputs):
+    """fn(tuple of gradients) -> tuple of n_inputs gradients (a lone Tensor when n_inputs is 1) or None,
+    checked, each in its gradient's dtype."""
+    def call(grads):
+        result = fn(grads)
+        if result is None:
+            return None
+        result = (result,) if isinstance(result, Tensor) and n_inputs == 1 else result
+        if not isinstance(result, tuple) or len(result) != n_inputs:
+            raise TypeError(f"HookBackward: the hook must return None or a tuple of {n_inputs} gradient(s), but "
+                            f"returned {type(result).__name__}"
+                            + (f" of length {len(result)}" if isinstance(result, tuple) else ""))
+        return tuple(r.astype(g.dtype) if isinstance(r, Tensor) and r.dtype != g.dtype else r
+                     for r, g in zip(result, grads))
+    return call
+
+
 class _TensorHookHandle:
     """What register_hook returns; ``remove()`` detaches the hook everywhere it was attached."""
 
@@ -97,18 +114,12 @@ def _gradient_hook_cell(hook):
     return GradientHookCell(hook)
 
 
-def _hooked_identity(api, hook, inputs):
-    for i, x in enumerate(inputs):
-        if not isinstance(x, Tensor):
-            raise TypeError(f"{api}: input {i} must be a Tensor, but got {type(x).__name__}")
-    cell = _gradient_hook_cell(_gradient_fn(hook))
-    outputs = tuple(cell(x) for x in inputs)
-    return outputs[0] if len(outputs) == 1 else outputs
 
 
 class HookBackward:
     """``ops.HookBackward(hook_fn)(x, ...)``: returns its inputs unchanged; during backward,
-    ``hook_fn(grad)`` sees each input's gradient and may return a new one (None keeps it)."""
+    ``hook_fn(grads)`` sees the tuple of the inputs' gradients and may return new ones (a tuple of as many,
+    or a Tensor for one input; None keeps them), as MindSpore calls it."""
 
     def __init__(self, hook_fn, cell_id=""):
         _check_hook("HookBackward", hook_fn)
@@ -119,7 +130,12 @@ class HookBackward:
     def __call__(self, *inputs):
         if not inputs:
             raise TypeError("HookBackward: expected at least one Tensor input, but got none")
-        return _hooked_identity("HookBackward", self.hook_fn, inputs)
+        for i, x in enumerate(inputs):
+            if not isinstance(x, Tensor):
+                raise TypeError(f"HookBackward: input {i} must be a Tensor, but got {type(x).__name__}")
+        from sprout.nn._gradient_hook_cell import InputsGradientHookCell
+        outputs = InputsGradientHookCell(_gradients_fn(self.hook_fn, len(inputs)))(*inputs)
+        return outputs[0] if len(outputs) == 1 else outputs
 
 
 class InsertGradientOf:
@@ -131,7 +147,9 @@ class InsertGradientOf:
         self.f = f
 
     def __call__(self, x):
-        return _hooked_identity("InsertGradientOf", self.f, (x,))
+        if not isinstance(x, Tensor):
+            raise TypeError(f"InsertGradientOf: the input must be a Tensor, but got {type(x).__name__}")
+        return _gradient_hook_cell(_gradient_fn(self.f))(x)
 
 
 __all__ = ["HookBackward", "InsertGradientOf", "register_hook", "attach_pending_hooks"]
