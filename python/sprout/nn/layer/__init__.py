@@ -17,6 +17,7 @@ from sprout.nn.layer.container import CellDict, CellList, SequentialCell
 from sprout.nn.layer.conv import Conv1d, Conv1dTranspose, Conv2d, Conv2dTranspose, Conv3d, Conv3dTranspose
 from sprout.nn.layer.dropout import Dropout, Dropout1d, Dropout2d, Dropout3d
 from sprout.nn.layer.embedding import Embedding
+from sprout.nn.layer.fractional_pool import FractionalMaxPool2d, FractionalMaxPool3d
 from sprout.nn.layer.normalization import (BatchNorm1d, BatchNorm2d, BatchNorm3d, GroupNorm, InstanceNorm1d,
                                           InstanceNorm2d, InstanceNorm3d, LayerNorm)
 from sprout.nn.layer.padding import (ConstantPad1d, ConstantPad2d, ConstantPad3d, ReflectionPad1d, ReflectionPad2d,
@@ -48,4 +49,4 @@ __all__ = ["AdaptiveAvgPool1d", "AdaptiveAvgPool2d", "AdaptiveAvgPool3d", "Adapt
            "L1Regularizer", "MatDet", "MatInverse", "MatMul", "MatrixDiag", "MatrixDiagPart", "MatrixSetDiag",
            "Moments", "Norm", "ReduceLogSumExp",
            "EmbeddingLookup", "MultiFieldEmbeddingLookup", "MaxUnpool1d", "MaxUnpool2d", "MaxUnpool3d",
-           "LGamma", "DiGamma", "IGamma", "LBeta"]
+           "LGamma", "DiGamma", "IGamma", "LBeta", "FractionalMaxPool2d", "FractionalMaxPool3d"]
