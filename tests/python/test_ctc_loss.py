@@ -116,3 +116,7 @@ def test_an_unbatched_sequence_through_the_cell():
                                          ms.Tensor(tg_len[:1]))
     want = reference(lp[:, :1], targets[:1], in_len[:1], tg_len[:1])
     assert float(single.asnumpy()) == pytest.approx(want[0], rel=1e-12)
+    unreduced = nn.CTCLoss(reduction="none")(ms.Tensor(lp[:, 0]), ms.Tensor(targets[0]), ms.Tensor(in_len[:1]),
+                                             ms.Tensor(tg_len[:1]))
+    assert unreduced.shape == ()  # one sequence's loss, as MindSpore gives it
+    assert float(unreduced.asnumpy()) == pytest.approx(want[0], rel=1e-12)

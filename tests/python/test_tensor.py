@@ -194,10 +194,13 @@ def test_from_numpy_copies_a_read_only_array():
 
 def test_repr_and_str_follow_mindspore():
     assert repr(ms.Tensor([1, 2, 3])) == "Tensor(shape=[3], dtype=Int64, value= [1, 2, 3])"
-    assert repr(ms.Tensor(2.0)) == "Tensor(shape=[], dtype=Float32, value= 2.0)"
+    assert repr(ms.Tensor(2.0)) == "Tensor(shape=[], dtype=Float32, value= 2)"  # %g, as MindSpore prints scalars
+    assert repr(ms.Tensor(10.198039)) == "Tensor(shape=[], dtype=Float32, value= 10.198)"
+    assert repr(ms.Tensor(np.zeros((2, 0), np.float32))) == "Tensor(shape=[2, 0], dtype=Float32, value=\n)"
+    assert repr(ms.Tensor(np.zeros(0, np.int32))) == "Tensor(shape=[0], dtype=Int32, value= )"
     assert repr(ms.Tensor([[1.0, 2.0]])).startswith("Tensor(shape=[1, 2], dtype=Float32, value=\n[[ 1.00000000e+00,")
     assert str(ms.Tensor([[1.0, 2.0]])) == "[[1. 2.]]"
-    assert str(ms.float32) == "Float32" and repr(ms.int64) == "Int64"
+    assert str(ms.float32) == "Float32" and repr(ms.int64) == "Int64" and ms.bool is ms.bool_
 
 
 @pytest.mark.parametrize("bad, error, match", [

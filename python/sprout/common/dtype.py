@@ -29,6 +29,7 @@ byte = int8
 ubyte = uint8
 float_ = float32
 int_ = int64
+globals()["bool"] = bool_  # ms.bool (MindSpore 2.x), kept out of this module's own namespace of builtins
 
 Type.__repr__ = lambda self: self.name
 Type.__str__ = lambda self: self.name
@@ -125,7 +126,7 @@ def is_floating_type(type_):
     return type_ in float_type
 
 
-__all__ = ["Type", "bool_", "int8", "int16", "int32", "int64", "uint8", "float16", "bfloat16", "float32",
+__all__ = ["Type", "bool_", "bool", "int8", "int16", "int32", "int64", "uint8", "float16", "bfloat16", "float32",
            "float64", "half", "single", "double", "short", "intc", "intp", "byte", "ubyte", "float_", "int_",
            "int_type", "uint_type", "float_type", "number_type", "all_types", "dtype_to_nptype",
            "nptype_to_dtype", "pytype_to_dtype", "dtype_to_pytype", "get_py_obj_dtype", "is_floating_type"]

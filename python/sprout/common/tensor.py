@@ -19,8 +19,14 @@ def _method(fn):
 
 
 def _value_text(array, dtype):
+    """The value part of MindSpore's repr: a scalar float in %g form (``value= 2``, ``value= 10.198``), an
+    empty tensor as nothing, anything else as NumPy prints it with comma separators."""
     if array.ndim == 0:
-        return " " + (repr(array.item()) if dtype != mstype.bool_ else str(bool(array)))
+        if dtype == mstype.bool_:
+            return " " + str(bool(array))
+        return " " + (f"{array.item():g}" if dtype in mstype.float_type else str(array.item()))
+    if array.size == 0:
+        return "\n" if array.ndim > 1 else " "
     if dtype in mstype.float_type:
         body = np.array2string(array, separator=", ", formatter={"float_kind": lambda v: f"{v: .8e}"},
                                threshold=1000, edgeitems=3)

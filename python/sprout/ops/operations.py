@@ -67,6 +67,14 @@ for _record in OP_RECORDS:
     __all__.append(_record["name"])
 
 
+class OneHot(globals()["OneHot"]):
+    """``ops.OneHot(axis=-1)(indices, depth, on_value, off_value)``: MindSpore's input order (the registry
+    takes depth, an attribute, after the tensors)."""
+
+    def __call__(self, indices, depth, on_value, off_value):
+        return self._c(indices, on_value, off_value, depth)
+
+
 class Print(globals()["Print"]):
     """``ops.Print()(*args)``: prints strings and tensors in one line, in program order in graph mode too
     (Note [Print] in src/ops/debug_print.cc). Non-tensor arguments become part of the printed text."""

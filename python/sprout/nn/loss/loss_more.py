@@ -177,10 +177,12 @@ class CTCLoss(LossBase):
         self.blank, self.zero_infinity = blank, zero_infinity
 
     def construct(self, log_probs, targets, input_lengths, target_lengths):
-        if log_probs.ndim == 2:  # one sequence: a batch of one
+        unbatched = log_probs.ndim == 2
+        if unbatched:  # one sequence: a batch of one, whose loss comes back as a scalar (MindSpore)
             log_probs = ops.expand_dims(log_probs, 1)
             targets = ops.reshape(targets, (1, -1))
             input_lengths, target_lengths = (ops.reshape(Tensor(v) if not isinstance(v, Tensor) else v, (1,))
                                              for v in (input_lengths, target_lengths))
-        return ops.ctc_loss(log_probs, targets, input_lengths, target_lengths, self.blank, self.reduction,
+        loss = ops.ctc_loss(log_probs, targets, input_lengths, target_lengths, self.blank, self.reduction,
                             self.zero_infinity)[0]
+        return ops.reshape(loss, ()) if unbatched and self.reduction == "none" else loss

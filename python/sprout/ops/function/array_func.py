@@ -296,8 +296,13 @@ def triu(input, diagonal=0):
 
 # ---- select and index -----------------------------------------------------------------------------
 
-def select(cond, x, y):
-    """x where `cond` is True, else y (broadcasting; Python numbers take the other operand's dtype)."""
+def select(cond, input=None, other=None, *, x=None, y=None):
+    """input where `cond` is True, else other (broadcasting; Python numbers take the other operand's dtype).
+    MindSpore 2.x names the operands input and other; x and y are its 1.x names."""
+    x = input if x is None else x
+    y = other if y is None else y
+    if x is None or y is None:
+        raise TypeError("select: both 'input' and 'other' must be given")
     cond = _tensor(cond, "select", "cond")
     if not isinstance(x, Tensor) and not isinstance(y, Tensor):
         x, y = _tensor(x, "select", "x"), _tensor(y, "select", "y")
@@ -317,12 +322,39 @@ def where(condition, x, y):
 
 
 def gather(input_params, input_indices, axis, batch_dims=0):
-    """Slices of `input_params` along `axis` at `input_indices`."""
-    if batch_dims != 0:
-        raise ValueError(f"gather: only batch_dims=0 is supported, but got {batch_dims}; "
-                         "gather per batch with ops.gather_elements or a loop")
+    """Slices of `input_params` along `axis` at `input_indices`. With batch_dims b, the first b axes of both
+    are batch axes and each batch gathers with its own indices: the output is params.shape[:axis] +
+    indices.shape[b:] + params.shape[axis + 1:]."""
     indices = _tensor(input_indices, "gather", "input_indices")
-    return prim("Gather")(input_params, indices, _int(axis, "gather", "axis"))
+    axis = _int(axis, "gather", "axis")
+    batch_dims = _int(batch_dims, "gather", "batch_dims")
+    if batch_dims == 0:
+        return prim("Gather")(input_params, indices, axis)
+    return _batched_gather(_tensor(input_params, "gather", "input_params"), indices, axis, batch_dims)
+
+
+def _batched_gather(params, indices, axis, b):
+    """gather with batch axes: the batches and the gathered axis merged into one axis, whose indices are
+    offset by batch, then one plain Gather and a transpose to MindSpore's output order."""
+    if b < 0:
+        b += indices.ndim
+    axis = axis + params.ndim if axis < 0 else axis
+    if not 0 < b <= builtins.min(indices.ndim, axis) or params.shape[:b] != indices.shape[:b]:
+        raise ValueError(f"gather: 'batch_dims' {b} needs that many leading axes of equal size in 'input_params' "
+                         f"{params.shape} and 'input_indices' {indices.shape}, before 'axis' {axis}")
+    batch, n = params.shape[:b], params.shape[axis]
+    middle, rest, picked = params.shape[b:axis], params.shape[axis + 1:], indices.shape[b:]
+    n_batch = int(np.prod(batch))
+    # (batch, n, middle, rest) flattened to (n_batch * n, middle, rest)
+    to_front = tuple(builtins.range(b)) + (axis,) + tuple(i for i in builtins.range(b, params.ndim) if i != axis)
+    moved = transpose(params, to_front).reshape((n_batch * n,) + middle + rest)
+    indices = prim("Select")(prim("Less")(indices, Tensor(0, indices.dtype)), indices + n, indices)
+    offsets = Tensor(np.arange(n_batch).reshape((n_batch,) + (1,) * len(picked)) * n, indices.dtype)
+    flat = prim("Gather")(moved, indices.reshape((n_batch,) + picked) + offsets, 0)  # (batch, picked, middle, rest)
+    out = flat.reshape(batch + picked + middle + rest)
+    order = (list(builtins.range(b)) + [b + len(picked) + i for i in builtins.range(len(middle))] +
+             [b + i for i in builtins.range(len(picked))] + list(builtins.range(b + len(picked) + len(middle), out.ndim)))
+    return transpose(out, tuple(order))
 
 
 def index_select(input, axis, index):
@@ -368,8 +400,11 @@ def masked_select(input, mask):
 
 
 def one_hot(indices, depth, on_value=1, off_value=0, axis=-1):
-    """One-hot encoding of `indices` with `depth` classes along `axis`."""
-    on = on_value if isinstance(on_value, Tensor) else Tensor(on_value, mstype.float32)
+    """One-hot encoding of `indices` with `depth` classes along `axis`; Python numbers for the values give
+    Int64 (ints, the default 1 and 0) or Float32 (a float among them), as MindSpore does."""
+    plain = [v for v in (on_value, off_value) if not isinstance(v, Tensor)]
+    number_dtype = mstype.float32 if any(isinstance(v, float) for v in plain) else mstype.int64
+    on = on_value if isinstance(on_value, Tensor) else Tensor(on_value, number_dtype)
     off = off_value if isinstance(off_value, Tensor) else Tensor(off_value, on.dtype)
     return prim("OneHot", axis=_int(axis, "one_hot", "axis"))(_tensor(indices, "one_hot", "indices"), on, off,
                                                                _int(depth, "one_hot", "depth"))

@@ -147,7 +147,7 @@ def index_fill(x, axis, index, value):
             bad = positions[(positions < -size) | (positions >= size)][0]
             raise IndexError(f"index_fill: 'index' holds {int(bad)}, out of range for axis {axis} of size {size}")
     index = prim("Select")(prim("Less")(index, Tensor(0, index.dtype)), index + size, index)  # -1: the last
-    hit = prim("ReduceMax", keep_dims=False)(one_hot(index, target.shape[axis]), (0,))  # (n,): 1 where filled
+    hit = prim("ReduceMax", keep_dims=False)(one_hot(index, target.shape[axis], 1.0, 0.0), (0,))  # (n,): 1 where filled
     mask = reshape(prim("Greater")(hit, Tensor(0.0)), (target.shape[axis],) + (1,) * (target.ndim - axis - 1))
     fill = value if isinstance(value, Tensor) else Tensor(value, target.dtype)
     return prim("Select")(prim("BroadcastTo", shape=target.shape)(mask), cast(fill, target.dtype), target)

@@ -99,8 +99,12 @@ def sum(input, dim=None, keepdim=False, *, dtype=None):
 
 
 def mean(input, axis=None, keep_dims=False):
-    """Mean over `axis` (all axes when None)."""
-    return prim("ReduceMean", keep_dims=bool(keep_dims))(input, _axes(axis, "mean"))
+    """Mean over `axis` (all axes when None). An integer input gives its dtype back, the mean truncated
+    toward zero, as MindSpore's CPU kernel computes it (computed here in float64)."""
+    reduce_mean = prim("ReduceMean", keep_dims=bool(keep_dims))
+    if isinstance(input, Tensor) and input.dtype in mstype.int_type + mstype.uint_type:
+        return reduce_mean(input.astype(mstype.float64), _axes(axis, "mean")).trunc().astype(input.dtype)
+    return reduce_mean(input, _axes(axis, "mean"))
 
 
 def amax(input, axis=None, keepdims=False):

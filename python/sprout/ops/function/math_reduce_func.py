@@ -261,8 +261,9 @@ def logsumexp(input, axis, keep_dims=False):
 
 def _moments(api, input, axis, ddof, keepdims):
     _check_floating(api, "input", input)
-    if not isinstance(ddof, int) or isinstance(ddof, bool):
-        raise TypeError(f"{api}: 'ddof' must be an int, but got {ddof!r}")
+    if not isinstance(ddof, int):  # a bool too: True is Bessel's correction (ddof 1), as MindSpore reads it
+        raise TypeError(f"{api}: 'ddof' must be an int or a bool, but got {ddof!r}")
+    ddof = int(ddof)
     axes = _axes(axis, api)
     mean = _reduce("ReduceMean", input, axes, True)
     squares = _reduce("ReduceSum", _square(_sub(input, mean)), axes, True)

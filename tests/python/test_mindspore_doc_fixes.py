@@ -1,0 +1,46 @@
+"""Behaviours MindSpore 2.10's documentation examples showed Sprout getting wrong or refusing (found by
+benchmarks/interop/doc_examples.py); the expected values are MindSpore's or NumPy's."""
+import numpy as np
+import pytest
+
+import sprout as ms
+from sprout import nn, ops
+
+
+def _batched_take(params, indices, axis, batch_dims):
+    if batch_dims == 0:
+        return np.take(params, indices, axis)
+    return np.stack([_batched_take(p, i, axis - 1, batch_dims - 1) for p, i in zip(params, indices)])
+
+
+@pytest.mark.parametrize("compiled", [False, True], ids=["eager", "compiled"])
+@pytest.mark.parametrize("shape, index_shape, axis, batch_dims", [
+    ((3, 4), (3,), 1, 1), ((2, 3, 5, 4), (2, 3, 6), 3, 2), ((2, 3, 5, 4), (2, 2, 7), 2, 1),
+    ((2, 5, 4), (2, 3), -2, 1)])
+def test_gather_with_batch_dims(shape, index_shape, axis, batch_dims, compiled):
+    rng = np.random.default_rng(0)
+    params = rng.standard_normal(shape).astype(np.float32)
+    indices = rng.integers(-shape[axis], shape[axis], index_shape).astype(np.int32)
+    gather = ms.jit(lambda p, i: ops.gather(p, i, axis, batch_dims)) if compiled else \
+        (lambda p, i: ops.gather(p, i, axis, batch_dims))
+    got = gather(ms.Tensor(params), ms.Tensor(indices)).asnumpy()
+    np.testing.assert_array_equal(got, _batched_take(params, indices, axis % len(shape), batch_dims))
+
+
+def test_gather_batch_dims_bad_input():
+    with pytest.raises(ValueError, match=r"gather: 'batch_dims' 2 needs that many leading axes of equal size"):
+        ops.gather(ms.Tensor(np.zeros((2, 3, 4))), ms.Tensor(np.zeros((2, 2), np.int32)), 2, 2)
+
+
+def test_mindspores_documented_values():
+    x = ms.Tensor([[1., 3, 4, 2], [4, 2, 5, 3], [5, 4, 2, 3]])
+    np.testing.assert_allclose(ops.std(x, axis=0, ddof=True).asnumpy(), [2.081666, 1., 1.5275252, 0.57735026],
+                               rtol=1e-6)  # True: Bessel's correction
+    assert ops.mean(ms.Tensor([[9, 3, 4, 5], [5, 2, 7, 4], [8, 1, 3, 6]])).asnumpy().item() == 4  # truncated
+    assert ops.mean(ms.Tensor([-1, -2])).dtype == ms.int64 and ops.mean(ms.Tensor([-1, -2])).item() == -1
+    np.testing.assert_array_equal(ops.select(ms.Tensor([True, False]), input=1, other=2).asnumpy(), [1, 2])
+    one_hot = ops.one_hot(ms.Tensor([0, 1, 2, 4]), depth=5)
+    assert one_hot.dtype == ms.int64 and one_hot.asnumpy().tolist()[3] == [0, 0, 0, 0, 1]
+    assert ops.one_hot(ms.Tensor([0]), 2, 1.0, 0.0).dtype == ms.float32
+    onehot = ops.OneHot()(ms.Tensor([0, 1, 2], ms.int32), 3, ms.Tensor(1.0), ms.Tensor(0.0))  # MindSpore's order
+    np.testing.assert_array_equal(onehot.asnumpy(), np.eye(3))
