@@ -44,3 +44,17 @@ def test_mindspores_documented_values():
     assert ops.one_hot(ms.Tensor([0]), 2, 1.0, 0.0).dtype == ms.float32
     onehot = ops.OneHot()(ms.Tensor([0, 1, 2], ms.int32), 3, ms.Tensor(1.0), ms.Tensor(0.0))  # MindSpore's order
     np.testing.assert_array_equal(onehot.asnumpy(), np.eye(3))
+
+
+def test_in_place_scatters_return_the_new_value_as_a_tensor():
+    p = ms.Parameter(ms.Tensor([1., 2, 3, 4, 5, 6, 7, 8]), name="x")
+    out = ops.scatter_nd_add(p, ms.Tensor([[2], [4], [1], [7]], ms.int32), ms.Tensor([6., 7, 8, 9]))
+    assert type(out) is ms.Tensor  # printed as values, as MindSpore's, not as "Parameter (name=x ...)"
+    assert out.asnumpy().tolist() == p.asnumpy().tolist() == [1., 10., 9., 4., 12., 6., 7., 17.]
+
+
+def test_stop_gradient_of_plain_values_and_tuples():
+    assert ops.stop_gradient(3.0) == 3.0
+    x = ms.Tensor([2.0])
+    gx = ms.grad(lambda t: sum(ops.stop_gradient((t * t, t))) + t)(x)
+    assert gx.asnumpy().tolist() == [1.0]

@@ -617,7 +617,12 @@ def depend(value, expr):
 
 
 def stop_gradient(value):
-    """`value`, with no gradient flowing back through it."""
+    """`value`, with no gradient flowing back through it: a Tensor, or each Tensor in a tuple or list; other
+    values (Python numbers) come back as they are, as MindSpore's."""
+    if isinstance(value, (tuple, list)):
+        return type(value)(stop_gradient(v) for v in value)
+    if not isinstance(value, Tensor):
+        return value
     return prim("StopGradient")(value)
 
 

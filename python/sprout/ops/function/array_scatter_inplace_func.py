@@ -2,11 +2,12 @@
 scatter_max/min/mul/div (rows along axis 0) and scatter_nd_update/add/sub/mul/div/max/min (N-d indices). Each
 computes the new value out of place and writes it with Assign, the graph-safe in-place write optimizers use
 (Note [In-place updates]), so a Parameter updated inside a compiled Cell keeps the write; like MindSpore's,
-they also write a plain Tensor, and return `input_x`.
+they also write a plain Tensor, and return a Tensor of input_x's updated memory (not the Parameter itself).
 
 inplace_add, inplace_sub and inplace_update, despite their names, return a new tensor and leave `x` as it
 was, as MindSpore 2.x's do (checked against MindSpore 2.10); they are differentiable.
 """
+from sprout import _C
 from sprout._frontend import is_building_graph
 from sprout.common import dtype as mstype
 from sprout.common.tensor import Tensor
@@ -17,10 +18,11 @@ from sprout.ops.function.array_func import _tensor, cast, expand_dims, unsorted_
 
 
 def _assign(input_x, value):
-    """Writes `value` into input_x; returns input_x itself in eager mode (MindSpore returns the Parameter), and
-    Assign's output when compiling, which carries the write's ordering (Note [Side effects in graph mode])."""
+    """Writes `value` into input_x; returns a plain Tensor of input_x's memory in eager mode (MindSpore returns
+    a Tensor, not the Parameter), and Assign's output when compiling, which carries the write's ordering
+    (Note [Side effects in graph mode])."""
     written = prim("Assign")(input_x, value)
-    return written if is_building_graph() else input_x
+    return written if is_building_graph() else _C.detach(input_x)
 
 
 def _target(api, input_x):

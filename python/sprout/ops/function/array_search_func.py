@@ -114,7 +114,7 @@ def _check_index(api, index):
 
 def index_add(x, indices, y, axis, use_lock=True, check_index_bound=True):
     """x with the slices of `y` along `axis` added at positions `indices` (repeats accumulate). A Parameter x
-    is updated in place and returned, as MindSpore's; another tensor gives a new one."""
+    is also updated in place, as MindSpore's."""
     target, updates = _tensor(x, "index_add", "x"), _tensor(y, "index_add", "y")
     axis = _axis("index_add", "axis", axis, target.ndim)
     index = _check_index("index_add", indices)
@@ -125,9 +125,9 @@ def index_add(x, indices, y, axis, use_lock=True, check_index_bound=True):
     # Slices moved to the front, summed per index into x's positions, moved back.
     sums = unsorted_segment_sum(moveaxis(updates, axis, 0), index, target.shape[axis])
     out = target + moveaxis(sums, 0, axis)
-    if isinstance(target, Parameter):
+    if isinstance(target, Parameter):  # written, and its new value returned as a Tensor (as MindSpore's)
         prim("Assign")(target, out)
-        return target
+        return out
     return out
 
 
