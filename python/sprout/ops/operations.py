@@ -76,28 +76,44 @@ class OneHot(globals()["OneHot"]):
 
 
 class Print(globals()["Print"]):
-    """``ops.Print()(*args)``: prints strings and tensors in one line, in program order in graph mode too
-    (Note [Print] in src/ops/debug_print.cc). Non-tensor arguments become part of the printed text."""
+    """``ops.Print()(*args)``: prints its arguments one per line, tensors in their repr form
+    (``Tensor(shape=[2], dtype=Float32, value= [...])``) as MindSpore's Print does, in program order in graph
+    mode too (Note [Print] in src/ops/debug_print.cc). Non-tensor arguments become part of the text."""
 
     def __call__(self, *args):
-        return _print(args)
+        return _print(args, sep="\n", tensor_form="{!r}")
 
 
-def _print(args, sep=" "):
+def _print(args, sep=" ", tensor_form="{}"):
+    """The Print op writing args: tensors become its inputs, put in the text as str ("{}", what Python's
+    print shows) or repr ("{!r}"); everything else is folded into the format now."""
     from sprout.common.tensor import Tensor
     parts, tensors = [], []
     for a in args:
         if isinstance(a, Tensor):
-            parts.append("{}")
+            parts.append(tensor_form)
             tensors.append(a)
         else:
             parts.append(str(a).replace("{", "{{").replace("}", "}}"))
     return _C.Primitive("Print", {"format": sep.replace("{", "{{").replace("}", "}}").join(parts)})(*tensors)
 
 
+class _PrintedTensor:
+    """A tensor in Print's format: str for "{}", repr for "{!r}"."""
+
+    def __init__(self, tensor):
+        self.tensor = tensor
+
+    def __format__(self, spec):
+        return str(self.tensor)
+
+    def __repr__(self):
+        return repr(self.tensor)
+
+
 def _print_sink(format, tensors):
-    """Where Print's text goes: Python's print, with each tensor as str(tensor) -- what PYNATIVE prints."""
-    print(format.format(*[str(t) for t in tensors]), flush=True)
+    """Where Print's text goes: Python's print."""
+    print(format.format(*[_PrintedTensor(t) for t in tensors]), flush=True)
 
 
 _C.set_print_sink(_print_sink)
