@@ -58,3 +58,27 @@ def test_stop_gradient_of_plain_values_and_tuples():
     x = ms.Tensor([2.0])
     gx = ms.grad(lambda t: sum(ops.stop_gradient((t * t, t))) + t)(x)
     assert gx.asnumpy().tolist() == [1.0]
+
+
+@pytest.mark.parametrize("ord", ["nuc", 2, -2])
+def test_spectral_and_nuclear_norms_match_numpy(ord):
+    rng = np.random.default_rng(3)
+    a = rng.standard_normal((3, 4, 5))
+    got = ops.norm(ms.Tensor(a), ord=ord, dim=(2, 0), keepdim=True).asnumpy()
+    np.testing.assert_allclose(got, np.linalg.norm(a, ord=ord, axis=(2, 0), keepdims=True), rtol=1e-10)
+    np.testing.assert_allclose(ops.norm(ms.Tensor(a[0]), ord=ord).asnumpy(), np.linalg.norm(a[0], ord=ord), rtol=1e-10)
+    assert float(ops.norm(ms.Tensor([[1., 2., 3.], [4., 5., 7.]]), ord="nuc").asnumpy()) == pytest.approx(10.7625, 1e-5)
+    grad = ms.grad(lambda t: ops.norm(t, ord="nuc"))(ms.Tensor(a[0])).asnumpy()
+    u, _, vt = np.linalg.svd(a[0], full_matrices=False)
+    np.testing.assert_allclose(grad, u @ vt, atol=1e-12)  # d ||A||_* / dA = U V^T
+    with pytest.raises(ValueError, match=r"norm: matrix 'ord' must be one of 'fro', 'nuc', 1, -1, 2, -2"):
+        ops.norm(ms.Tensor(a[0]), ord=3, dim=(0, 1))
+
+
+def test_fold_takes_output_size_as_a_tensor_and_adaptive_pooling_none_keeps_a_size():
+    x = ms.Tensor(np.random.default_rng(0).random((2, 16, 25)).astype(np.float32))
+    by_tensor = ops.fold(x, ms.Tensor([8, 8], ms.int32), [2, 2], [2, 2], [2, 2], [2, 2])
+    np.testing.assert_array_equal(by_tensor.asnumpy(), ops.fold(x, (8, 8), 2, 2, 2, 2).asnumpy())
+    planes = ms.Tensor(np.arange(1.0, 10.0, dtype=np.float32).reshape(1, 3, 3))
+    np.testing.assert_array_equal(ops.AdaptiveAvgPool2D((None, 2))(planes).asnumpy(),
+                                  [[[1.5, 2.5], [4.5, 5.5], [7.5, 8.5]]])  # MindSpore's documented values

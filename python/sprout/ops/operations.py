@@ -75,6 +75,23 @@ class OneHot(globals()["OneHot"]):
         return self._c(indices, on_value, off_value, depth)
 
 
+def _none_keeps_input_size(cls):
+    """An adaptive pooling primitive whose output_size may hold None (MindSpore's "keep the input's size"),
+    which the registry attribute spells -1."""
+    base_init = cls.__init__
+
+    def __init__(self, output_size=(1,)):
+        if isinstance(output_size, (tuple, list)):
+            output_size = tuple(-1 if v is None else v for v in output_size)
+        base_init(self, output_size)
+
+    return type(cls.__name__, (cls,), {"__init__": __init__, "__doc__": cls.__doc__, "__module__": cls.__module__})
+
+
+AdaptiveAvgPool2D = _none_keeps_input_size(globals()["AdaptiveAvgPool2D"])
+AdaptiveMaxPool2D = _none_keeps_input_size(globals()["AdaptiveMaxPool2D"])
+
+
 class Print(globals()["Print"]):
     """``ops.Print()(*args)``: prints its arguments one per line, tensors in their repr form
     (``Tensor(shape=[2], dtype=Float32, value= [...])``) as MindSpore's Print does, in program order in graph

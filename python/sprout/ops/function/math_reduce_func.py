@@ -9,7 +9,7 @@ import numpy as np
 from sprout.common import dtype as mstype
 from sprout.common.tensor import Tensor
 from sprout.ops.function._prims import prim
-from sprout.ops.function.array_func import _axis, _narrow, _shift
+from sprout.ops.function.array_func import _axis, _narrow, _shift, expand_dims as _expand_dims, transpose as _transpose
 from sprout.ops.function.math_func import _axes
 
 _abs, _square, _sqrt, _exp, _log = prim("Abs"), prim("Square"), prim("Sqrt"), prim("Exp"), prim("Log")
@@ -321,15 +321,28 @@ def _matrix_norm(x, ord, rows, cols, keep):
         summed, across = (rows, cols) if ord in (1, -1) else (cols, rows)
         sums = _reduce("ReduceSum", _abs(x), (summed,), True)
         out = _reduce("ReduceMax" if ord > 0 else "ReduceMin", sums, (across,), True)
+    elif ord in ("nuc", 2, -2):
+        # The singular values' sum (nuclear), largest (spectral, 2) or smallest (-2), the matrix axes moved last.
+        from sprout.ops.function.math_linalg_more_func import svd
+        rows, cols = rows % x.ndim, cols % x.ndim
+        others = [a for a in range(x.ndim) if a not in (rows, cols)]
+        singular = svd(_transpose(x, tuple(others) + (rows, cols)), compute_uv=False)
+        reduce = {"nuc": "ReduceSum", 2: "ReduceMax", -2: "ReduceMin"}[ord]
+        out = _reduce(reduce, singular, (singular.ndim - 1,), False)
+        if keep:
+            for axis in sorted((rows, cols)):
+                out = _expand_dims(out, axis)
+        return out
     else:
-        raise ValueError(f"norm: matrix 'ord' must be one of 'fro', 1, -1, inf, -inf, but got {ord!r} (the "
-                         f"spectral and nuclear norms need singular values; compute them with a decomposition)")
+        raise ValueError(f"norm: matrix 'ord' must be one of 'fro', 'nuc', 1, -1, 2, -2, inf, -inf, but got "
+                         f"{ord!r}")
     return _drop_axes(out, x.shape, (rows, cols), keep)
 
 
 def norm(A, ord=None, dim=None, keepdim=False, *, dtype=None):
     """Vector or matrix norm. `dim` an int (or None with 1-d `A`): vector norm of order `ord` (default 2);
-    a pair (or None with 2-d `A` and `ord` given): matrix norm ('fro' default, 1, -1, inf, -inf); `dim` and
+    a pair (or None with 2-d `A` and `ord` given): matrix norm ('fro' default, 'nuc', 1, -1, 2, -2, inf, -inf
+    as NumPy defines them); `dim` and
     `ord` both None: the 2-norm of all elements."""
     x = _cast(A, dtype) if dtype is not None else A
     _check_floating("norm", "A", x)

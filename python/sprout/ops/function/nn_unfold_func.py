@@ -4,6 +4,7 @@ index table; fold adds them back through the same table (unsorted_segment_sum), 
 adjoint and both differentiate through registry ops."""
 import numpy as np
 
+from sprout._frontend import is_building_graph
 from sprout.common.tensor import Tensor
 from sprout.ops.function._prims import prim
 from sprout.ops.function.array_func import _int, _tensor, pad, reshape, transpose, unsorted_segment_sum
@@ -14,6 +15,8 @@ from sprout.ops.function.nn_pool1d_func import _pair as _pool_pair
 
 
 def _pair(api, arg, value):
+    if isinstance(value, Tensor) and value.ndim == 1 and value.shape[0] == 2 and not is_building_graph():
+        value = tuple(value.asnumpy().tolist())  # MindSpore's fold takes output_size as a 2-element tensor too
     if isinstance(value, (tuple, list)) and len(value) == 2:
         return tuple(_int(v, api, arg) for v in value)
     value = _int(value, api, arg)
