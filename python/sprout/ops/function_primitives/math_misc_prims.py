@@ -184,7 +184,7 @@ class CumulativeLogsumexp(Primitive):
 
 class Median(Primitive):
     """``Median(global_median=False, axis=0, keep_dims=False, ignore_nan=False)(x)``: (values, indices) of the
-    lower median along `axis`, or of all elements (`global_median`: the index is into the flattened x).
+    lower median along `axis`, or of all elements (`global_median`: the index is 0, as MindSpore's gives).
     With `ignore_nan`, NaN elements are left out; otherwise a NaN makes the median NaN."""
 
     @prim_attr_register
@@ -198,7 +198,8 @@ class Median(Primitive):
     def __call__(self, x):
         x = _tensor("Median", "x", x)
         if self.global_median:
-            x, axis, keep_dims = F.reshape(x, (-1,)), 0, False
+            value, _ = Median(False, 0, False, self.ignore_nan)(F.reshape(x, (-1,)))
+            return value, Tensor(0, mstype.int64)
         else:
             axis, keep_dims = _axis("Median", "axis", self.axis, x.ndim), self.keep_dims
         if x.ndim == 0:
