@@ -56,7 +56,8 @@ def main(argv=None):
         print(f"{size} ranks trained {args.epochs} epochs in {elapsed:.1f} s; held-out accuracy {accuracy:.4f}")
         if args.export:
             images, _ = next(test.create_tuple_iterator())
-            print(f"exported {ms.export(net, images, file_name=args.export)}")
+            ms.export(net, images, file_name=args.export)
+            print(f"exported {args.export if args.export.endswith('.mindir') else args.export + '.mindir'}")
     return accuracy
 
 

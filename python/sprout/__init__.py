@@ -37,6 +37,14 @@ from sprout.ops.composite import grad, jacfwd, jacrev, jvp, value_and_grad, vjp,
 from sprout.ops.composite.grad import _no_grad
 from sprout._frontend.jit import jit, ms_function
 from sprout.profiler import Profiler
+from sprout.common.generator import Generator, get_rng_state, initial_seed, manual_seed, seed, set_rng_state
+from sprout.global_settings import set_deterministic, set_recursion_limit
+from sprout.run_check import run_check
+from sprout.jit_class import jit_class
+from sprout.recompute import recompute
+from sprout.log import get_level, get_log_config
+from sprout.parallel.merge_sliced_parameter import merge_sliced_parameter
+from sprout.train.dataset_helper import DatasetHelper
 from sprout.common import tensor_aliases, tensor_inplace
 from sprout.common.tensor import _attach_functional_methods
 

@@ -45,12 +45,30 @@ def _check(key, value):
     return value
 
 
+# dataset_strategy is full_batch under MindSpore's other name: "full_batch" (every rank reads the whole batch)
+# or "data_parallel" (each rank its shard). Per-input layouts (a tuple of strategies) need sharded inputs.
+_DATASET_STRATEGIES = {"data_parallel": False, "full_batch": True}
+
+
+def _full_batch_of(dataset_strategy):
+    if not isinstance(dataset_strategy, str) or dataset_strategy not in _DATASET_STRATEGIES:
+        raise ValueError(f"set_auto_parallel_context: dataset_strategy must be 'data_parallel' or 'full_batch' "
+                         f"(Sprout does not shard inputs by layout), but got {dataset_strategy!r}")
+    return _DATASET_STRATEGIES[dataset_strategy]
+
+
 def set_auto_parallel_context(**kwargs):
+    if "dataset_strategy" in kwargs:
+        if "full_batch" in kwargs:
+            raise ValueError("set_auto_parallel_context: give dataset_strategy or full_batch, not both")
+        kwargs["full_batch"] = _full_batch_of(kwargs.pop("dataset_strategy"))
     checked = {k: _check(k, v) for k, v in kwargs.items()}
     _context.update(checked)
 
 
 def get_auto_parallel_context(attr_key):
+    if attr_key == "dataset_strategy":
+        return "full_batch" if _context["full_batch"] else "data_parallel"
     if attr_key not in _context:
         raise ValueError(f"get_auto_parallel_context: unknown key '{attr_key}'; Sprout's keys: "
                          f"{', '.join(sorted(_DEFAULTS))}")

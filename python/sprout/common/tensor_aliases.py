@@ -20,7 +20,8 @@ def _cast_method(name, dtype):
 
 
 _CASTS = {"float": mstype.float32, "double": mstype.float64, "half": mstype.float16, "int": mstype.int32,
-          "long": mstype.int64, "short": mstype.int16, "bool": mstype.bool_}
+          "long": mstype.int64, "short": mstype.int16, "bool": mstype.bool_, "bfloat16": mstype.bfloat16,
+          "byte": mstype.uint8}
 
 # name -> ops function of the same arguments (self first).
 _SAME_AS = {"eq": "equal", "ne": "not_equal", "lt": "less", "le": "less_equal", "gt": "greater",

@@ -46,8 +46,7 @@ class FileWriter:
         if self._schema is not None:
             raise RuntimeError("FileWriter.add_schema: a MindRecord file has one schema, and it is already set")
         _layout.check_schema(content)
-        self._schema, self._desc = dict(content), desc or ""
-        return 0
+        self._schema, self._desc = dict(content), desc or ""  # returns None, as MindSpore 2.10's does
 
     def add_index(self, index_fields):
         self._need_schema("add_index")

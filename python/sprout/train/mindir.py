@@ -17,7 +17,7 @@ _EXTENSION = ".mindir"
 
 def export(net, *inputs, file_name, file_format="MINDIR", **kwargs):
     """Writes ``net`` (a Cell or a function) compiled for ``inputs`` to ``file_name`` (".mindir" is
-    appended when missing). Written atomically; returns the path written."""
+    appended when missing). Written atomically; returns None, as MindSpore's export does."""
     from sprout.nn.cell import Cell
     if not isinstance(file_format, str) or file_format.upper() != "MINDIR":
         raise ValueError(f"export: file_format must be 'MINDIR' (Sprout writes MindIR files), but got {file_format!r}")
@@ -52,7 +52,6 @@ def export(net, *inputs, file_name, file_format="MINDIR", **kwargs):
     single = output_template[0] == "leaf"
     import sprout
     _C.export_mindir(ctx.entry, n_inputs, weights, single, sprout.__version__, path)
-    return path
 
 
 class MindIRGraph:

@@ -54,7 +54,7 @@ def test_fit_history_and_hooks_order():
     history = History()
     model.fit(2, toy_data(), toy_data(seed=1), callbacks=[Recorder(), history])
     assert events == ["begin", "epoch1", "epoch2", "end"]
-    assert history.epoch == [1, 2] and len(history.history["accuracy"]) == 2
+    assert history.epoch == {'epoch': [1, 2]} and len(history.history["accuracy"]) == 2
 
 
 def test_model_checkpoint_keeps_the_newest(tmp_path):

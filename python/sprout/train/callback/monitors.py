@@ -55,15 +55,21 @@ class TimeMonitor(Callback):
 
 
 class History(Callback):
-    """Records the loss of each epoch (and eval results of fit) in ``history.epoch`` / ``history.history``."""
+    """Records the loss of each epoch (and eval results of fit): ``history.epoch`` is MindSpore's
+    ``{'epoch': [1, 2, ...]}`` (None before training begins), ``history.history`` ``{'net_output': [...], ...}``."""
 
     def __init__(self):
-        self.epoch = []
+        self.epoch = None
         self.history = {}
+
+    def on_train_begin(self, run_context):
+        self.epoch = {"epoch": []}
 
     def on_train_epoch_end(self, run_context):
         cb = run_context.original_args()
-        self.epoch.append(cb.cur_epoch_num)
+        if self.epoch is None:  # called without on_train_begin (a hand-driven loop)
+            self.epoch = {"epoch": []}
+        self.epoch["epoch"].append(cb.cur_epoch_num)
         loss = _loss_value(cb.net_outputs)
         if loss is not None:
             self.history.setdefault("net_output", []).append(loss)
