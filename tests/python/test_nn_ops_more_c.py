@@ -294,3 +294,45 @@ def test_graph_mode_matches_eager():
     compiled = ms.jit(f)(x)
     for a, b in zip(eager, compiled):
         np.testing.assert_allclose(a.asnumpy(), b.asnumpy(), rtol=1e-6)
+
+
+def test_space_batch_layouts_match_numpy():
+    x = rand(2, 3, 4, 6)
+    y = ops.space_to_batch_nd(ms.Tensor(x), [2, 3], [[0, 2], [3, 0]]).asnumpy()
+    padded = np.pad(x, ((0, 0), (0, 0), (0, 2), (3, 0)))
+    expected = np.stack([padded[:, :, i::2, j::3] for i in range(2) for j in range(3)]).reshape(12, 3, 3, 3)
+    np.testing.assert_array_equal(y, expected)
+    back = ops.batch_to_space_nd(ms.Tensor(y), [2, 3], [[0, 2], [3, 0]]).asnumpy()
+    np.testing.assert_array_equal(back, x)
+    np.testing.assert_array_equal(ops.SpaceToBatchND([2, 3], [[0, 2], [3, 0]])(ms.Tensor(x)).asnumpy(), y)
+    depth = ops.SpaceToDepth(2)(ms.Tensor(x)).asnumpy()
+    expected = np.concatenate([x[:, :, i::2, j::2] for i in range(2) for j in range(2)], 1)
+    np.testing.assert_array_equal(depth, expected)
+    np.testing.assert_array_equal(ops.DepthToSpace(2)(ms.Tensor(depth)).asnumpy(), x)
+    pads = [[0, 0], [1, 2], [2, 1], [0, 3]]
+    for mode, np_mode in (("REFLECT", "reflect"), ("SYMMETRIC", "symmetric")):
+        np.testing.assert_array_equal(ops.MirrorPad(mode)(ms.Tensor(x), ms.Tensor(np.array(pads))).asnumpy(),
+                                      np.pad(x, pads, np_mode))
+    check_grad(lambda v: ops.mirror_pad(v, [[1, 1], [0, 2]], "SYMMETRIC"), rand(3, 4, dtype=np.float64))
+    with pytest.raises(ValueError, match="mirror_pad: mode 'REFLECT' pads axis 1"):
+        ops.mirror_pad(ms.Tensor(x), [[0, 0], [3, 0], [0, 0], [0, 0]], "REFLECT")
+
+
+def test_boxes_match_numpy():
+    anchors = np.array([[0, 0, 9, 9], [5, 5, 14, 19]], np.float32)
+    gts = np.array([[2, 2, 11, 11], [0, 0, 4, 4], [20, 20, 30, 30]], np.float32)
+
+    def area(b):
+        return (b[..., 2] - b[..., 0] + 1) * (b[..., 3] - b[..., 1] + 1)
+    a, g = anchors[None], gts[:, None]
+    w = np.maximum(np.minimum(a[..., 2], g[..., 2]) - np.maximum(a[..., 0], g[..., 0]) + 1, 0)
+    h = np.maximum(np.minimum(a[..., 3], g[..., 3]) - np.maximum(a[..., 1], g[..., 1]) + 1, 0)
+    np.testing.assert_allclose(ops.IOU()(ms.Tensor(anchors), ms.Tensor(gts)).asnumpy(),
+                               w * h / (area(a) + area(g) - w * h), rtol=1e-6)
+    np.testing.assert_allclose(ops.iou(ms.Tensor(anchors), ms.Tensor(gts), "iof").asnumpy(), w * h / area(g),
+                               rtol=1e-6)
+    deltas = ops.BoundingBoxEncode(stds=(0.1, 0.1, 0.2, 0.2))(ms.Tensor(anchors), ms.Tensor(gts[:2]))
+    boxes = ops.BoundingBoxDecode((100, 100), stds=(0.1, 0.1, 0.2, 0.2))(ms.Tensor(anchors), deltas)
+    np.testing.assert_allclose(boxes.asnumpy(), gts[:2], atol=1e-4)
+    valid = ops.check_valid(ms.Tensor(gts), ms.Tensor(np.array([20, 25, 1], np.float32))).asnumpy()
+    np.testing.assert_array_equal(valid, [True, True, False])
