@@ -1,11 +1,12 @@
 """MindSpore's documentation examples, run by MindSpore and by Sprout, their printed outputs compared.
 
-Every public name of mindspore, mindspore.ops, mindspore.nn and every Tensor method whose docstring has
-examples and lists CPU among its platforms is run twice: once by MindSpore (in the peers' environment,
-benchmarks/peers_env.sh) and once by Sprout with `import mindspore` meaning `import sprout`. What the
-examples print is compared number by number (relative 1e-3, as MindSpore's docs print few digits) and
-word by word. The examples stay in MindSpore's package: nothing of them is stored here; the report lists
-each name with its verdict and, for the ones that differ, both outputs.
+Every public name of mindspore and of its ops, nn, train, amp, dataset, mindrecord, mint and numpy
+namespaces (NAMESPACES), and every Tensor method, whose docstring has examples and lists CPU among its
+platforms is run twice: once by MindSpore (in the peers' environment, benchmarks/peers_env.sh) and once by
+Sprout with `import mindspore` meaning `import sprout`. What the examples print is compared number by
+number (relative 2e-3, as MindSpore's docs print few digits) and word by word. The examples stay in
+MindSpore's package: nothing of them is stored here; the report lists each name with its verdict and, for
+the ones that differ, both outputs.
 
     python benchmarks/interop/doc_examples.py                     # both sides, report to stdout
     python benchmarks/interop/doc_examples.py --only ops.abs,nn.Dense --show
@@ -13,6 +14,7 @@ each name with its verdict and, for the ones that differ, both outputs.
 import argparse
 import contextlib
 import doctest
+import importlib
 import importlib.abc
 import importlib.util
 import io
@@ -38,13 +40,26 @@ def _platforms(doc):
     return None if match is None else re.findall(r"``(\w+)``", match.group(1))
 
 
+# Where the examples are read: (prefix of the reported names, the module or class below mindspore).
+NAMESPACES = (("ops", "ops"), ("nn", "nn"), ("Tensor", "Tensor"), ("mindspore", ""), ("train", "train"),
+              ("amp", "amp"), ("dataset", "dataset"), ("dataset.vision", "dataset.vision"),
+              ("dataset.transforms", "dataset.transforms"), ("mindrecord", "mindrecord"),
+              ("experimental.optim", "experimental.optim"), ("mint", "mint"), ("mint.nn", "mint.nn"),
+              ("mint.nn.functional", "mint.nn.functional"), ("numpy", "numpy"))
+
+
+def _owner(path):
+    import mindspore
+    if path == "Tensor":
+        return mindspore.Tensor
+    return importlib.import_module("mindspore" + ("." + path if path else ""))
+
+
 def collect():
     """{name: [example source, ...]} for every documented public name that runs on CPU."""
-    import mindspore
-    from mindspore import nn, ops
     parser = doctest.DocTestParser()
     seen, found = set(), {}
-    for prefix, owner in (("ops", ops), ("nn", nn), ("Tensor", mindspore.Tensor), ("mindspore", mindspore)):
+    for prefix, owner in ((prefix, _owner(path)) for prefix, path in NAMESPACES):
         for name in sorted(dir(owner)):
             if name.startswith("_"):
                 continue

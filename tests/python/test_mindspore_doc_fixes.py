@@ -82,3 +82,9 @@ def test_fold_takes_output_size_as_a_tensor_and_adaptive_pooling_none_keeps_a_si
     planes = ms.Tensor(np.arange(1.0, 10.0, dtype=np.float32).reshape(1, 3, 3))
     np.testing.assert_array_equal(ops.AdaptiveAvgPool2D((None, 2))(planes).asnumpy(),
                                   [[[1.5, 2.5], [4.5, 5.5], [7.5, 8.5]]])  # MindSpore's documented values
+
+
+def test_argmin_gives_int32_indices_as_mindspore():
+    x = ms.Tensor([[1., 3], [0, 4]])
+    assert [ops.argmin(x).dtype, ops.argmin(x, 1).dtype, x.argmin().dtype] == [ms.int32] * 3
+    assert ops.argmin(x).item() == 2 and ops.argmax(x).dtype == ms.int64

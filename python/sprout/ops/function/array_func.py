@@ -412,13 +412,13 @@ def one_hot(indices, depth, on_value=1, off_value=0, axis=-1):
 
 # ---- arg and scans --------------------------------------------------------------------------------
 
-def _arg(op, api, input, axis, keepdims):
+def _arg(op, api, input, axis, keepdims, index_dtype=mstype.int64):
     x = _tensor(input, api, "input")
     if axis is None:
-        out = prim(op, axis=0, output_type=mstype.int64)(reshape(x, (-1,)))
+        out = prim(op, axis=0, output_type=index_dtype)(reshape(x, (-1,)))
         return reshape(out, (1,) * x.ndim) if keepdims else out
     axis = _int(axis, api, "axis")
-    out = prim(op, axis=axis, output_type=mstype.int64)(x)
+    out = prim(op, axis=axis, output_type=index_dtype)(x)
     return expand_dims(out, axis) if keepdims and x.ndim > 0 else out
 
 
@@ -428,8 +428,9 @@ def argmax(input, dim=None, keepdim=False):
 
 
 def argmin(input, axis=None, keepdims=False):
-    """Index of the smallest element (over the flattened input when `axis` is None); Int64."""
-    return _arg("Argmin", "argmin", input, axis, keepdims)
+    """Index of the smallest element (over the flattened input when `axis` is None); Int32, as MindSpore's
+    argmin gives it (its argmax gives Int64)."""
+    return _arg("Argmin", "argmin", input, axis, keepdims, mstype.int32)
 
 
 def cumsum(x, axis, dtype=None):
