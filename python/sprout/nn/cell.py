@@ -192,11 +192,19 @@ class Cell:
     def set_train(self, mode=True):
         for _, cell in self.cells_and_names():
             _set_training(cell, mode)
+            cell.__dict__.pop("_phase", None)  # as MindSpore, set_train names the phase again
         return self
 
     @property
     def phase(self):
-        return "train" if self.training else "predict"
+        """The phase name compiled code is built under: 'train' or 'predict' from set_train, unless set by hand."""
+        return self.__dict__.get("_phase") or ("train" if self.training else "predict")
+
+    @phase.setter
+    def phase(self, value):
+        if not isinstance(value, str):
+            raise TypeError(f"Cell.phase: must be a str, but got {type(value).__name__}")
+        object.__setattr__(self, "_phase", value)
 
     def to_float(self, dst_type):
         """Runs this cell (and its sub-cells) with floating-point inputs cast to `dst_type`."""

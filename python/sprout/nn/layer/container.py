@@ -65,8 +65,8 @@ class CellList(Cell):
         return iter(self._cells.values())
 
     def append(self, cell):
+        """Adds `cell` at the end; returns None, as list.append and MindSpore's CellList.append."""
         self.insert_child_to_cell(str(len(self._cells)), _check_cell("CellList.append", cell))
-        return self
 
     def extend(self, cells):
         for cell in cells:
@@ -126,6 +126,10 @@ class CellDict(Cell):
 
     def pop(self, key):
         return self._cells.pop(key)
+
+    def clear(self):
+        """Removes every cell."""
+        self._cells.clear()
 
     def construct(self, *inputs):
         raise TypeError("CellDict is a container: call its cells, not the dict")
