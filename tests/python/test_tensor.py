@@ -290,6 +290,6 @@ def test_reductions_over_middle_axes_of_a_contiguous_tensor(axis):
     x = np.random.default_rng(1).standard_normal((3, 4, 5, 67)).astype(np.float32)
     t = ms.Tensor(x)
     np.testing.assert_allclose(ops.mean(t, axis).asnumpy(), x.mean(axis), rtol=1e-5, atol=1e-6)
-    np.testing.assert_array_equal(t.max(axis).asnumpy(), x.max(axis))
+    np.testing.assert_array_equal(t.max(axis=axis).asnumpy(), x.max(axis))
     n = np.arange(3 * 4 * 5 * 67, dtype=np.int64).reshape(3, 4, 5, 67)
     np.testing.assert_array_equal(ms.Tensor(n).sum(axis).asnumpy(), n.sum(axis))
