@@ -18,11 +18,10 @@ _log, _exp, _pow, _abs, _sign = prim("Log"), prim("Exp"), prim("Pow"), prim("Abs
 _cast, _select, _floor, _ceil = prim("Cast"), prim("Select"), prim("Floor"), prim("Ceil")
 _less, _less_equal, _equal, _greater = prim("Less"), prim("LessEqual"), prim("Equal"), prim("Greater")
 _and, _or, _not, _isnan = prim("LogicalAnd"), prim("LogicalOr"), prim("LogicalNot"), prim("IsNan")
-_maximum, _minimum, _stop = prim("Maximum"), prim("Minimum"), prim("StopGradient")
+_maximum, _stop = prim("Maximum"), prim("StopGradient")
 
 _F64 = mstype.float64
 _F32_F64 = (mstype.float32, mstype.float64)
-_INTS = (mstype.int8, mstype.int16, mstype.int32, mstype.int64, mstype.uint8)
 
 
 def _c(value, dtype=_F64):
