@@ -1,0 +1,2 @@
+"""mindspore.numpy.array_creations: being written."""
+__all__ = []

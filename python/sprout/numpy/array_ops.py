@@ -1,0 +1,2 @@
+"""mindspore.numpy.array_ops: being written."""
+__all__ = []

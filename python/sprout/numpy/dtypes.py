@@ -1,0 +1,2 @@
+"""mindspore.numpy.dtypes: being written."""
+__all__ = []

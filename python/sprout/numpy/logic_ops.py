@@ -1,0 +1,2 @@
+"""mindspore.numpy.logic_ops: being written."""
+__all__ = []

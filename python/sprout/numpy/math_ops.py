@@ -1,0 +1,2 @@
+"""mindspore.numpy.math_ops: being written."""
+__all__ = []
