@@ -187,3 +187,13 @@ def test_softmax_2d_and_rrelu():
     np.testing.assert_allclose(rrelu(ms.Tensor(x)).asnumpy(), np.where(x >= 0, x, 0.2 * x), rtol=1e-6)
     with pytest.raises(ValueError, match="RReLU: need 0 <= lower <= upper"):
         nn.RReLU(0.5, 0.1)
+
+
+def test_adaptive_max_pool_3d_returns_indices():
+    x = RNG.randn(2, 3, 4, 5, 6).astype(np.float32)
+    out, indices = nn.AdaptiveMaxPool3d((2, 1, 3), return_indices=True)(ms.Tensor(x))
+    np.testing.assert_array_equal(out.asnumpy(), nn.AdaptiveMaxPool3d((2, 1, 3))(ms.Tensor(x)).asnumpy())
+    flat = x.reshape(2, 3, -1)
+    np.testing.assert_array_equal(np.take_along_axis(flat, indices.asnumpy().reshape(2, 3, -1).astype(np.int64), 2),
+                                  out.asnumpy().reshape(2, 3, -1))  # each index points at its maximum
+    assert indices.dtype == ms.int32

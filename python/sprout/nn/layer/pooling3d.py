@@ -190,15 +190,18 @@ class AdaptiveAvgPool3d(Cell):
 
 
 class AdaptiveMaxPool3d(Cell):
-    """Max over the windows that split depth, height and width into output_size (None keeps an axis)."""
+    """Max over the windows that split depth, height and width into output_size (None keeps an axis); with
+    return_indices, (output, Int32 indices flat in each D * H * W input volume), ops.adaptive_max_pool3d's."""
 
     def __init__(self, output_size, return_indices=False):
         super().__init__()
-        if return_indices:
-            raise ValueError("AdaptiveMaxPool3d: return_indices=True is not supported")
-        self.output_size, self.return_indices = output_size, False
+        if not isinstance(return_indices, bool):
+            raise TypeError(f"AdaptiveMaxPool3d: 'return_indices' must be a bool, but got {return_indices!r}")
+        self.output_size, self.return_indices = output_size, return_indices
 
     def construct(self, x):
+        if self.return_indices:
+            return ops.adaptive_max_pool3d(x, self.output_size, True)
         x, squeezed = _as_5d("AdaptiveMaxPool3d", x)
         od, oh, ow = _output_size("AdaptiveMaxPool3d", self.output_size, x.shape[2:])
         y = _separable(x, ops.adaptive_max_pool2d, ((oh, ow),), ops.adaptive_max_pool1d, (od,))
