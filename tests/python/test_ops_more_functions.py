@@ -501,7 +501,7 @@ def test_distances_clipping_and_small_constructors():
     with pytest.raises(ValueError, match=r"tensor_scatter_add: 'updates' must have shape \(1, 2\)"):
         ops.tensor_scatter_add(T(base), T(np.array([[0]])), T(np.ones(2)))
     np.testing.assert_array_equal(ops.repeat_elements(T(np.array([[1, 2]])), 2, 1).asnumpy(), [[1, 1, 2, 2]])
-    assert ops.scalar_to_tensor(3, ms.int32).dtype == ms.int32 and ops.tuple_to_array((1, 2)).dtype == ms.int64
+    assert ops.scalar_to_tensor(3, ms.int32).dtype == ms.int32 and ops.tuple_to_array((1, 2)).dtype == ms.int32
     assert ops.tuple_to_array((1, 2.5)).dtype == ms.float32
     img = T(randn(1, 1, 2, 2))
     np.testing.assert_array_equal(ops.upsample(img, scale_factor=2.0).asnumpy(), ops.interpolate(img, scale_factor=2.0).asnumpy())

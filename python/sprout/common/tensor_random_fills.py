@@ -2,7 +2,8 @@
 random_, exponential_, bernoulli_. Their seeds are drawn from the global generator (ms.set_seed), as the
 ops of random_func do, so a seeded script repeats its numbers and successive calls differ.
 
-Sprout has no Generator objects: `generator` must be None (the global generator).
+An ms.Generator given as `generator` is handled by the wrappers of tensor_methods_wave3.py, which make these
+methods draw from it; here `generator` is always None.
 """
 import numbers
 

@@ -203,12 +203,12 @@ def scalar_to_tensor(input_x, dtype=mstype.float32):
 
 
 def tuple_to_array(input_x):
-    """A 1-d tensor of a tuple of numbers (Int64 for ints, Float32 otherwise, as MindSpore's)."""
+    """A 1-d tensor of a tuple of numbers (Int32 for ints, as MindSpore 2.10's; Float32 otherwise)."""
     if not isinstance(input_x, tuple) or not input_x or not all(
             isinstance(v, (int, float)) and not isinstance(v, bool) for v in input_x):
         raise TypeError(f"tuple_to_array: 'input_x' must be a non-empty tuple of numbers, but got {input_x!r}")
     ints = all(isinstance(v, int) for v in input_x)
-    return Tensor(list(input_x), mstype.int64 if ints else mstype.float32)
+    return Tensor(list(input_x), mstype.int32 if ints else mstype.float32)
 
 
 def numel(input):
