@@ -88,3 +88,33 @@ def test_argmin_gives_int32_indices_as_mindspore():
     x = ms.Tensor([[1., 3], [0, 4]])
     assert [ops.argmin(x).dtype, ops.argmin(x, 1).dtype, x.argmin().dtype] == [ms.int32] * 3
     assert ops.argmin(x).item() == 2 and ops.argmax(x).dtype == ms.int64
+
+
+def test_optimizer_building_blocks_as_mindspore_gives_them():
+    net = nn.Dense(2, 3)
+    opt = nn.Momentum(net.trainable_params(), 0.01, 0.9, weight_decay=0.1, loss_scale=2.0)
+    assert opt.target == "CPU" and opt.unique is True
+    assert float(opt.get_weight_decay().asnumpy()) == pytest.approx(0.2)  # scaled by the loss scale, as MindSpore
+    ones = tuple(ms.Tensor(np.ones(p.shape, np.float32)) for p in net.trainable_params())
+    for g, p in zip(opt.decay_weight(ones), net.trainable_params()):
+        np.testing.assert_allclose(g.asnumpy(), 1 + 0.2 * p.asnumpy(), rtol=1e-6)
+    assert all(np.all(g.asnumpy() == 0.5) for g in opt.scale_grad(ones))
+    convs = nn.SequentialCell([nn.Conv2d(16, 2, 3), nn.Conv2d(1, 2, 3)])  # centralized when channels % 16 == 0
+    grouped = nn.Momentum([{"params": convs.trainable_params(), "grad_centralization": True}], 0.1, 0.9)
+    grads = tuple(ms.Tensor(np.arange(np.prod(p.shape), dtype=np.float32).reshape(p.shape))
+                  for p in grouped.parameters)
+    centred = grouped.gradients_centralization(grads)
+    w16 = grads[0].asnumpy()
+    np.testing.assert_allclose(centred[0].asnumpy(), w16 - w16.mean(axis=(1, 2, 3), keepdims=True), atol=1e-4)
+    np.testing.assert_array_equal(centred[1].asnumpy(), grads[1].asnumpy())
+
+
+def test_order_params_sets_the_order_of_the_gradients():
+    a = ms.Parameter(ms.Tensor([1.0, 1.0]), name="a")
+    b = ms.Parameter(ms.Tensor([5.0]), name="b")
+    opt = nn.SGD([{"params": [b], "lr": 0.5}, {"params": [a]}, {"order_params": [a, b]}], learning_rate=1.0)
+    assert [p.name for p in opt.parameters] == ["a", "b"]
+    opt((ms.Tensor([1.0, 2.0]), ms.Tensor([4.0])))  # gradients in the order_params order
+    assert a.asnumpy().tolist() == [0.0, -1.0] and b.asnumpy().tolist() == [3.0]
+    with pytest.raises(ValueError, match="'order_params' must hold exactly the Parameters of the groups"):
+        nn.SGD([{"params": [a]}, {"order_params": [a, b]}])

@@ -34,6 +34,7 @@ class LARS(Optimizer):
         self.epsilon, self.coefficient, self.use_clip = float(epsilon), float(coefficient), use_clip
         self._groups = optimizer._groups
         self._parameters = optimizer.parameters
+        self._index = optimizer._index
         self.global_step = optimizer.global_step
         self.learning_rate = optimizer.learning_rate
         self.loss_scale = optimizer.loss_scale
@@ -61,10 +62,11 @@ class LARS(Optimizer):
             raise ValueError(f"LARS: got {len(grads)} gradients for {len(self._parameters)} parameters")
         graph = is_building_graph()
         step = None if graph else self._step()
-        new_grads, i = [], 0
+        new_grads = list(grads)
         for group, decays in zip(self._groups, self._decay):
             lr = group["lr"].in_graph(self.global_step + 0) if graph else group["lr"].at(step)
             for p, wd in zip(group["params"], decays):
+                i = self._index[id(p)]
                 g = grads[i].astype(p.dtype, copy=False)
                 if self.loss_scale != 1.0:
                     g = g / self.loss_scale
@@ -72,6 +74,5 @@ class LARS(Optimizer):
                     # MindSpore divides the decay by the loss scale here too (its LARS passes
                     # weight_decay / loss_scale to LARSUpdate); kept so training runs as there.
                     g = self._lars_gradient(p, g, wd / self.loss_scale, lr)
-                new_grads.append(g)
-                i += 1
+                new_grads[i] = g
         return self.opt(tuple(new_grads))

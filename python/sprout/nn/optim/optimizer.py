@@ -22,6 +22,14 @@ def _default_decay_filter(param):
     return "beta" not in param.name and "gamma" not in param.name
 
 
+def _centralized(grad):
+    """Gradient centralization (Yong et al. 2020) under MindSpore's condition: 2 or more axes, the second a
+    multiple of 16; other gradients unchanged."""
+    if grad.ndim < 2 or grad.shape[1] % 16:
+        return grad
+    return grad - ops.mean(grad, tuple(range(1, grad.ndim)), True)
+
+
 def _sqrt(x):
     """sqrt of a number (eager step counts) or of a tensor (the step counter read in a graph)."""
     return math.sqrt(x) if isinstance(x, numbers.Real) else ops.sqrt(x)
@@ -85,9 +93,16 @@ class Optimizer(Cell):
             raise ValueError(f"{api}: 'loss_scale' must be a positive number, but got {loss_scale!r}")
         self.loss_scale = float(loss_scale)
         self._groups = []
+        order = None
         if isinstance(parameters[0], dict):
             for group in parameters:
-                self._add_group(api, group, learning_rate, weight_decay)
+                if "order_params" in group:  # the order of the gradients the optimizer will be given
+                    if len(group) != 1:
+                        raise ValueError(f"{api}: an 'order_params' group must hold nothing else, but has keys "
+                                         f"{sorted(group)}")
+                    order = list(group["order_params"])
+                else:
+                    self._add_group(api, group, learning_rate, weight_decay)
         else:
             self._add_group(api, {"params": parameters}, learning_rate, weight_decay)
         params = [p for g in self._groups for p in g["params"]]
@@ -97,13 +112,27 @@ class Optimizer(Cell):
         if len(set(names)) != len(names):
             dup = sorted({n for n in names if names.count(n) > 1})
             raise ValueError(f"{api}: parameter names must be unique, but {dup} repeat; name the Parameters")
+        if order is not None:
+            if sorted(map(id, order)) != sorted(map(id, params)):
+                raise ValueError(f"{api}: 'order_params' must hold exactly the Parameters of the groups")
+            params = order
         self._parameters = ParameterTuple(params)
+        # Where each parameter's gradient (and state) is: its place in self._parameters.
+        self._index = {id(p): i for i, p in enumerate(params)}
+        self.unique = True  # MindSpore's flag for sparse gradients, which Sprout does not have
         self.global_step = Parameter(Tensor([0], mstype.int32), name="global_step", requires_grad=False)
         self.learning_rate = self._groups[0]["lr"]
 
     def _add_group(self, api, group, default_lr, default_wd):
         if "params" not in group:
             raise ValueError(f"{api}: each parameter group must have a 'params' entry")
+        unknown = set(group) - {"params", "lr", "weight_decay", "grad_centralization"}
+        if unknown:
+            raise ValueError(f"{api}: parameter groups take the keys 'params', 'lr', 'weight_decay', "
+                             f"'grad_centralization' (and a group of 'order_params' alone), but got {sorted(unknown)}")
+        centralize = group.get("grad_centralization", False)
+        if not isinstance(centralize, bool):
+            raise TypeError(f"{api}: 'grad_centralization' must be a bool, but got {centralize!r}")
         params = list(group["params"])
         for p in params:
             if not isinstance(p, Parameter):
@@ -117,6 +146,7 @@ class Optimizer(Cell):
             "lr": _LearningRate(group.get("lr", default_lr), api),
             "weight_decay": float(wd),
             "decay": [explicit_wd or _default_decay_filter(p) for p in params],
+            "centralize": centralize,
         })
 
     @property
@@ -137,6 +167,46 @@ class Optimizer(Cell):
                 return Tensor(g["lr"].at(self._step()), mstype.float32)
         raise ValueError(f"get_lr_parameter: {param.name} is not optimized by this optimizer")
 
+    @property
+    def target(self):
+        """The device the update runs on: always "CPU"."""
+        return "CPU"
+
+    def _per_parameter(self, key):
+        """{id(param): the group's value of key} (weight decay: 0 where the decay filter excludes it)."""
+        values = {}
+        for g in self._groups:
+            for p, decay in zip(g["params"], g["decay"]):
+                values[id(p)] = (g["weight_decay"] if decay else 0.0) if key == "weight_decay" else g[key]
+        return values
+
+    def get_weight_decay(self):
+        """The weight decay as MindSpore gives it: scaled by the loss scale (it is applied to scaled
+        gradients); a Tensor, or a tuple of one per parameter with parameter groups."""
+        if not self.is_group:
+            return Tensor(self._groups[0]["weight_decay"] * self.loss_scale, mstype.float32)
+        decay = self._per_parameter("weight_decay")
+        return tuple(Tensor(decay[id(p)] * self.loss_scale, mstype.float32) for p in self._parameters)
+
+    def decay_weight(self, gradients):
+        """gradients + weight_decay * loss_scale * parameter, for the parameters weight decay applies to (for
+        an optimizer subclass written with MindSpore's building blocks)."""
+        decay = self._per_parameter("weight_decay")
+        return tuple(g + (decay[id(p)] * self.loss_scale) * p if decay[id(p)] else g
+                     for p, g in zip(self._parameters, gradients))
+
+    def gradients_centralization(self, gradients):
+        """Each gradient of a group with grad_centralization minus its mean over all axes but the first, as
+        MindSpore applies it: to gradients of 2 or more axes whose second axis is a multiple of 16."""
+        centralize = self._per_parameter("centralize")
+        return tuple(_centralized(g) if centralize[id(p)] else g for p, g in zip(self._parameters, gradients))
+
+    def scale_grad(self, gradients):
+        """The gradients divided by the loss scale."""
+        if self.loss_scale == 1.0:
+            return tuple(gradients)
+        return tuple(g * (1.0 / self.loss_scale) for g in gradients)
+
     def _step(self):
         return int(self.global_step.asnumpy()[0])
 
@@ -154,18 +224,19 @@ class Optimizer(Cell):
         # Eager: the step as a number. Graph: the step counter is read in the graph (it changes
         # between runs of the same compiled step).
         step = (self.global_step + 0).astype(mstype.float32).reshape(()) if graph else self._step()
-        i = 0
         for group in self._groups:
             lr = group["lr"].in_graph(self.global_step + 0) if graph else group["lr"].at(step)
             for p, decay in zip(group["params"], group["decay"]):
+                i = self._index[id(p)]
                 g = grads[i]
                 if tuple(g.shape) != tuple(p.shape):
                     raise ValueError(f"{type(self).__name__}: the gradient of {p.name} has shape {g.shape}, "
                                      f"expected {p.shape}")
+                if group["centralize"]:
+                    g = _centralized(g)
                 if self.loss_scale != 1.0:
                     g = g / self.loss_scale
                 self._update(i, p, g.astype(p.dtype, copy=False), lr, group["weight_decay"] if decay else 0.0, step)
-                i += 1
         ops.assign_add(self.global_step, 1)
         return True
 
