@@ -19,6 +19,7 @@ from sprout.common import dtype
 from sprout.common.dtype import *  # noqa: F401,F403
 from sprout.common.parameter import Parameter, ParameterTuple
 from sprout.common.seed import get_seed, set_seed
+from sprout.common.mutable import mutable
 from sprout.common.tensor import Tensor, from_dlpack, from_numpy, tensor
 from sprout import context
 from sprout.context import GRAPH_MODE, PYNATIVE_MODE, get_context, set_context

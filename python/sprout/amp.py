@@ -1,4 +1,5 @@
-"""Mixed precision (``mindspore.amp``): loss-scale managers and build_train_network.
+"""Mixed precision (``mindspore.amp``): loss-scale managers, build_train_network, auto and custom mixed
+precision; the functional loss scalers are in amp_loss_scalers.py.
 
 Levels (MindSpore's): O0 keeps float32; O1 runs the white-list cells (convolutions, Dense, the
 recurrent cells: the matrix-product work) in float16 and hands float32 back to the rest; O2 runs the
@@ -7,6 +8,8 @@ and dynamic loss scaling; O3 runs everything in float16 without loss scaling. `d
 instead. The Parameters stay float32: a cell run in half precision casts them as it uses them
 (Cell._param_in_float_dtype), and their gradients come back float32.
 """
+from sprout.amp_loss_scalers import DynamicLossScaler, LossScaler, StaticLossScaler, all_finite
+from sprout.amp_loss_scalers import _scaled as _grad_scale_map, _unscaled as _grad_unscale_map  # noqa: F401
 from sprout.common import dtype as mstype
 from sprout.nn.cell import Cell
 from sprout.nn.wrap.cell_wrapper import TrainOneStepCell, WithLossCell
@@ -54,7 +57,7 @@ class _OutputToFloat32(Cell):
 def _white_list():
     from sprout import nn
     return tuple(getattr(nn, name) for name in ("Conv1d", "Conv2d", "Conv3d", "Conv1dTranspose", "Conv2dTranspose",
-                                                "Conv3dTranspose", "Dense", "LSTMCell", "GRUCell", "RNNCell")
+                                                "Conv3dTranspose", "Dense", "LSTMCell", "RNNCell", "GRUCell")
                  if hasattr(nn, name))
 
 
@@ -65,24 +68,52 @@ def _black_list():
                  if hasattr(nn, name))
 
 
+def get_white_list():
+    """The cells O1 runs in low precision (a copy: MindSpore's amp.get_white_list)."""
+    return list(_white_list())
+
+
+def get_black_list():
+    """The cells O2 keeps in float32 (a copy: MindSpore's amp.get_black_list)."""
+    return list(_black_list())
+
+
+def custom_mixed_precision(network, *, white_list=None, black_list=None, dtype=mstype.float16):
+    """Casts `network` in place and returns it: with white_list, the cells of those classes compute in
+    `dtype` and hand float32 on (O1 with your list); with black_list, the whole network computes in `dtype`
+    except cells of those classes, in float32 (O2 with your list). Exactly one of the two lists."""
+    if (white_list is None) == (black_list is None):
+        raise ValueError("custom_mixed_precision: give exactly one of 'white_list' and 'black_list'")
+    if dtype not in (mstype.float16, mstype.bfloat16):
+        raise ValueError(f"custom_mixed_precision: 'dtype' must be float16 or bfloat16, but got {dtype}")
+    chosen = white_list if white_list is not None else black_list
+    if not isinstance(chosen, (list, tuple)) or not all(isinstance(c, type) for c in chosen):
+        raise TypeError(f"custom_mixed_precision: the list must hold Cell classes, but got {chosen!r}")
+    if white_list is not None:
+        _cast_cells(network, tuple(white_list), dtype, mstype.float32)
+    else:
+        network.to_float(dtype)
+        _cast_cells(network, tuple(black_list), mstype.float32, dtype)
+    return network
+
+
+def _cast_cells(network, classes, compute_dtype, output_dtype):
+    for _, cell in network.cells_and_names():
+        if isinstance(cell, classes):
+            cell.to_float(compute_dtype)
+            object.__setattr__(cell, "_output_dtype", output_dtype)
+
+
 def auto_mixed_precision(network, amp_level="O0", dtype=mstype.float16):
     """Casts `network` for `amp_level` in place and returns it (MindSpore's amp.auto_mixed_precision)."""
     if amp_level not in ("O0", "O1", "O2", "O3"):
         raise ValueError(f"auto_mixed_precision: 'amp_level' must be 'O0', 'O1', 'O2' or 'O3', but got {amp_level!r}")
     if amp_level == "O1":
-        white = _white_list()
-        for _, cell in network.cells_and_names():
-            if isinstance(cell, white):
-                cell.to_float(dtype)
-                object.__setattr__(cell, "_output_dtype", mstype.float32)
+        _cast_cells(network, _white_list(), dtype, mstype.float32)
     elif amp_level in ("O2", "O3"):
         network.to_float(dtype)
         if amp_level == "O2":  # the black list computes in float32 and hands `dtype` on
-            black = _black_list()
-            for _, cell in network.cells_and_names():
-                if isinstance(cell, black):
-                    cell.to_float(mstype.float32)
-                    object.__setattr__(cell, "_output_dtype", dtype)
+            _cast_cells(network, _black_list(), mstype.float32, dtype)
     return network
 
 
@@ -108,4 +139,5 @@ def build_train_network(network, optimizer, loss_fn=None, level="O0", boost_leve
 
 
 __all__ = ["LossScaleManager", "FixedLossScaleManager", "DynamicLossScaleManager", "build_train_network",
-           "auto_mixed_precision"]
+           "auto_mixed_precision", "custom_mixed_precision", "get_white_list", "get_black_list", "LossScaler",
+           "StaticLossScaler", "DynamicLossScaler", "all_finite"]
