@@ -118,3 +118,21 @@ def test_order_params_sets_the_order_of_the_gradients():
     assert a.asnumpy().tolist() == [0.0, -1.0] and b.asnumpy().tolist() == [3.0]
     with pytest.raises(ValueError, match="'order_params' must hold exactly the Parameters of the groups"):
         nn.SGD([{"params": [a]}, {"order_params": [a, b]}])
+
+
+@pytest.mark.parametrize("compiled", [False, True], ids=["eager", "compiled"])
+def test_dense_and_conv_bn_act(compiled):
+    dense = nn.DenseBnAct(3, 4, has_bn=True, activation="relu")
+    conv = nn.Conv2dBnAct(2, 3, 3, has_bn=True, activation="leakyrelu", alpha=0.1)
+    for cell in (dense, conv):
+        cell.set_train(False)
+    x, image = ms.Tensor(np.random.default_rng(0).standard_normal((2, 3)).astype(np.float32)), \
+        ms.Tensor(np.random.default_rng(1).standard_normal((1, 2, 5, 5)).astype(np.float32))
+    run = (lambda cell, v: ms.jit(lambda t: cell(t))(v)) if compiled else (lambda cell, v: cell(v))
+    want = dense.activation(dense.batchnorm(dense.dense(x))).asnumpy()
+    np.testing.assert_allclose(run(dense, x).asnumpy(), want, rtol=1e-6)
+    assert (run(dense, x).asnumpy() >= 0).all()
+    want = conv.activation(conv.batchnorm(conv.conv(image))).asnumpy()
+    np.testing.assert_allclose(run(conv, image).asnumpy(), want, rtol=1e-6)
+    with pytest.raises(TypeError, match="DenseBnAct: 'activation' must be a str, a Cell or a Primitive"):
+        nn.DenseBnAct(3, 4, activation=3)
