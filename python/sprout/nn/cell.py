@@ -360,19 +360,20 @@ class Cell:
 
     # --- printing -----------------------------------------------------------------------------
     def extend_repr(self):
-        """Extra text inside the <> of this cell's repr (layers override it)."""
+        """Extra text inside the parentheses of this cell's repr (layers override it)."""
         return ""
 
     def __repr__(self):
+        """MindSpore 2.x's form (PyTorch's): ``Dense(input_channels=2, ...)``, and with sub-cells
+        ``Net(\n  (fc): Dense(...)\n)``, the extra text's lines first."""
         extra = self.extend_repr()
-        if not self._cells:
-            return f"{type(self).__name__}<{extra}>"
-        lines = [f"{type(self).__name__}<{extra}"]
-        for name, cell in self._cells.items():
-            child = repr(cell).replace("\n", "\n  ")
-            lines.append(f"  ({name}): {child}")
-        lines.append("  >")
-        return "\n".join(lines)
+        extra_lines = extra.split("\n") if extra else []
+        child_lines = [f"({name}): " + repr(cell).replace("\n", "\n  ") for name, cell in self._cells.items()]
+        if len(extra_lines) == 1 and not child_lines:
+            return f"{type(self).__name__}({extra_lines[0]})"
+        lines = extra_lines + child_lines
+        body = "\n  " + "\n  ".join(lines) + "\n" if lines else ""
+        return f"{type(self).__name__}({body})"
 
 
 class _HookHandle:

@@ -83,9 +83,12 @@ def test_hooks_and_to_float():
 
 
 def test_repr_tree():
-    text = repr(Net())
-    assert text.startswith("Net<\n  (block): Block<\n    (dense): Dense<input_channels=3, output_channels=2")
-    assert "(head): SequentialCell<" in text
+    text = repr(Net())  # MindSpore 2.x's (PyTorch's) form
+    assert text.startswith("Net(\n  (block): Block(\n    (dense): Dense(input_channels=3, output_channels=2")
+    assert "(head): SequentialCell(" in text and text.endswith("\n)")
+    assert repr(nn.Dropout(p=0.2)) == "Dropout(p=0.2)" and repr(nn.Sigmoid()) == "Sigmoid()"
+    assert repr(nn.SequentialCell([nn.Dense(2, 3), nn.ReLU()])) == (  # MindSpore 2.10 prints exactly this
+        "SequentialCell(\n  (0): Dense(input_channels=2, output_channels=3, has_bias=True)\n  (1): ReLU()\n)")
 
 
 def test_containers():
