@@ -415,7 +415,7 @@ def vander(x, N=None, increasing=False):
 def meshgrid(*xi, sparse=False, indexing='xy'):
     """Coordinate matrices from the 1-d coordinate vectors `xi` (their flattened contents): 'xy' indexing
     swaps the first two axes of the output (Cartesian), 'ij' does not (matrix). With sparse=True the outputs
-    keep size 1 along the other axes."""
+    keep size 1 along the other axes. A list, as MindSpore's."""
     if indexing not in ('xy', 'ij'):
         raise ValueError(f"meshgrid: 'indexing' must be 'xy' or 'ij', but got {indexing!r}")
     sparse = check_bool(sparse, "meshgrid", "sparse")
@@ -431,7 +431,7 @@ def meshgrid(*xi, sparse=False, indexing='xy'):
         shape[axis] = v.shape[0]
         grid = ops.reshape(v, tuple(shape))
         grids.append(grid if sparse else ops.broadcast_to(grid, tuple(sizes)))
-    return tuple(grids)
+    return grids
 
 
 def _grid_axes(api, key):
@@ -471,7 +471,7 @@ class _Grid:
             return _constant(axes[0], dtype)
         grids = np.meshgrid(*axes, indexing='ij', sparse=self._sparse)
         if self._sparse:
-            return tuple(_constant(g, dtype) for g in grids)
+            return [_constant(g, dtype) for g in grids]
         return _constant(np.stack(grids), dtype)
 
     def __repr__(self):
@@ -484,11 +484,11 @@ ogrid = _Grid("ogrid", sparse=True)
 
 def indices(dimensions, dtype=mstype.int32, sparse=False):
     """For a grid of shape `dimensions`, one Tensor per axis holding each point's index along that axis
-    (a tuple, as MindSpore's; with sparse=True each keeps size 1 along the other axes)."""
+    (a list, as MindSpore's; with sparse=True each keeps size 1 along the other axes)."""
     dimensions = check_shape(dimensions, "indices", "dimensions")
     dtype = check_dtype(dtype, "indices")
     grids = np.indices(dimensions, sparse=check_bool(sparse, "indices", "sparse"))
-    return tuple(_constant(g, dtype) for g in grids)
+    return [_constant(g, dtype) for g in grids]
 
 
 def ix_(*args):
