@@ -62,12 +62,13 @@ Tensor decode_image_window(const char* api, const Tensor& bytes, const std::stri
   return decode(api, bytes, what, &choose);
 }
 
-Tensor encode_image(const Tensor& image, const std::string& extension) {
-  SPROUT_CHECK(image.dtype() == DType::UInt8 && image.ndim() == 3 && (image.dim(2) == 3 || image.dim(2) == 1),
-               TypeError, "encode_image: expected an (H, W, 3) or (H, W, 1) UInt8 image, but got ",
+Tensor encode_image(const Tensor& image, const std::string& extension, const std::vector<int>& params) {
+  SPROUT_CHECK(image.dtype() == DType::UInt8 &&
+                   (image.ndim() == 2 || (image.ndim() == 3 && (image.dim(2) == 3 || image.dim(2) == 1))),
+               TypeError, "encode_image: expected an (H, W, 3), (H, W, 1) or (H, W) UInt8 image, but got ",
                name(image.dtype()), " of shape ", shape_str(image.shape()));
   Tensor src = image.contiguous();
-  const int channels = static_cast<int>(image.dim(2));
+  const int channels = image.ndim() == 3 ? static_cast<int>(image.dim(2)) : 1;
   cv::Mat mat(static_cast<int>(image.dim(0)), static_cast<int>(image.dim(1)), CV_8UC(channels), src.raw_data());
   cv::Mat bgr;
   if (channels == 3)
@@ -77,7 +78,7 @@ Tensor encode_image(const Tensor& image, const std::string& extension) {
   std::vector<uchar> buffer;
   bool ok = false;
   try {
-    ok = cv::imencode(extension, bgr, buffer);
+    ok = cv::imencode(extension, bgr, buffer, params);
   } catch (const cv::Exception& e) {
     throw ValueError(str("encode_image: OpenCV cannot encode '", extension, "': ", e.what()));
   }

@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <functional>
 #include <string>
+#include <vector>
 
 #include "tensor/tensor.h"
 
@@ -26,7 +27,8 @@ using WindowChooser = std::function<ImageWindow(int64_t height, int64_t width)>;
 Tensor decode_image_window(const char* api, const Tensor& bytes, const std::string& what,
                            const WindowChooser& choose);
 
-// (H, W, C) UInt8 -> encoded bytes; `extension` picks the format (".png", ".jpg"). For tests and tools.
-Tensor encode_image(const Tensor& image, const std::string& extension);
+// (H, W, C) or (H, W) UInt8 -> encoded bytes; `extension` picks the format (".png", ".jpg"), `params`
+// are OpenCV's imwrite flags (cv::IMWRITE_JPEG_QUALITY, value, ...). vision.encode_jpeg/encode_png, tests, tools.
+Tensor encode_image(const Tensor& image, const std::string& extension, const std::vector<int>& params = {});
 
 }  // namespace sprout::data

@@ -5,6 +5,7 @@
 #include <opencv2/imgproc.hpp>
 
 #include "base/error.h"
+#include "data/image_mat.h"
 #include "data/image_simd.h"
 
 namespace sprout::data {
@@ -16,9 +17,9 @@ int mat_type(const Tensor& image) {
   return image.dtype() == DType::UInt8 ? CV_8UC(channels) : CV_32FC(channels);
 }
 
-// A cv::Mat header over the tensor's memory; `keep` owns that memory. OpenCV takes rows `step` bytes apart,
-// so a window of a larger image (a crop) is viewed as it is; only an image whose pixels are not contiguous
-// within a row is copied first.
+}  // namespace
+
+// OpenCV takes rows `step` bytes apart, so a crop's rows are viewed in place.
 cv::Mat as_mat(const Tensor& image, Tensor& keep) {
   const Strides& st = image.strides();
   const int64_t C = image_channels(image);
@@ -29,7 +30,6 @@ cv::Mat as_mat(const Tensor& image, Tensor& keep) {
                  keep.raw_data(), step);
 }
 
-// A new tensor holding `mat`, shaped like `like` ((H, W) stays 2-D, (H, W, C) 3-D).
 Tensor from_mat(const cv::Mat& mat, const Tensor& like) {
   const DType dtype = mat.depth() == CV_8U ? DType::UInt8 : DType::Float32;
   SPROUT_ASSERT(mat.depth() == CV_8U || mat.depth() == CV_32F);
@@ -60,10 +60,6 @@ int cv_border(BorderMode m) {
   }
   return cv::BORDER_CONSTANT;
 }
-
-cv::Scalar cv_fill(const Fill& f) { return cv::Scalar(f[0], f[1], f[2]); }
-
-}  // namespace
 
 void check_image(const std::string& api, const Tensor& image) {
   SPROUT_CHECK(image.ndim() == 2 || image.ndim() == 3, TypeError, api,

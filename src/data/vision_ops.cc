@@ -7,32 +7,12 @@
 #include "base/error.h"
 #include "data/image_codec.h"
 #include "data/image_simd.h"
+#include "data/lambda_image_op.h"
 #include "data/random_util.h"
 
 namespace sprout::data {
 
 namespace {
-
-// An ImageOp from a name and a function of (image, rng); checks the image first.
-template <class F>
-class LambdaImageOp final : public ImageOp {
- public:
-  LambdaImageOp(std::string name, F fn) : name_(std::move(name)), fn_(std::move(fn)) {}
-  std::string name() const override { return name_; }
-  Tensor apply_image(const Tensor& image, Rng& rng) const override {
-    check_image(name_, image);
-    return fn_(image, rng);
-  }
-
- private:
-  std::string name_;
-  F fn_;
-};
-
-template <class F>
-TensorOpPtr image_op(std::string name, F fn) {
-  return std::make_shared<LambdaImageOp<F>>(std::move(name), std::move(fn));
-}
 
 // Forward 2x3 affine matrix -> its inverse (what warp_affine takes).
 std::array<double, 6> invert_affine(const std::array<double, 6>& m) {
@@ -197,13 +177,13 @@ TensorOpPtr random_rotation_op(Range degrees, Interpolation interpolation, bool 
   });
 }
 
-TensorOpPtr random_affine_op(Range degrees, std::pair<double, double> translate, Range scale, Range shear_x,
+TensorOpPtr random_affine_op(Range degrees, Range translate_x, Range translate_y, Range scale, Range shear_x,
                              Range shear_y, Interpolation interpolation, Fill fill) {
   return image_op("RandomAffine", [=](const Tensor& image, Rng& rng) {
     const double H = static_cast<double>(image_height(image)), W = static_cast<double>(image_width(image));
     const double angle = uniform(rng, degrees.first, degrees.second) * M_PI / 180.0;
-    const double tx = std::round(uniform(rng, -translate.first, translate.first) * W);
-    const double ty = std::round(uniform(rng, -translate.second, translate.second) * H);
+    const double tx = std::round(uniform(rng, translate_x.first, translate_x.second) * W);
+    const double ty = std::round(uniform(rng, translate_y.first, translate_y.second) * H);
     const double s = uniform(rng, scale.first, scale.second);
     const double sx = std::tan(uniform(rng, shear_x.first, shear_x.second) * M_PI / 180.0);
     const double sy = std::tan(uniform(rng, shear_y.first, shear_y.second) * M_PI / 180.0);

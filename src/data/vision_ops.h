@@ -29,8 +29,8 @@ TensorOpPtr random_crop_decode_resize_op(Size2 size, Range scale, Range ratio, I
 TensorOpPtr random_flip_op(double prob, bool horizontal);
 TensorOpPtr random_rotation_op(Range degrees, Interpolation interpolation, bool expand,
                                std::optional<std::pair<double, double>> center, Fill fill);
-// translate: max fraction of width/height; scale range; shear ranges in degrees (x, then y).
-TensorOpPtr random_affine_op(Range degrees, std::pair<double, double> translate, Range scale, Range shear_x,
+// translate: ranges of the shift as fractions of width and height; scale range; shear ranges in degrees.
+TensorOpPtr random_affine_op(Range degrees, Range translate_x, Range translate_y, Range scale, Range shear_x,
                              Range shear_y, Interpolation interpolation, Fill fill);
 TensorOpPtr random_color_adjust_op(Range brightness, Range contrast, Range saturation, Range hue);
 // On (C, H, W) float images, as MindSpore's (and torchvision's) RandomErasing; value: fill per channel.

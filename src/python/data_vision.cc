@@ -54,6 +54,8 @@ data::RowFunction mixed_chain(std::vector<Step> steps, size_t num_outputs) {
 
 }  // namespace
 
+void bind_data_vision_more(nb::module_& m);  // data_vision_more.cc: the colour and geometry transforms
+
 void bind_data_vision(nb::module_& m) {
   nb::class_<data::TensorOp>(m, "TensorOp").def_prop_ro("name", &data::TensorOp::name);
 
@@ -100,9 +102,10 @@ void bind_data_vision(nb::module_& m) {
                                  std::optional<std::pair<double, double>> center, Fill fill) {
     return data::random_rotation_op(degrees, interpolation(interp), expand, center, fill);
   });
-  m.def("random_affine_op", [](Range degrees, std::pair<double, double> translate, Range scale, Range shear_x,
+  m.def("random_affine_op", [](Range degrees, Range translate_x, Range translate_y, Range scale, Range shear_x,
                                Range shear_y, int interp, Fill fill) {
-    return data::random_affine_op(degrees, translate, scale, shear_x, shear_y, interpolation(interp), fill);
+    return data::random_affine_op(degrees, translate_x, translate_y, scale, shear_x, shear_y, interpolation(interp),
+                                  fill);
   });
   m.def("random_color_adjust_op", &data::random_color_adjust_op);
   m.def("random_erasing_op", &data::random_erasing_op);
@@ -133,6 +136,7 @@ void bind_data_vision(nb::module_& m) {
     }
     return to_numpy(out);
   });
+  bind_data_vision_more(m);
 }
 
 }  // namespace sprout::py

@@ -168,12 +168,16 @@ class RandomAffine(TensorOperation):
     def __init__(self, degrees, translate=None, scale=None, shear=None, resample=Inter.NEAREST, fill_value=0):
         api = "RandomAffine"
         degrees = _range(api, "degrees", degrees, symmetric_from=0)
+        # MindSpore's forms, fractions of the width and height in [-1, 1]: (min_dx, max_dx), no vertical
+        # shift; (min_dx, max_dx, min_dy, max_dy).
         if translate is None:
-            translate = (0.0, 0.0)
-        elif isinstance(translate, (list, tuple)) and len(translate) == 2:
-            translate = tuple(_number(api, "translate", t, 0, 1) for t in translate)
+            translate_x, translate_y = (0.0, 0.0), (0.0, 0.0)
+        elif isinstance(translate, (list, tuple)) and len(translate) in (2, 4):
+            translate_x = _range(api, "translate", translate[:2], -1, 1)
+            translate_y = _range(api, "translate", translate[2:], -1, 1) if len(translate) == 4 else (0.0, 0.0)
         else:
-            raise TypeError(f"{api}: 'translate' must be (max_dx, max_dy) fractions, but got {translate!r}")
+            raise TypeError(f"{api}: 'translate' must be a 2- or 4-sequence of fractions in [-1, 1], "
+                            f"but got {translate!r}")
         scale = (1.0, 1.0) if scale is None else _range(api, "scale", scale, low=0)
         if shear is None:
             shear_x, shear_y = (0.0, 0.0), (0.0, 0.0)
@@ -185,7 +189,7 @@ class RandomAffine(TensorOperation):
             shear_x, shear_y = _range(api, "shear", shear[:2]), _range(api, "shear", shear[2:])
         else:
             raise TypeError(f"{api}: 'shear' must be a number or a 2- or 4-tuple, but got {shear!r}")
-        self._op = _E.random_affine_op(degrees, translate, scale, shear_x, shear_y,
+        self._op = _E.random_affine_op(degrees, translate_x, translate_y, scale, shear_x, shear_y,
                                        int(_enum(api, "resample", resample, Inter)), _fill(api, fill_value))
 
 
