@@ -31,6 +31,7 @@ from sprout import amp
 from sprout import runtime
 from sprout import train
 from sprout import communication
+from sprout import mint
 from sprout.train import Model
 from sprout.train.mindir import export, load
 from sprout.train.serialization import load_checkpoint, load_param_into_net, save_checkpoint
