@@ -211,6 +211,49 @@ def test_colour_transforms_in_a_pipeline():
     assert all(np.array_equal(a, b) for a, b in zip(one, run(2)))
 
 
+def test_compositions_are_seeded_and_run_their_transforms():
+    img = IMAGE_7x6
+    policy = V.RandomSelectSubpolicy([[(V.Invert(), 1.0)], [(V.Posterize(2), 1.0), (V.Invert(), 0.0)]])
+    outs = _draws(policy, img, n=10)
+    assert all(np.array_equal(o, 255 - img) or np.array_equal(o, img & 0xC0) for o in outs)
+    assert len({o.tobytes() for o in outs}) == 2
+    assert all(np.array_equal(a, b) for a, b in zip(outs, _draws(policy, img, n=10)))
+    uniform = V.UniformAugment([V.Invert(), V.Invert()], num_ops=2)
+    np.testing.assert_array_equal(uniform(img), img)  # both run: inverted twice
+    trivial = [o for o in _draws(V.TrivialAugmentWide(), img, n=8)]
+    assert all(o.shape == img.shape and o.dtype == np.uint8 for o in trivial)
+    assert all(np.array_equal(a, b) for a, b in zip(trivial, _draws(V.TrivialAugmentWide(), img, n=8)))
+    with pytest.raises(ValueError, match="UniformAugment: 'num_ops' \\(3\\) must not exceed"):
+        V.UniformAugment([V.Invert()], 3)
+
+
+def test_mixup_blends_with_the_next_image():
+    images = np.arange(4, dtype=np.float32).reshape(4, 1, 1, 1) * np.ones((4, 2, 2, 3), np.float32)
+    labels = np.eye(4, dtype=np.float32)
+    ds.config.set_seed(2)
+    mixed, mixed_labels = V.MixUp(4, 0.5)(images, labels)
+    lam = mixed_labels[np.arange(4), np.arange(4)]
+    np.testing.assert_allclose(mixed_labels.sum(1), 1, rtol=1e-6)
+    np.testing.assert_allclose(mixed[:, 0, 0, 0], lam * np.arange(4) + (1 - lam) * np.roll(np.arange(4), -1),
+                               rtol=1e-5)
+    with pytest.raises(ValueError, match="MixUp: expected images \\(batch_size=3"):
+        V.MixUp(3, 0.5)(images, labels)
+
+
+def test_encode_jpeg_and_png_round_trip():
+    import sprout as ms
+
+    png = V.encode_png(IMAGE_7x6, 9)
+    assert png.dtype == np.uint8 and png.ndim == 1
+    np.testing.assert_array_equal(V.Decode()(png), IMAGE_7x6)
+    smooth = np.repeat(np.repeat(IMAGE_4x5, 8, 0), 8, 1)
+    jpeg = V.encode_jpeg(ms.Tensor(smooth), 95)
+    assert isinstance(jpeg, ms.Tensor)
+    assert np.abs(V.Decode()(jpeg.asnumpy()).astype(int) - smooth).mean() < 8
+    with pytest.raises(ValueError, match="encode_jpeg: 'quality' must be an int in \\[1, 100\\]"):
+        V.encode_jpeg(IMAGE_7x6, 0)
+
+
 # MindSpore 2.10's outputs (uint8) on IMAGE_4x5 / IMAGE_7x6, computed once in the MindSpore venv.
 MINDSPORE_EXPECTED = {
     'AdjustBrightness_1.7': ((4, 5, 3), [255, 80, 199, 255, 114, 255, 255, 175, 15, 255, 36, 255, 61, 148, 119, 255, 150, 238, 99, 255, 255, 66, 148, 255, 150, 138, 255, 42, 131, 122, 15, 252, 196, 255, 255, 255, 255, 134, 255, 255, 139, 168, 255, 255, 255, 49, 250, 250, 241, 255, 54, 255, 15, 255, 216, 54, 53, 255, 255, 255]),
