@@ -3,6 +3,7 @@ padding and resampling, with PyTorch's arguments (`padding` as numbers or 'same'
 to the kernel size, batch_norm's `momentum` weighting the new statistics)."""
 from sprout import ops
 from sprout.common import dtype as mstype
+from sprout.common.tensor_inplace import _write
 from sprout.mint._checks import check_bool, check_int, check_number, is_int, tensor
 from sprout.mint._checks import tensor as _as_tensor
 from sprout.ops import (adaptive_avg_pool1d, adaptive_avg_pool2d, adaptive_avg_pool3d, fold, grid_sample,  # noqa
@@ -88,7 +89,7 @@ def conv_transpose2d(input, weight, bias=None, stride=1, padding=0, output_paddi
     k = w.shape[2:]
     size = tuple((x.shape[2 + i] - 1) * s[i] - 2 * p[i] + d[i] * (k[i] - 1) + op_[i] + 1 for i in range(2))
     prim = ops.Conv2DTranspose(out_channel=w.shape[0], kernel_size=k, pad_mode="pad",
-                               pad=(p[0], p[0] + op_[0], p[1], p[1] + op_[1]), stride=s, dilation=d, group=g)
+                               pad=(p[0], p[0], p[1], p[1]), stride=s, dilation=d, group=g)
     out = prim(x, w, (x.shape[0], w.shape[1] * g) + size)
     if bias is not None:
         out = ops.add(out, ops.reshape(bias, (1, -1, 1, 1)))
@@ -160,15 +161,33 @@ def adaptive_max_pool2d(input, output_size, return_indices=False):
 
 
 def batch_norm(input, running_mean, running_var, weight=None, bias=None, training=False, momentum=0.1, eps=1e-05):
-    """Normalizes each channel (dimension 1) by the batch's statistics (training; running_mean and running_var
-    updated as (1 - momentum) * running + momentum * batch) or by the running ones."""
+    """Normalizes each channel (dimension 1) by the batch's statistics (training) or by the running ones.
+    Training updates running_mean and running_var (when given) in place as (1 - momentum) * running +
+    momentum * batch, with the batch's unbiased variance (PyTorch's rule; ops.batch_norm keeps the biased one)."""
     api = _F + "batch_norm"
     x = tensor(input, api)
-    c = x.shape[1] if x.ndim > 1 else 0
-    weight = ops.ones((c,), x.dtype) if weight is None else weight
-    bias = ops.zeros((c,), x.dtype) if bias is None else bias
-    return ops.batch_norm(x, running_mean, running_var, weight, bias, check_bool(training, api, "training"),
-                          float(check_number(momentum, api, "momentum")), float(check_number(eps, api, "eps")))
+    if x.ndim < 2:
+        raise ValueError(f"{api}: 'input' must be (N, C, ...), but got shape {x.shape}")
+    c = x.shape[1]
+    momentum = float(check_number(momentum, api, "momentum"))
+    eps = float(check_number(eps, api, "eps"))
+    if not check_bool(training, api, "training"):
+        return ops.batch_norm(x, running_mean, running_var, ops.ones((c,), x.dtype) if weight is None else weight,
+                              ops.zeros((c,), x.dtype) if bias is None else bias, False, momentum, eps)
+    from sprout.mint._products import batch_norm_elemt
+    axes = (0,) + tuple(range(2, x.ndim))
+    mean = ops.mean(x, axes)
+    shape = (1, -1) + (1,) * (x.ndim - 2)
+    var = ops.mean(ops.square(ops.sub(x, ops.reshape(mean, shape))), axes)
+    count = x.size // c
+    if count <= 1:
+        raise ValueError(f"{api}: training needs more than one value per channel, but got input shape {x.shape}")
+    if running_mean is not None:
+        _write(api, running_mean, ops.add(ops.mul(running_mean, 1 - momentum), ops.mul(mean, momentum)))
+    if running_var is not None:
+        unbiased = ops.mul(var, count / (count - 1))
+        _write(api, running_var, ops.add(ops.mul(running_var, 1 - momentum), ops.mul(unbiased, momentum)))
+    return batch_norm_elemt(x, weight, bias, mean, ops.rsqrt(ops.add(var, eps)))
 
 
 def layer_norm(input, normalized_shape, weight=None, bias=None, eps=1e-05):
@@ -195,7 +214,6 @@ def dropout(input, p=0.5, training=True, inplace=False):
     if not 0 <= p <= 1:
         raise ValueError(f"{api}: 'p' must be in [0, 1], but got {p}")
     out = ops.dropout(x, float(p), check_bool(training, api, "training")) if training and p > 0 else x
-    from sprout.common.tensor_inplace import _write
     return _write(api, x, out) if check_bool(inplace, api, "inplace") and out is not x else out
 
 
@@ -206,7 +224,6 @@ def dropout2d(input, p=0.5, training=True, inplace=False):
     if not 0 <= p <= 1:
         raise ValueError(f"{api}: 'p' must be in [0, 1], but got {p}")
     out = ops.dropout2d(x, float(p), training) if training and p > 0 else x
-    from sprout.common.tensor_inplace import _write
     return _write(api, x, out) if check_bool(inplace, api, "inplace") and out is not x else out
 
 
