@@ -285,7 +285,7 @@ def histogram2d(x, y, bins=10, range=None, weights=None, density=False):  # noqa
 
 def interp(x, xp, fp, left=None, right=None):
     """The piecewise-linear interpolant through the points (xp, fp) at x (xp increasing); `left`/`right`
-    the values below xp[0] / above xp[-1] (fp's ends by default). float32."""
+    the values below xp[0] / above xp[-1] (fp's ends by default). float32 (float64 for float64 inputs)."""
     x, xp, fp = as_tensors("interp", ("x", "xp", "fp"), x, xp, fp)
     if xp.ndim != 1 or fp.ndim != 1:
         raise ValueError(f"interp: 'xp' and 'fp' must be 1-D, but got shapes {tuple(xp.shape)} and "
@@ -293,16 +293,17 @@ def interp(x, xp, fp, left=None, right=None):
     size = xp.shape[0]
     if fp.shape[0] != size:
         raise ValueError(f"interp: 'fp' has {fp.shape[0]} values for {size} points 'xp'")
-    xp, fp = cast(xp, mstype.float32), cast(fp, mstype.float32)
-    x = cast(x, mstype.float32)
+    work = promote(x.dtype, xp.dtype, fp.dtype)
+    work = work if work == mstype.float64 else mstype.float32  # float32 unless an input is float64
+    x, xp, fp = cast(x, work), cast(xp, work), cast(fp, work)
     upper = ops.clamp(_search(xp, x, "left"), 0, size - 1)
     lower = ops.clamp(ops.sub(upper, 1), 0, size - 1)
     x0, x1 = ops.gather(xp, lower, 0), ops.gather(xp, upper, 0)
     y0, y1 = ops.gather(fp, lower, 0), ops.gather(fp, upper, 0)
     result = ops.div(ops.add(ops.mul(y0, ops.sub(x1, x)), ops.mul(y1, ops.sub(x, x0))), ops.sub(x1, x0))
     result = ops.select(ops.equal(x0, x1), y0, result)
-    left = fp[0] if left is None else cast(as_tensor("interp", "left", left), mstype.float32)
-    right = fp[size - 1] if right is None else cast(as_tensor("interp", "right", right), mstype.float32)
+    left = fp[0] if left is None else cast(as_tensor("interp", "left", left), work)
+    right = fp[size - 1] if right is None else cast(as_tensor("interp", "right", right), work)
     result = ops.select(ops.less(x, xp[0]), ops.broadcast_to(left, x.shape), result)
     return ops.select(ops.greater(x, xp[size - 1]), ops.broadcast_to(right, x.shape), result)
 
