@@ -669,14 +669,16 @@ def _pad_axis(x, axis, before, after, mode, options):
         if not _is_float(x.dtype):
             out = ops.cast(ops.floor(out), x.dtype) if x.dtype != mstype.bool_ else ops.cast(out, x.dtype)
         return out
-    # reflect, symmetric, wrap: which element of the axis each output position copies, a NumPy table.
-    positions = np.pad(np.arange(n), (before, after), mode=mode)
-    out = _gather_axis(x, axis, positions)
     if mode in ("reflect", "symmetric") and options["reflect_type"] == "odd":
-        # Odd reflection: 2 * edge - mirrored value (the middle part is 2x - x = x).
-        edges = _gather_axis(x, axis, np.pad(np.arange(n), (before, after), mode="edge"))
-        out = 2 * edges - out
-    return out
+        # Odd reflection is linear in the axis' values (2 * edge - mirrored value, reflected again past
+        # the far end): NumPy padding the identity matrix gives that map, applied as a matmul.
+        transform = np.pad(np.eye(n), ((before, after), (0, 0)), mode=mode, reflect_type="odd")
+        compute = x.dtype if _is_float(x.dtype) else mstype.float64
+        moved = ops.cast(ops.moveaxis(x, axis, -1), compute)
+        out = ops.moveaxis(ops.matmul(moved, _constant(transform.T, compute)), -1, axis)
+        return out if _is_float(x.dtype) else ops.cast(ops.round(out), x.dtype)
+    # reflect, symmetric, wrap: which element of the axis each output position copies, a NumPy table.
+    return _gather_axis(x, axis, np.pad(np.arange(n), (before, after), mode=mode))
 
 
 def _statistic(piece, axis, mode):

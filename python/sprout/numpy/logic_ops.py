@@ -101,7 +101,8 @@ def signbit(x, dtype=None):
     """True where the sign bit of `x` is set (negative numbers, -0.0 and NaNs with the bit set)."""
     x = to_tensor(x, "signbit", "x")
     if _is_float(x):
-        out = ops.signbit(x)
+        # 1 / -0.0 is -inf: the reciprocal's sign also catches negative zero.
+        out = ops.logical_or(ops.signbit(x), ops.less(ops.reciprocal(x), 0))
     elif x.dtype in (mstype.uint8, mstype.bool_):
         out = ops.zeros_like(x, dtype=mstype.bool_)
     else:
