@@ -9,6 +9,9 @@ from sprout.dataset.sources import GeneratorDataset, NumpySlicesDataset
 from sprout.dataset.mindrecord_source import MindDataset
 from sprout.dataset.file_sources import (CSVDataset, Cifar100Dataset, Cifar10Dataset, ImageFolderDataset,
                                          MnistDataset, Shuffle, TextFileDataset)
+from sprout.dataset.mnist_sources import (EMnistDataset, FashionMnistDataset, KMnistDataset, QMnistDataset,
+                                          SemeionDataset, USPSDataset)
+from sprout.dataset.stl10_source import STL10Dataset
 
 
 
@@ -25,4 +28,6 @@ __all__ = [
     "WeightedRandomSampler", "PKSampler",
     "GeneratorDataset", "NumpySlicesDataset", "MnistDataset", "Cifar10Dataset", "Cifar100Dataset",
     "ImageFolderDataset", "TextFileDataset", "CSVDataset", "Shuffle", "MindDataset",
+    "FashionMnistDataset", "KMnistDataset", "EMnistDataset", "QMnistDataset", "USPSDataset", "SemeionDataset",
+    "STL10Dataset",
 ]
