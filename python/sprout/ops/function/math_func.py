@@ -107,15 +107,42 @@ def mean(input, axis=None, keep_dims=False):
     return reduce_mean(input, _axes(axis, "mean"))
 
 
-def amax(input, axis=None, keepdims=False):
-    """Maximum over `axis` (all axes when None)."""
-    return prim("ReduceMax", keep_dims=bool(keepdims))(input, _axes(axis, "amax"))
+def _masked_extreme(api, reduce_name, combine_name, input, axis, keepdims, initial, where):
+    """MindSpore's (and NumPy's) `initial` and `where`: elements outside `where` are left out, and `initial`
+    takes part in every reduction (so an all-excluded slice gives `initial`)."""
+    x = input
+    if where is not None:
+        if initial is None:
+            raise ValueError(f"{api}: 'where' needs an 'initial' value (the result of a slice where nothing is "
+                             f"selected), but 'initial' is None")
+        if not isinstance(where, Tensor) or where.dtype != mstype.bool_:
+            raise TypeError(f"{api}: 'where' must be a Bool Tensor, but got "
+                            f"{where.dtype if isinstance(where, Tensor) else type(where).__name__}")
+        mask = prim("BroadcastTo", shape=np.broadcast_shapes(tuple(where.shape), tuple(input.shape)))(where)
+        x = prim("BroadcastTo", shape=mask.shape)(input) if tuple(mask.shape) != tuple(input.shape) else input
+        x = prim("Select")(mask, x, prim("Fill")(input.dtype, tuple(mask.shape), initial))
+    out = prim(reduce_name, keep_dims=bool(keepdims))(x, _axes(axis, api))
+    if initial is not None:
+        if isinstance(initial, bool) or not isinstance(initial, numbers.Number):
+            raise TypeError(f"{api}: 'initial' must be a number, but got {type(initial).__name__}")
+        out = prim(combine_name)(out, Tensor(initial, out.dtype))
+    return out
 
 
-def amin(input, axis=None, keepdims=False):
-    """Minimum over `axis` (all axes when None)."""
-    return prim("ReduceMin", keep_dims=bool(keepdims))(input, _axes(axis, "amin"))
+def amax(input, axis=None, keepdims=False, *, initial=None, where=None):
+    """Maximum over `axis` (all axes when None); `initial` joins every maximum, `where` (Bool, broadcast to
+    input) selects the elements taken (it needs `initial`)."""
+    if initial is None and where is None:
+        return prim("ReduceMax", keep_dims=bool(keepdims))(input, _axes(axis, "amax"))
+    return _masked_extreme("amax", "ReduceMax", "Maximum", input, axis, keepdims, initial, where)
 
+
+def amin(input, axis=None, keepdims=False, *, initial=None, where=None):
+    """Minimum over `axis` (all axes when None); `initial` joins every minimum, `where` (Bool, broadcast to
+    input) selects the elements taken (it needs `initial`)."""
+    if initial is None and where is None:
+        return prim("ReduceMin", keep_dims=bool(keepdims))(input, _axes(axis, "amin"))
+    return _masked_extreme("amin", "ReduceMin", "Minimum", input, axis, keepdims, initial, where)
 
 
 # --- unary math -----------------------------------------------------------------------------------
