@@ -236,7 +236,7 @@ def test_mixup_blends_with_the_next_image():
     np.testing.assert_allclose(mixed_labels.sum(1), 1, rtol=1e-6)
     np.testing.assert_allclose(mixed[:, 0, 0, 0], lam * np.arange(4) + (1 - lam) * np.roll(np.arange(4), -1),
                                rtol=1e-5)
-    with pytest.raises(ValueError, match="MixUp: expected images \\(batch_size=3"):
+    with pytest.raises(ValueError, match="MixUp: batch_size=3 weights do not broadcast"):
         V.MixUp(3, 0.5)(images, labels)
 
 

@@ -136,9 +136,11 @@ class MixUp(TensorOperation):
             raise ValueError(f"MixUp: takes two columns (images, labels), but got {len(columns)}")
         image, label = columns
         n = self.batch_size
-        if image.shape[0] != n or label.ndim != 2 or label.shape[0] != n:
-            raise ValueError(f"MixUp: expected images (batch_size={n}, ...) and one-hot labels ({n}, classes), but "
-                             f"got shapes {image.shape} and {label.shape}; apply OneHot, then batch")
+        # batch_size weights broadcast against the arrays, as MindSpore's (Python) MixUp does: batch_size is
+        # normally N, and a single image with batch_size=2 gives two blends.
+        if image.ndim < 1 or label.ndim < 1:
+            raise ValueError(f"MixUp: expected images (batch_size={n}, ...) and one-hot labels ({n}, ..., classes), "
+                             f"but got shapes {image.shape} and {label.shape}; apply OneHot, then batch")
         lam = rng().beta(self.alpha, self.alpha, n)
         if self.is_single:
             other_image, other_label = np.roll(image, -1, axis=0), np.roll(label, -1, axis=0)
@@ -147,9 +149,14 @@ class MixUp(TensorOperation):
                 lam = np.ones(n)
                 self._previous = (image, label)
             other_image, other_label = self._previous
-        lam_image = lam.reshape((n,) + (1,) * (image.ndim - 1))
-        mixed = (lam_image * image + (1 - lam_image) * other_image, lam[:, None] * label + (1 - lam[:, None]) *
-                 other_label)
+        # MindSpore's weight shapes, whatever the ranks: (n, 1, 1, 1) for images, (n, 1) for labels.
+        lam_image, lam_label = lam.reshape((n, 1, 1, 1)), lam.reshape((n, 1))
+        try:
+            mixed = (lam_image * image + (1 - lam_image) * other_image,
+                     lam_label * label + (1 - lam_label) * other_label)
+        except ValueError:
+            raise ValueError(f"MixUp: batch_size={n} weights do not broadcast against images {image.shape} and "
+                             f"labels {label.shape}") from None
         if not self.is_single:
             self._previous = mixed
         return mixed
