@@ -90,7 +90,7 @@ def check_int(api, name, value):
 def axis_in_range(api, axis, ndim, name="axis"):
     """One axis as a non-negative int; TypeError for a non-int, ValueError outside [-ndim, ndim)."""
     check_int(api, name, axis)
-    if not -ndim <= axis < max(ndim, 1) or (ndim == 0 and axis not in (0, -1)):
+    if not (axis in (0, -1) if ndim == 0 else -ndim <= axis < ndim):  # a 0-d tensor's one pseudo-axis
         raise ValueError(f"{api}: '{name}' {axis} is out of range for a tensor of {ndim} dimensions "
                          f"(expected an axis in [{-ndim}, {ndim}))")
     return axis % ndim if ndim else 0

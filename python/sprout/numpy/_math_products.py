@@ -31,11 +31,12 @@ def dot(a, b):
     a, b = _same_dtype(a, b)
     if a.ndim == 0 or b.ndim == 0:
         return ops.mul(a, b)
+    contracted = -2 if b.ndim >= 2 else -1
+    if a.shape[-1] != b.shape[contracted]:
+        raise ValueError(f"dot: shapes {tuple(a.shape)} and {tuple(b.shape)} are not aligned: a.shape[-1] must "
+                         f"equal b.shape[{contracted}]")
     if b.ndim >= 2:
         b = _swap_last_two(b)  # contracted axis last, as a's
-    if a.shape[-1] != b.shape[-1]:
-        raise ValueError(f"dot: shapes {tuple(a.shape)} and {tuple(_swap_last_two(b).shape if b.ndim >= 2 else b.shape)}"
-                         f" are not aligned: a.shape[-1] must equal b.shape[{-2 if b.ndim >= 2 else -1}]")
     rows = ops.reshape(a, (-1, a.shape[-1]))
     cols = ops.reshape(b, (-1, b.shape[-1]))
     result = ops.MatMul(transpose_b=True)(rows, cols)
