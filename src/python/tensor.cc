@@ -225,6 +225,7 @@ void bind_tensor(nb::module_& m) {
                    })
       .def("dim", &Tensor::ndim)
       .def("is_contiguous", &Tensor::is_contiguous)
+      .def("storage_offset", &Tensor::offset, "Where the tensor starts in its storage, in elements.")
       .def("contiguous", &Tensor::contiguous)
       .def("_shares_memory", &Tensor::shares_storage)
       .def("_data_ptr", [](const Tensor& t) { return reinterpret_cast<uintptr_t>(t.raw_data()); })

@@ -293,3 +293,9 @@ def test_reductions_over_middle_axes_of_a_contiguous_tensor(axis):
     np.testing.assert_array_equal(t.max(axis=axis).asnumpy(), x.max(axis))
     n = np.arange(3 * 4 * 5 * 67, dtype=np.int64).reshape(3, 4, 5, 67)
     np.testing.assert_array_equal(ms.Tensor(n).sum(axis).asnumpy(), n.sum(axis))
+
+
+def test_storage_offset_counts_elements_from_the_storage_start():
+    x = ms.Tensor([1.0, 2.0, 3.0, 4.0, 5.0])
+    assert x.storage_offset() == 0 and x[2:].storage_offset() == 2
+    assert ms.Tensor([[1, 2], [3, 4]])[1].storage_offset() == 2
