@@ -4,7 +4,8 @@ import numbers
 
 from sprout import ops
 from sprout.common import dtype as mstype
-from sprout.mint._checks import INDEX_DTYPE, check_bool, check_dim, check_dims, check_dtype, check_int, is_tensor, tensor
+from sprout.mint._checks import (INDEX_DTYPE, check_bool, check_dim, check_dims, check_dtype, check_int,
+                                 is_tensor, tensor)
 from sprout.ops import bincount, histc, searchsorted, sum  # noqa: F401 (same arguments as mint's)
 
 __all__ = ["all", "any", "amax", "amin", "argmax", "argmin", "argsort", "bincount", "count_nonzero", "cummax",
