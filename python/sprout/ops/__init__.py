@@ -7,6 +7,7 @@ from sprout.ops.function_primitives import *  # noqa: F401,F403
 from sprout.ops import composite, operations, function
 from sprout.common.grad_hooks import HookBackward, InsertGradientOf
 from sprout.ops.composite import GradOperation, grad, jacfwd, jacrev, jvp, value_and_grad, vjp, vmap
+from sprout.ops.composite import HyperMap, Map, MultitypeFuncGraph, Partial
 
 
 class ReduceOp:
