@@ -467,6 +467,11 @@ def test_layers_take_torch_arguments():
     close(mint.nn.Flatten()(T(x)), x.reshape(1, -1))
     close(mint.nn.MSELoss(reduction="sum")(T(X), T(X * 0)), (X ** 2).sum(), atol=1e-5)
     assert mint.nn.Identity(3, key=4)(T(X)) is not None
+    deconv = mint.nn.ConvTranspose2d(2, 3, 3, stride=2, padding=1)
+    assert deconv(T(x)).shape == (1, 3, 7, 9)
+    assert deconv(T(x), output_size=(8, 10)).shape == (1, 3, 8, 10)
+    with pytest.raises(ValueError, match="mint.nn.ConvTranspose2d: 'output_size'"):
+        deconv(T(x), output_size=(12, 10))
     with pytest.raises(ValueError, match="mint.nn.Conv2d: 'padding_mode'"):
         mint.nn.Conv2d(2, 4, 3, padding_mode="wrap")
     with pytest.raises(ValueError, match="mint.nn.Conv2d: 'in_channels'"):

@@ -144,7 +144,17 @@ class ConvTranspose2d(_ConvNd):
                          padding_mode, dtype, output_padding)
 
     def construct(self, input, output_size=None):
-        return F.conv_transpose2d(input, self.weight, self.bias, self.stride, self.padding, self.output_padding,
+        output_padding = self.output_padding
+        if output_size is not None:
+            # PyTorch: the output_padding that gives `output_size` (its last two entries), within a stride.
+            natural = [(input.shape[-2 + i] - 1) * self.stride[i] - 2 * self.padding[i]
+                       + self.dilation[i] * (self.kernel_size[i] - 1) + 1 for i in range(2)]
+            output_padding = tuple(int(output_size[-2 + i]) - natural[i] for i in range(2))
+            if any(not 0 <= p < max(self.stride[i], self.dilation[i]) for i, p in enumerate(output_padding)):
+                raise ValueError(f"mint.nn.ConvTranspose2d: 'output_size' {tuple(output_size)} is not reachable from "
+                                 f"input shape {input.shape}: each size must be at least {tuple(natural)} and less "
+                                 f"than that plus the stride")
+        return F.conv_transpose2d(input, self.weight, self.bias, self.stride, self.padding, output_padding,
                                   self.groups, self.dilation)
 
 
