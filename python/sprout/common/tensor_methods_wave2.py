@@ -287,8 +287,9 @@ def attach():
             setattr(Tensor, fn.__name__, fn)
     if not hasattr(Tensor, "from_dlpack"):
         Tensor.from_dlpack = staticmethod(from_dlpack)
-    from sprout.common import tensor_methods_wave3
+    from sprout.common import tensor_methods_wave3, tensor_methods_wave4
     tensor_methods_wave3.attach()
+    tensor_methods_wave4.attach()
 
 
 __all__ = ["attach"]
