@@ -457,6 +457,8 @@ def test_layers_take_torch_arguments():
     assert bn(T(x)).shape == x.shape
     with pytest.raises(ValueError, match="mint.nn.BatchNorm2d"):
         bn(T(x[0]))
+    with pytest.raises(ValueError, match="mint.nn.BatchNorm1d: 'momentum' None"):
+        mint.nn.BatchNorm1d(2, momentum=None)
     ln = mint.nn.LayerNorm(5)
     close(ln(T(x)), (x - x.mean(-1, keepdims=True)) / np.sqrt(x.var(-1, keepdims=True) + 1e-5), atol=1e-4)
     emb = mint.nn.Embedding(5, 3, padding_idx=0)

@@ -165,8 +165,12 @@ class _BatchNorm(Cell):
         super().__init__()
         api = f"mint.nn.{type(self).__name__}"
         self.num_features = check_int(num_features, api, "num_features")
-        if momentum is not None and not 0 <= momentum <= 1:
-            raise ValueError(f"{api}: 'momentum' must be in [0, 1] or None, but got {momentum}")
+        if momentum is None:
+            # PyTorch's cumulative average (momentum 1 / batches seen) is not implemented.
+            raise ValueError(f"{api}: 'momentum' None (a cumulative average) is not supported; give a number in "
+                             f"[0, 1]")
+        if isinstance(momentum, bool) or not isinstance(momentum, (int, float)) or not 0 <= momentum <= 1:
+            raise ValueError(f"{api}: 'momentum' must be a number in [0, 1], but got {momentum!r}")
         self.eps, self.momentum = eps, momentum
         self.affine, self.track_running_stats = affine, track_running_stats
         c = (num_features,)
@@ -190,10 +194,8 @@ class _BatchNorm(Cell):
         else:
             mean = ops.zeros((self.num_features,), input.dtype)
             var = ops.ones((self.num_features,), input.dtype)
-        # momentum None (PyTorch's cumulative average) is taken as 0.1.
-        momentum = 0.1 if self.momentum is None else self.momentum
-        return F.batch_norm(input, mean, var, self.weight, self.bias, use_batch, momentum if self.track_running_stats
-                            else 0.0, self.eps)
+        return F.batch_norm(input, mean, var, self.weight, self.bias, use_batch,
+                            self.momentum if self.track_running_stats else 0.0, self.eps)
 
     def extend_repr(self):
         return f"{self.num_features}, eps={self.eps}, momentum={self.momentum}, affine={self.affine}"
