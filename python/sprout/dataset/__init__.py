@@ -12,6 +12,9 @@ from sprout.dataset.file_sources import (CSVDataset, Cifar100Dataset, Cifar10Dat
 from sprout.dataset.mnist_sources import (EMnistDataset, FashionMnistDataset, KMnistDataset, QMnistDataset,
                                           SemeionDataset, USPSDataset)
 from sprout.dataset.stl10_source import STL10Dataset
+from sprout.dataset.coco_source import CocoDataset
+from sprout.dataset.voc_source import VOCDataset
+from sprout.dataset.image_list_sources import CelebADataset, ManifestDataset
 
 
 
@@ -29,5 +32,5 @@ __all__ = [
     "GeneratorDataset", "NumpySlicesDataset", "MnistDataset", "Cifar10Dataset", "Cifar100Dataset",
     "ImageFolderDataset", "TextFileDataset", "CSVDataset", "Shuffle", "MindDataset",
     "FashionMnistDataset", "KMnistDataset", "EMnistDataset", "QMnistDataset", "USPSDataset", "SemeionDataset",
-    "STL10Dataset",
+    "STL10Dataset", "CocoDataset", "VOCDataset", "CelebADataset", "ManifestDataset",
 ]

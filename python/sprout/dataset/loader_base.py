@@ -25,9 +25,11 @@ class ArraySource(_FileSource):
 
 class RowListSource(_FileSource):
     """Rows are what ``_row(i)`` returns for the i-th of the ``_load()`` records: a tuple of NumPy arrays.
-    With ``decode`` the image column (the first) is decoded by the engine's Decode, off the GIL."""
+    With ``decode`` the image columns (``_encoded_columns``: the first, unless a subclass says otherwise)
+    are decoded by the engine's Decode, off the GIL."""
 
     decode = False
+    _encoded_columns = 1
 
     def _row(self, record):
         raise NotImplementedError(f"{type(self).__name__} must define _row")
@@ -37,9 +39,9 @@ class RowListSource(_FileSource):
         node = _E.random_access_source(_Rows(records, self._row), len(records), list(self.column_names),
                                        self._engine_sampler(ctx), self.workers, _window(self.workers))
         node = self._capped(node)
-        if self.decode:
-            node = _E.map_ops(node, [_E.decode_op()], [self.column_names[0]], [], 1, self.workers,
-                              _window(self.workers), ctx.node_seed())
+        for column in self.column_names[:self._encoded_columns] if self.decode else ():
+            node = _E.map_ops(node, [_E.decode_op()], [column], [], 1, self.workers, _window(self.workers),
+                              ctx.node_seed())
         return node
 
 

@@ -123,8 +123,8 @@ def write_bytes(path, data):
 
 
 def fake_image_bytes(k):
-    """Distinct small byte strings standing in for encoded images (decode=False reads them as they are)."""
-    return bytes([0xFF, 0xD8, k, k + 1, k + 2, 0xFF, 0xD9])
+    """Distinct small byte strings standing in for JPEGs (their first three bytes are what loaders check)."""
+    return bytes([0xFF, 0xD8, 0xFF, k, k + 1, k + 2, 0xFF, 0xD9])
 
 
 def write_coco(folder):
@@ -160,8 +160,11 @@ def write_coco(folder):
         {"id": 13, "image_id": 9, "caption": "A mat with a cat."},
         {"id": 14, "image_id": 30, "caption": "A person."},
     ]}
+    # Stuff annotations: polygons of different lengths (crowd regions, which hold RLE counts, left out)
+    stuff = {"images": images, "annotations": [
+        dict(a, iscrowd=0) for a in detection["annotations"]], "categories": detection["categories"]}
     paths = {}
-    for task, content in (("detection", detection), ("captions", captions)):
+    for task, content in (("detection", detection), ("captions", captions), ("stuff", stuff)):
         paths[task] = os.path.join(folder, f"{task}.json")
         with open(paths[task], "w") as f:
             json.dump(content, f)
@@ -218,7 +221,7 @@ def write_manifest(folder):
                                           ("train", ["bird"]))):
         path = os.path.join(folder, f"img{k}.jpg")
         write_bytes(path, fake_image_bytes(k))
-        entries.append({"source": path, "usage": usage,
+        entries.append({"source": path, "usage": usage.upper(),
                         "annotation": [{"type": "modelarts/image_classification", "name": n} for n in labels]})
     manifest = os.path.join(folder, "data.manifest")
     with open(manifest, "w") as f:

@@ -8,7 +8,9 @@ import numpy as np
 import pytest
 
 import sprout.dataset as ds
-from loader_fixtures import (write_mnist_like, write_emnist, write_qmnist, write_semeion, write_stl10, write_usps)
+from sprout import _C
+from loader_fixtures import (fake_image_bytes, write_celeba, write_coco, write_emnist, write_manifest,
+                             write_mnist_like, write_qmnist, write_semeion, write_stl10, write_usps, write_voc)
 
 
 def rows(dataset):
@@ -132,3 +134,146 @@ def test_stl10_usages(tmp_path):
     assert labels_of(ds.STL10Dataset(str(tmp_path), usage="unlabeled", shuffle=False)) == [-1]
     with pytest.raises(ValueError, match="STL10Dataset: 'usage' must be one of"):
         ds.STL10Dataset(str(tmp_path), usage="extra")
+
+
+# --- image datasets with annotations --------------------------------------------------------------------------
+def as_lists(row):
+    return [c.tolist() for c in row[1:]]
+
+
+def test_coco_detection(tmp_path):
+    images, annotations = write_coco(str(tmp_path))
+    d = ds.CocoDataset(images, annotations["detection"], shuffle=False)
+    assert d.get_col_names() == ["image", "bbox", "category_id", "iscrowd"]
+    got = rows(d)
+    assert len(got) == 3 and got[0][0].dtype == np.uint8 and got[0][0].tobytes() == fake_image_bytes(0)
+    assert got[0][1].dtype == np.float32 and got[0][1].shape == (2, 4)
+    assert got[0][2].dtype == np.int32 and got[0][2].shape == (2, 1)
+    # MindSpore's rows for this file (category_id and iscrowd are uint32 there)
+    assert as_lists(got[0]) == [[[1.0, 2.0, 3.0, 4.0], [5.5, 6.5, 7.5, 8.5]], [[1], [3]], [[0], [1]]]
+    assert as_lists(got[1]) == [[[0.0, 0.0, 2.0, 2.0]], [[2]], [[0]]]
+    assert as_lists(got[2]) == [[[1.0, 1.0, 1.0, 1.0]], [[1]], [[0]]]
+    assert d.get_class_indexing() == {"person": [1], "car": [2], "dog": [3]}
+    meta = ds.CocoDataset(images, annotations["detection"], shuffle=False, extra_metadata=True)
+    assert meta.get_col_names()[-1] == "_meta-filename"
+    assert [str(r[-1]) for r in rows(meta)] == ["000000000009", "000000000025", "000000000030"]
+
+
+def test_coco_other_tasks(tmp_path):
+    images, annotations = write_coco(str(tmp_path))
+    keypoints = rows(ds.CocoDataset(images, annotations["detection"], task="Keypoint", shuffle=False))
+    assert as_lists(keypoints[0]) == [[[1.0, 2.0, 2.0, 0.0, 0.0, 0.0], [3.0, 4.0, 2.0, 5.0, 6.0, 1.0]], [[1], [2]]]
+    assert keypoints[0][1].dtype == np.float32 and keypoints[0][2].dtype == np.int32
+    stuff = rows(ds.CocoDataset(images, annotations["stuff"], task="Stuff", shuffle=False))
+    # polygons of different lengths, padded with -1 (MindSpore's rows)
+    assert as_lists(stuff[0]) == [[[1.0, 2.0, 3.0, 2.0, 3.0, 5.0, -1.0, -1.0],
+                                   [4.0, 4.0, 6.0, 4.0, 6.0, 6.0, 4.0, 6.0]], [[0], [0]]]
+    assert as_lists(stuff[1]) == [[[0.0, 0.0, 2.0, 0.0, 2.0, 2.0]], [[0]]]
+    captions = ds.CocoDataset(images, annotations["captions"], task="Captioning", shuffle=False)
+    assert captions.get_col_names() == ["image", "captions"]
+    got = rows(captions)
+    assert got[0][1].shape == (2, 1) and got[0][1].dtype.kind == "U"
+    assert [r[1].ravel().tolist() for r in got] == [["A cat on a mat.", "A mat with a cat."], ["Two cars."],
+                                                      ["A person."]]
+    # a crowd region's segmentation is RLE, and MindSpore's reader insists on its counts
+    with pytest.raises(RuntimeError, match="CocoDataset: an annotation of image '000000000009.jpg' .* has no "
+                                           "'segmentation.counts' attribute, which task 'Stuff' needs"):
+        ds.CocoDataset(images, annotations["detection"], task="Stuff").get_dataset_size()
+    with pytest.raises(ValueError, match="get_class_indexing needs task 'Detection', 'Stuff' or 'Panoptic'"):
+        captions.get_class_indexing()
+
+
+def test_coco_panoptic_and_bad_arguments(tmp_path):
+    images, annotations = write_coco(str(tmp_path))
+    panoptic = os.path.join(tmp_path, "panoptic.json")
+    with open(panoptic, "w") as f:
+        f.write('{"images": [{"id": 9, "file_name": "000000000009.jpg"}], "annotations": [{"image_id": 9, '
+                '"file_name": "000000000009.png", "segments_info": [{"id": 5, "category_id": 2, "area": 40, '
+                '"bbox": [1, 2, 3, 4], "iscrowd": 0}]}], "categories": [{"id": 2, "name": "car", "isthing": 1}]}')
+    d = ds.CocoDataset(images, panoptic, task="Panoptic", shuffle=False)
+    assert d.get_col_names() == ["image", "bbox", "category_id", "iscrowd", "area"]
+    assert as_lists(rows(d)[0]) == [[[1.0, 2.0, 3.0, 4.0]], [[2]], [[0]], [[40]]]
+    assert d.get_class_indexing() == {"car": [2, 1]}
+    with pytest.raises(ValueError, match=r"CocoDataset: 'task' must be one of \['Detection'.*but got 'detection'"):
+        ds.CocoDataset(images, annotations["detection"], task="detection")
+    with pytest.raises(ValueError, match="CocoDataset: annotation_file '.*missing.json' is not a file"):
+        ds.CocoDataset(images, os.path.join(tmp_path, "missing.json"))
+    with pytest.raises(ValueError, match="CocoDataset: 'decrypt'"):
+        ds.CocoDataset(images, annotations["detection"], decrypt=lambda p: b"")
+
+
+def test_coco_decode_runs_the_engines_decoder(tmp_path):
+    images, annotations = write_coco(str(tmp_path))
+    picture = np.random.default_rng(5).integers(0, 256, (4, 5, 3), dtype=np.uint8)
+    with open(os.path.join(images, "000000000025.jpg"), "wb") as f:
+        f.write(_C.dataset.encode_image(picture, ".png").tobytes())  # PNG bytes: lossless, and Decode sniffs them
+    d = ds.CocoDataset(images, annotations["detection"], decode=True, sampler=ds.SubsetSampler([1]))
+    image, bbox, _, _ = rows(d)[0]
+    np.testing.assert_array_equal(image, picture)
+    assert bbox.tolist() == [[0.0, 0.0, 2.0, 2.0]]
+
+
+def test_voc_segmentation_and_detection(tmp_path):
+    write_voc(str(tmp_path))
+    seg = ds.VOCDataset(str(tmp_path), shuffle=False)
+    assert seg.get_col_names() == ["image", "target"]
+    got = rows(seg)
+    assert [r[0].tobytes() for r in got] == [fake_image_bytes(0), fake_image_bytes(1)]
+    assert [r[1].tobytes() for r in got] == [fake_image_bytes(50), fake_image_bytes(51)]
+    det = ds.VOCDataset(str(tmp_path), task="Detection", shuffle=False)
+    assert det.get_col_names() == ["image", "bbox", "label", "difficult", "truncate"]
+    got = rows(det)
+    # MindSpore: bbox as [xmin, ymin, width, height]; labels by sorted object name
+    assert as_lists(got[0]) == [[[2.0, 3.0, 4.0, 4.0]], [[1]], [[0]], [[0]]]
+    assert as_lists(got[1]) == [[[1.0, 1.0, 8.0, 4.0], [4.0, 2.0, 1.0, 6.0]], [[0], [1]], [[0], [1]], [[1], [0]]]
+    assert got[1][1].dtype == np.float32 and got[1][2].dtype == np.int32
+    assert det.get_class_indexing() == {"aeroplane": 0, "person": 1}
+    val = rows(ds.VOCDataset(str(tmp_path), task="Detection", usage="val", shuffle=False))
+    assert len(val) == 1 and val[0][0].tobytes() == fake_image_bytes(1)
+    indexed = rows(ds.VOCDataset(str(tmp_path), task="Detection", class_indexing={"person": 7, "aeroplane": 2},
+                                 shuffle=False))
+    assert [r[2].ravel().tolist() for r in indexed] == [[7], [2, 7]]
+    with pytest.raises(RuntimeError, match=r"VOCDataset: '2007_000032.xml' has objects named \['aeroplane'\]"):
+        ds.VOCDataset(str(tmp_path), task="Detection", class_indexing={"person": 0}).get_dataset_size()
+    with pytest.raises(ValueError, match="VOCDataset: 'class_indexing' is only for task 'Detection'"):
+        ds.VOCDataset(str(tmp_path), class_indexing={"person": 0})
+    with pytest.raises(ValueError, match="VOCDataset: file '.*ImageSets/Main/trainval.txt' not found"):
+        ds.VOCDataset(str(tmp_path), task="Detection", usage="trainval").get_dataset_size()
+    meta = rows(ds.VOCDataset(str(tmp_path), shuffle=False, extra_metadata=True))
+    assert [str(r[-1]) for r in meta] == ["2007_000027", "2007_000032"]
+
+
+def test_celeba(tmp_path):
+    names, attrs = write_celeba(str(tmp_path))
+    d = ds.CelebADataset(str(tmp_path), shuffle=False)
+    assert d.get_col_names() == ["image", "attr"]
+    got = rows(d)
+    # MindSpore: attr one-hot (1 -> 1, -1 -> 0), uint32 there
+    assert [r[1].tolist() for r in got] == [[1, 0, 1], [0, 0, 1], [1, 1, 0]]
+    assert got[0][1].dtype == np.int32 and got[0][0].tobytes() == fake_image_bytes(0)
+    for usage, k in (("train", 0), ("valid", 1), ("test", 2)):
+        part = rows(ds.CelebADataset(str(tmp_path), usage=usage, shuffle=False))
+        assert [r[0].tobytes() for r in part] == [fake_image_bytes(k)]
+    assert ds.CelebADataset(str(tmp_path), extensions=[".png"]).get_dataset_size() == 0
+    with pytest.raises(ValueError, match="CelebADataset: 'usage' must be one of"):
+        ds.CelebADataset(str(tmp_path), usage="val")
+
+
+def test_manifest(tmp_path):
+    manifest, _ = write_manifest(str(tmp_path))
+    d = ds.ManifestDataset(manifest, shuffle=False)
+    got = rows(d)
+    # MindSpore: labels numbered in sorted name order; two labels give a (2,) label
+    assert [r[1].tolist() for r in got] == [2, [1, 2], 0]
+    assert got[0][1].dtype == np.int32 and got[0][1].shape == () and got[1][1].shape == (2,)
+    assert [r[0].tobytes() for r in got] == [fake_image_bytes(0), fake_image_bytes(1), fake_image_bytes(3)]
+    assert d.get_class_indexing() == {"bird": 0, "cat": 1, "dog": 2}
+    evaluation = rows(ds.ManifestDataset(manifest, usage="eval", shuffle=False))
+    assert [r[1].tolist() for r in evaluation] == [0]  # the only name seen in 'eval' is cat
+    indexed = ds.ManifestDataset(manifest, class_indexing={"dog": 5, "cat": 1, "bird": 0}, shuffle=False)
+    assert [r[1].tolist() for r in rows(indexed)] == [5, [1, 5], 0]
+    only_dogs = ds.ManifestDataset(manifest, class_indexing={"dog": 3}, shuffle=False)
+    assert [r[1].tolist() for r in rows(only_dogs)] == [3, 3]
+    with pytest.raises(RuntimeError, match="ManifestDataset: .* lists no JPEG/PNG/GIF/BMP image with a label for "
+                                           "usage 'inference'"):
+        ds.ManifestDataset(manifest, usage="inference").get_dataset_size()
