@@ -136,3 +136,10 @@ def test_dense_and_conv_bn_act(compiled):
     np.testing.assert_allclose(run(conv, image).asnumpy(), want, rtol=1e-6)
     with pytest.raises(TypeError, match="DenseBnAct: 'activation' must be a str, a Cell or a Primitive"):
         nn.DenseBnAct(3, 4, activation=3)
+
+
+def test_integer_sums_are_int64_as_mindspores():
+    for dtype in (ms.int8, ms.int32, ms.uint8, ms.bool_):
+        x = ms.Tensor(np.array([1, 1, 1]), dtype)
+        assert x.sum().dtype == ops.sum(x).dtype == ms.int64 and x.sum().item() == 3
+    assert ops.ReduceSum()(ms.Tensor([1, 2], ms.int32)).dtype == ms.int32  # the primitive keeps it
