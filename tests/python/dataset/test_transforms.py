@@ -24,7 +24,8 @@ def test_type_cast():
 
 def test_one_hot_and_smoothing():
     np.testing.assert_array_equal(T.OneHot(4)(np.array(2)), [0, 0, 1, 0])
-    np.testing.assert_allclose(T.OneHot(4, smoothing_rate=0.2)(np.array([1])), [[0.05, 0.85, 0.05, 0.05]])
+    np.testing.assert_allclose(T.OneHot(4, smoothing_rate=0.2)(np.array([1])), [0.05, 0.85, 0.05, 0.05])
+    assert T.OneHot(4)(np.array([[1], [2]])).shape == (2, 4)  # a trailing axis of 1 dropped, as MindSpore
     with pytest.raises(ValueError, match=r"OneHot: class index 5 is outside \[0, 4\)"):
         T.OneHot(4)(np.array([5]))
     with pytest.raises(TypeError, match="OneHot: expected integer class indices"):

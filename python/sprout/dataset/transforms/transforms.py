@@ -95,7 +95,8 @@ class TypeCast(TensorOperation):
 
 
 class OneHot(TensorOperation):
-    """Class indices -> one-hot rows of ``num_classes``; ``smoothing_rate`` spreads that much mass."""
+    """Class indices -> one-hot rows of ``num_classes``; ``smoothing_rate`` spreads that much mass. Labels of
+    shape (..., 1) give (..., num_classes), as MindSpore's."""
 
     def __init__(self, num_classes, smoothing_rate=0.0):
         if isinstance(num_classes, bool) or not isinstance(num_classes, numbers.Integral) or num_classes < 1:
@@ -111,6 +112,8 @@ class OneHot(TensorOperation):
         if label.size and (label.min() < 0 or label.max() >= self.num_classes):
             raise ValueError(f"OneHot: class index {int(label.max() if label.max() >= self.num_classes else label.min())} "
                              f"is outside [0, {self.num_classes})")
+        if label.ndim and label.shape[-1] == 1:  # a trailing axis of one index per row: MindSpore drops it
+            label = label[..., 0]
         out = np.eye(self.num_classes, dtype=label.dtype if self.smoothing_rate == 0 else np.float32)[label]
         if self.smoothing_rate:
             out = out * (1 - self.smoothing_rate) + self.smoothing_rate / self.num_classes
