@@ -20,9 +20,10 @@ class BatchMixOp : public TensorOp {
     SPROUT_CHECK(images.ndim() == 4 && (images.dtype() == DType::UInt8 || images.dtype() == DType::Float32),
                  TypeError, name(), ": expected a batch of images (N, H, W, C) or (N, C, H, W) of uint8 or float32, "
                  "but got ", name_of(images));
-    SPROUT_CHECK(labels.ndim() == 2 && labels.dim(0) == images.dim(0), ValueError, name(),
-                 ": expected one-hot labels (N, num_classes) with N = ", images.dim(0), ", but got ", name_of(labels),
-                 "; apply transforms.OneHot before batch");
+    // (N, num_classes), or (N, ..., num_classes) for several labels per image: each image's labels mix as one row.
+    SPROUT_CHECK(labels.ndim() >= 2 && labels.dim(0) == images.dim(0), ValueError, name(),
+                 ": expected one-hot labels (N, num_classes) or (N, ..., num_classes) with N = ", images.dim(0),
+                 ", but got ", name_of(labels), "; apply transforms.OneHot before batch");
     std::vector<int64_t> perm(static_cast<size_t>(images.dim(0)));
     for (size_t i = 0; i < perm.size(); ++i) perm[i] = static_cast<int64_t>(i);
     rng.shuffle(perm);
@@ -45,7 +46,7 @@ class BatchMixOp : public TensorOp {
   }
   // out_labels[i] = lam * labels[i] + (1 - lam) * labels[perm[i]]
   static void mix_labels(Tensor& out_labels, int64_t i, int64_t j, const Tensor& original, double lam) {
-    const int64_t k = out_labels.dim(1);
+    const int64_t k = out_labels.numel() / out_labels.dim(0);
     float* row = out_labels.data<float>() + i * k;
     const float* other = original.data<float>() + j * k;
     for (int64_t c = 0; c < k; ++c) row[c] = static_cast<float>(lam * row[c] + (1 - lam) * other[c]);

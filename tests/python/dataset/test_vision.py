@@ -223,6 +223,9 @@ def test_mixup_and_cutmix_keep_label_mass():
         assert cut_labels[i][i] == pytest.approx(1.0 - changed[i], abs=1e-6)
     with pytest.raises(ValueError, match="MixUpBatch: expected one-hot labels"):
         V.MixUpBatch()(images, np.array([0, 1, 2, 0]))
+    several = np.stack([labels, labels[::-1]], axis=1)  # (N, 2, classes): two labels per image mix as one row
+    _, mixed_several = V.MixUpBatch(1.0)(images, several)
+    assert mixed_several.shape == (4, 2, 4) and np.allclose(mixed_several.sum(2), 1)
 
 
 def test_augment_primitives_against_numpy(image):
