@@ -125,10 +125,15 @@ def upsample_trilinear3d(x, output_size=None, scales=None, align_corners=False):
     return x
 
 
+def _round_half_away(x):
+    """std::round, as MindSpore's 3-d kernel rounds (halves away from zero, not to even)."""
+    return prim("Sign")(x) * prim("Floor")(prim("Abs")(x) + 0.5)
+
+
 def grid_sample_3d(input_x, grid, interpolation_mode="bilinear", padding_mode="zeros", align_corners=False):
     """Samples the volumes of `input_x` (N, C, D, H, W) at the normalized (x, y, z) points of `grid`
     (N, Do, Ho, Wo, 3): (N, C, Do, Ho, Wo). 'bilinear' weighs the eight cells around each point; 'nearest'
-    reads the closest (halves to even); padding as ops.grid_sample's."""
+    reads the closest (halves away from zero); padding as ops.grid_sample's."""
     api = "GridSampler3D"
     x = _float_images(api, "input_x", input_x, 5, "(N, C, D, H, W)")
     g = _tensor(grid, api, "grid")
@@ -163,7 +168,7 @@ def grid_sample_3d(input_x, grid, interpolation_mode="bilinear", padding_mode="z
         return values * prim("Cast")(prim("ExpandDims")(inside, 1), x.dtype)
 
     if interpolation_mode == "nearest":
-        out = read(prim("Round")(px), prim("Round")(py), prim("Round")(pz))
+        out = read(_round_half_away(px), _round_half_away(py), _round_half_away(pz))
     else:
         x0, y0, z0 = prim("Floor")(px), prim("Floor")(py), prim("Floor")(pz)
         fx, fy, fz = px - x0, py - y0, pz - z0
