@@ -15,6 +15,8 @@ from sprout.dataset.stl10_source import STL10Dataset
 from sprout.dataset.coco_source import CocoDataset
 from sprout.dataset.voc_source import VOCDataset
 from sprout.dataset.image_list_sources import CelebADataset, ManifestDataset
+from sprout.dataset.schema import Schema
+from sprout.dataset.generated_sources import FakeImageDataset, PaddedDataset, RandomDataset
 
 
 
@@ -33,4 +35,5 @@ __all__ = [
     "ImageFolderDataset", "TextFileDataset", "CSVDataset", "Shuffle", "MindDataset",
     "FashionMnistDataset", "KMnistDataset", "EMnistDataset", "QMnistDataset", "USPSDataset", "SemeionDataset",
     "STL10Dataset", "CocoDataset", "VOCDataset", "CelebADataset", "ManifestDataset",
+    "Schema", "RandomDataset", "FakeImageDataset", "PaddedDataset",
 ]

@@ -2,6 +2,7 @@
 (loader_fixtures.py). The expected column names, dtypes, shapes, row orders and values are what
 MindSpore 2.10 gave on the same files, except that its uint32 columns are int32 here (Sprout has no
 uint32 tensors)."""
+import json
 import os
 
 import numpy as np
@@ -277,3 +278,146 @@ def test_manifest(tmp_path):
     with pytest.raises(RuntimeError, match="ManifestDataset: .* lists no JPEG/PNG/GIF/BMP image with a label for "
                                            "usage 'inference'"):
         ds.ManifestDataset(manifest, usage="inference").get_dataset_size()
+
+
+# --- Schema and the generated sources ----------------------------------------------------------------------
+def test_schema_json_round_trip(tmp_path):
+    import sprout as ms
+
+    schema = ds.Schema()
+    schema.add_column("image", de_type=ms.uint8, shape=[2])
+    schema.add_column("label", de_type="int32", shape=[1])
+    schema.add_column("f", de_type=ms.float32)
+    # MindSpore's text for this schema: a column without a shape is written with rank 1 and no shape
+    assert json.loads(schema.to_json()) == {"columns": [
+        {"name": "image", "rank": 1, "shape": [2], "type": "uint8"},
+        {"name": "label", "rank": 1, "shape": [1], "type": "int32"},
+        {"name": "f", "rank": 1, "type": "float32"}]}
+    assert str(schema) == schema.to_json()
+    path = os.path.join(tmp_path, "schema.json")
+    with open(path, "w") as f:
+        f.write(schema.to_json())
+    loaded = ds.Schema(path)
+    # ... and read back as a scalar (rank 0, shape []), as MindSpore does
+    assert json.loads(loaded.to_json())["columns"][2] == {"name": "f", "rank": 0, "shape": [], "type": "float32"}
+    loaded.from_json({"columns": {"x": {"type": "int64", "shape": [3]}}, "numRows": 7})
+    assert loaded.get_num_rows() == 7 and json.loads(loaded.to_json())["columns"] == [
+        {"name": "x", "rank": 1, "shape": [3], "type": "int64"}]
+    with pytest.raises(ValueError, match=r"Schema.add_column: type 'float' is not one of the schema types"):
+        schema.add_column("g", "float")
+    with pytest.raises(TypeError, match="Schema.add_column: 'shape' must be a list of ints"):
+        schema.add_column("g", "float32", shape=3)
+    with pytest.raises(RuntimeError, match="Schema: schema_file '.*nowhere.json' does not exist"):
+        ds.Schema(os.path.join(tmp_path, "nowhere.json"))
+
+
+def test_random_dataset_follows_its_schema(tmp_path):
+    import sprout as ms
+
+    schema = ds.Schema()
+    schema.add_column("image", de_type=ms.uint8, shape=[2])
+    schema.add_column("label", de_type=ms.int32, shape=[1])
+    schema.add_column("x", de_type=ms.float32, shape=[2, 3])
+    d = ds.RandomDataset(schema=schema, total_rows=5, shuffle=False)
+    assert d.get_col_names() == ["image", "label", "x"] and d.get_dataset_size() == 5
+    got = rows(d)
+    assert [(c.dtype, c.shape) for c in got[0]] == [(np.uint8, (2,)), (np.int32, (1,)), (np.float32, (2, 3))]
+    assert all(((r[2] >= 0) & (r[2] < 1)).all() for r in got)
+    again = rows(ds.RandomDataset(schema=schema, total_rows=5, shuffle=False))
+    assert all(np.array_equal(a, b) for ra, rb in zip(got, again) for a, b in zip(ra, rb))  # same seed, same rows
+    picked = ds.RandomDataset(schema=schema, total_rows=4, columns_list=["label", "image"])
+    assert picked.get_col_names() == ["label", "image"]
+    assert [(c.dtype, c.shape) for c in rows(picked)[0]] == [(np.int32, (1,)), (np.uint8, (2,))]
+    free = ds.RandomDataset(total_rows=3)
+    assert free.get_col_names()[0] == "c0" and len(rows(free)) == 3
+    assert len({r[0].shape for r in rows(free)}) == 1  # one random shape per column, so rows batch
+    schema.add_column("s", de_type="string", shape=[1])
+    with pytest.raises(ValueError, match="RandomDataset: column 's' has type 'string'; Sprout's tensors cannot hold"):
+        ds.RandomDataset(schema=schema, total_rows=2)
+    with pytest.raises(ValueError, match=r"RandomDataset: columns_list names \['y'\], which the schema lacks"):
+        ds.RandomDataset(schema=schema, columns_list=["y"])
+
+
+def test_fake_image_dataset():
+    d = ds.FakeImageDataset(num_images=4, image_size=(3, 4, 3), num_classes=5, base_seed=0, shuffle=False)
+    assert d.get_col_names() == ["image", "label"] and d.get_dataset_size() == 4
+    got = rows(d)
+    assert got[0][0].shape == (3, 4, 3) and got[0][0].dtype == np.uint8 and got[0][1].dtype == np.int32
+    assert all(0 <= int(r[1]) < 5 for r in got)
+    # image i depends on base_seed + i only: the same under any sampler, shifted by base_seed
+    shuffled = rows(ds.FakeImageDataset(4, (3, 4, 3), 5, shuffle=True))
+    assert sorted(r[0].tobytes() for r in shuffled) == sorted(r[0].tobytes() for r in got)
+    shifted = rows(ds.FakeImageDataset(num_images=3, image_size=(3, 4, 3), num_classes=5, base_seed=1, shuffle=False))
+    np.testing.assert_array_equal(shifted[0][0], got[1][0])
+    subset = rows(ds.FakeImageDataset(4, (3, 4, 3), 5, sampler=ds.SubsetSampler([2])))
+    np.testing.assert_array_equal(subset[0][0], got[2][0])
+    with pytest.raises(ValueError, match=r"FakeImageDataset: 'image_size' must be 3 positive ints .* but got \(3, 4\)"):
+        ds.FakeImageDataset(image_size=(3, 4))
+
+
+def test_padded_dataset_pads_shards():
+    samples = [{"image": np.zeros(2, np.uint8), "label": np.array(-1, np.int32)},
+               {"image": np.ones(3, np.uint8), "label": np.array(-1, np.int32)}]
+    padded = ds.PaddedDataset(samples)
+    assert padded.get_col_names() == ["image", "label"] and padded.get_dataset_size() == 2
+    got = rows(padded)
+    assert got[1][0].tolist() == [1, 1, 1] and got[1][1].dtype == np.int32 and got[1][1].shape == ()
+    plain = rows(ds.PaddedDataset([{"b": 1, "a": 2.5}]))[0]
+    assert (plain[0].dtype, plain[1].dtype) == (np.int64, np.float64)  # NumPy's types for Python numbers
+    data = ds.NumpySlicesDataset({"image": np.arange(6, dtype=np.uint8).reshape(3, 2),
+                                  "label": np.arange(3, dtype=np.int32)}, shuffle=False)
+    whole = data + ds.PaddedDataset([{"image": np.zeros(2, np.uint8), "label": np.array(-1, np.int32)}])
+    assert [int(r[1]) for r in rows(whole)] == [0, 1, 2, -1]
+    with pytest.raises(ValueError, match="PaddedDataset: 'padded_samples' must not be empty"):
+        ds.PaddedDataset([])
+    with pytest.raises(TypeError, match="PaddedDataset: padded_samples\\[0\\] must be a dict, but got int"):
+        ds.PaddedDataset([1])
+    with pytest.raises(ValueError, match=r"PaddedDataset: padded_samples\[1\] has columns \['x'\]"):
+        ds.PaddedDataset([{"a": 1}, {"x": 2}])
+
+
+# --- config ---------------------------------------------------------------------------------------------------
+def test_config_settings_keep_mindspores_defaults_and_values():
+    c = ds.config
+    # MindSpore 2.10's defaults
+    assert c.get_callback_timeout() == 60 and c.get_debug_mode() is False and c.get_enable_watchdog() is True
+    assert c.get_error_samples_mode() == c.ErrorSamplesMode.RETURN
+    assert c.get_multiprocessing_start_method() == "fork" and c.get_multiprocessing_timeout_interval() == 300
+    assert c.get_video_backend() == "CPU" and c.get_auto_num_workers() is False and c.get_auto_offload() is False
+    assert c.get_autotune_interval() == 0 and c.get_enable_autotune() is False and c.get_enable_shared_mem() is True
+    assert c.get_fast_recovery() is True and c.get_monitor_sampling_interval() == 1000
+    assert c.get_numa_enable() is False and c.get_dynamic_shape() is False
+    assert c.get_iterator_mode() == {"do_copy": False, "parallel_convert": False}
+    c.set_callback_timeout(3)
+    c.set_debug_mode(True)
+    c.set_enable_watchdog(False)
+    c.set_error_samples_mode(c.ErrorSamplesMode.SKIP)
+    c.set_multiprocessing_start_method("spawn")
+    c.set_multiprocessing_timeout_interval(10)
+    c.set_video_backend("Ascend")
+    c.set_iterator_mode(do_copy=True)
+    c.set_sending_batches(4)
+    assert (c.get_callback_timeout(), c.get_debug_mode(), c.get_enable_watchdog(), c.get_error_samples_mode(),
+            c.get_multiprocessing_start_method(), c.get_multiprocessing_timeout_interval(),
+            c.get_video_backend()) == (3, True, False, c.ErrorSamplesMode.SKIP, "spawn", 10, "Ascend")
+    assert c.get_iterator_mode() == {"do_copy": True, "parallel_convert": False}
+
+
+def test_config_settings_check_their_values():
+    c = ds.config
+    with pytest.raises(ValueError, match=r"config.set_callback_timeout: 'timeout' must be in \[1, 2147483647\], "
+                                         "but got 0"):
+        c.set_callback_timeout(0)
+    with pytest.raises(TypeError, match="config.set_callback_timeout: 'timeout' must be an int, but got bool True"):
+        c.set_callback_timeout(True)
+    with pytest.raises(ValueError, match=r"config.set_video_backend: 'backend' must be one of \['CPU', 'Ascend'\]"):
+        c.set_video_backend("GPU")
+    with pytest.raises(ValueError, match="config.set_multiprocessing_start_method: 'start_method' must be one of"):
+        c.set_multiprocessing_start_method("forkserver")
+    with pytest.raises(TypeError, match="config.set_error_samples_mode: 'error_samples_mode' must be an "
+                                        "ErrorSamplesMode, but got int 1"):
+        c.set_error_samples_mode(1)
+    with pytest.raises(TypeError, match="config.set_enable_watchdog: 'enable' must be a bool, but got int 1"):
+        c.set_enable_watchdog(1)
+    with pytest.raises(ValueError, match="config.set_autotune_interval: 'interval' must be in"):
+        c.set_autotune_interval(-1)
