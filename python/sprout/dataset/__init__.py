@@ -17,6 +17,9 @@ from sprout.dataset.voc_source import VOCDataset
 from sprout.dataset.image_list_sources import CelebADataset, ManifestDataset
 from sprout.dataset.schema import Schema
 from sprout.dataset.generated_sources import FakeImageDataset, PaddedDataset, RandomDataset
+from sprout.dataset.text_corpus_sources import (AGNewsDataset, AmazonReviewDataset, DBpediaDataset, EnWik9Dataset,
+                                                PennTreebankDataset, SogouNewsDataset, WikiTextDataset,
+                                                YahooAnswersDataset, YelpReviewDataset)
 
 
 
@@ -36,4 +39,6 @@ __all__ = [
     "FashionMnistDataset", "KMnistDataset", "EMnistDataset", "QMnistDataset", "USPSDataset", "SemeionDataset",
     "STL10Dataset", "CocoDataset", "VOCDataset", "CelebADataset", "ManifestDataset",
     "Schema", "RandomDataset", "FakeImageDataset", "PaddedDataset",
+    "AGNewsDataset", "AmazonReviewDataset", "DBpediaDataset", "SogouNewsDataset", "YahooAnswersDataset",
+    "YelpReviewDataset", "PennTreebankDataset", "WikiTextDataset", "EnWik9Dataset",
 ]

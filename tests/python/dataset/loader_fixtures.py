@@ -227,3 +227,35 @@ def write_manifest(folder):
     with open(manifest, "w") as f:
         f.write("".join(json.dumps(e) + "\n" for e in entries))
     return manifest, entries
+
+
+# --- text datasets ----------------------------------------------------------------------------------------------
+CSV_TEXT_DATASETS = {  # name: (its files, its number of columns)
+    "AGNewsDataset": (("train.csv", "test.csv"), 3), "AmazonReviewDataset": (("train.csv", "test.csv"), 3),
+    "DBpediaDataset": (("train.csv", "test.csv"), 3), "SogouNewsDataset": (("train.csv", "test.csv"), 3),
+    "YahooAnswersDataset": (("train.csv", "test.csv"), 4), "YelpReviewDataset": (("train.csv", "test.csv"), 2),
+}
+
+
+def write_csv_text(folder, name):
+    """Quoted CSV records as the torchtext/Xiang Zhang text-classification sets have them (no header)."""
+    files, width = CSV_TEXT_DATASETS[name]
+    out = {}
+    for f, n in zip(files, (2, 1)):
+        records = [[str(k + 1)] + [f"{f[:-4]} r{k} c{c}, with \"\"quotes\"\"" for c in range(1, width)]
+                   for k in range(n)]
+        with open(os.path.join(folder, f), "w") as fh:
+            fh.write("".join(",".join(f'"{v}"' for v in r) + "\n" for r in records))
+        out[f] = [[v.replace('""', '"') for v in r] for r in records]
+    return out
+
+
+def write_lines(folder, files):
+    """Text files of lines (Penn Treebank, WikiText, EnWik9), with a blank line in each."""
+    out = {}
+    for f in files:
+        lines = [f" {f} line one ", "", f"{f} line three"]
+        with open(os.path.join(folder, f), "w") as fh:
+            fh.write("\n".join(lines) + "\n")
+        out[f] = lines
+    return out

@@ -10,8 +10,9 @@ import pytest
 
 import sprout.dataset as ds
 from sprout import _C
-from loader_fixtures import (fake_image_bytes, write_celeba, write_coco, write_emnist, write_manifest,
-                             write_mnist_like, write_qmnist, write_semeion, write_stl10, write_usps, write_voc)
+from loader_fixtures import (CSV_TEXT_DATASETS, fake_image_bytes, write_celeba, write_coco, write_csv_text,
+                             write_emnist, write_lines, write_manifest, write_mnist_like, write_qmnist, write_semeion,
+                             write_stl10, write_usps, write_voc)
 
 
 def rows(dataset):
@@ -421,3 +422,52 @@ def test_config_settings_check_their_values():
         c.set_enable_watchdog(1)
     with pytest.raises(ValueError, match="config.set_autotune_interval: 'interval' must be in"):
         c.set_autotune_interval(-1)
+
+
+# --- text corpora ------------------------------------------------------------------------------------------------
+CSV_COLUMNS = {"AGNewsDataset": ["index", "title", "description"], "AmazonReviewDataset": ["label", "title", "content"],
+               "DBpediaDataset": ["class", "title", "content"], "SogouNewsDataset": ["index", "title", "content"],
+               "YahooAnswersDataset": ["class", "title", "content", "answer"], "YelpReviewDataset": ["label", "text"]}
+
+
+@pytest.mark.parametrize("name", sorted(CSV_TEXT_DATASETS))
+def test_csv_text_corpora(name, tmp_path):
+    records = write_csv_text(str(tmp_path), name)
+    cls = getattr(ds, name)
+    d = cls(str(tmp_path), shuffle=False)
+    assert d.get_col_names() == CSV_COLUMNS[name] and d.get_dataset_size() == 3
+    got = [[str(c) for c in r] for r in rows(d)]
+    assert all(c.dtype.kind == "U" and c.shape == () for c in rows(d)[0])
+    # MindSpore's order for 'all' (one worker): Sogou News and Yelp read train.csv first, the others test.csv
+    first, second = (("train.csv", "test.csv") if name in ("SogouNewsDataset", "YelpReviewDataset")
+                     else ("test.csv", "train.csv"))
+    assert got == records[first] + records[second]
+    assert got[0][1].endswith('with "quotes"')  # CSV's doubled quotes undone
+    assert [[str(c) for c in r] for r in rows(cls(str(tmp_path), usage="train", shuffle=False))] == records["train.csv"]
+    assert cls(str(tmp_path), usage="test").get_dataset_size() == 1
+    assert sorted(map(tuple, ([str(c) for c in r] for r in rows(cls(str(tmp_path), shuffle=ds.Shuffle.FILES))))) == \
+        sorted(map(tuple, got))
+
+
+def test_line_corpora(tmp_path):
+    ptb = write_lines(str(tmp_path), ["ptb.train.txt", "ptb.test.txt", "ptb.valid.txt"])
+    got = [str(r[0]) for r in rows(ds.PennTreebankDataset(str(tmp_path), shuffle=False))]
+    # MindSpore: sorted file order, blank lines skipped, spaces kept
+    assert got == [line for f in ("ptb.test.txt", "ptb.train.txt", "ptb.valid.txt") for line in ptb[f] if line]
+    assert got[0] == " ptb.test.txt line one "
+    assert [str(r[0]) for r in rows(ds.PennTreebankDataset(str(tmp_path), usage="valid", shuffle=False))] == \
+        [" ptb.valid.txt line one ", "ptb.valid.txt line three"]
+    write_lines(str(tmp_path), ["wiki.train.tokens", "wiki.test.tokens", "wiki.valid.tokens"])
+    wiki = ds.WikiTextDataset(str(tmp_path), usage="test", shuffle=False)
+    assert wiki.get_col_names() == ["text"]
+    assert [str(r[0]) for r in rows(wiki)] == [" wiki.test.tokens line one ", "wiki.test.tokens line three"]
+    write_lines(str(tmp_path), ["enwik9"])
+    # EnWik9 keeps blank lines (MindSpore iterates them; its get_dataset_size leaves them out)
+    enwik = ds.EnWik9Dataset(str(tmp_path), shuffle=False)
+    assert [str(r[0]) for r in rows(enwik)] == [" enwik9 line one ", "", "enwik9 line three"]
+    assert enwik.get_dataset_size() == 3
+    with pytest.raises(ValueError, match="PennTreebankDataset: 'usage' must be one of"):
+        ds.PennTreebankDataset(str(tmp_path), usage="dev")
+    os.remove(os.path.join(tmp_path, "wiki.valid.tokens"))
+    with pytest.raises(ValueError, match="WikiTextDataset: file '.*wiki.valid.tokens' not found"):
+        ds.WikiTextDataset(str(tmp_path))
