@@ -10,7 +10,7 @@ import os
 import numpy as np
 
 from sprout.dataset.datasets import _E, _window
-from sprout.dataset.file_sources import Shuffle, _BlockSampler, _FileSource, _check_dir, _existing  # noqa: F401
+from sprout.dataset.file_sources import Shuffle, _BlockSampler, _FileSource  # noqa: F401 (USPS takes them from here)
 
 
 class ArraySource(_FileSource):
