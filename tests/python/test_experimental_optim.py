@@ -109,7 +109,7 @@ def test_state_parameters_have_mindsporess_names_and_follow_add_param_group():
     p = ms.Parameter(ms.Tensor(W0), name="p")
     opt = optim.Adam([p], lr=0.01)
     names = {name for name, _ in opt.parameters_and_names()}
-    assert {"exp_avg.p", "exp_avg_sq.p", "max_exp_avg_sq.p", "state_step"} <= names
+    assert {"exp_avg.p", "exp_avg_sq.p", "max_exp_avg_sq.p", "state_step", "learning_rate_group_0"} <= names
     assert opt.state[p]["exp_avg"] is opt.exp_avg[0]
     q = ms.Parameter(ms.Tensor(np.ones(2, np.float32)), name="q")
     opt.add_param_group({"params": [q], "lr": 0.5})
@@ -118,6 +118,26 @@ def test_state_parameters_have_mindsporess_names_and_follow_add_param_group():
     opt((ms.Tensor(np.zeros_like(W0)), ms.Tensor(np.ones(2, np.float32))))
     np.testing.assert_allclose(q.asnumpy(), 1 - 0.5, rtol=1e-5)  # Adam's first step is lr * sign(g)
     assert "Parameter Group 1" in repr(opt) and "lr: 0.5" in repr(opt)
+
+
+def test_checkpoint_resumes_the_optimizer_and_its_rate(tmp_path):
+    def make():
+        p = ms.Parameter(ms.Tensor(W0), name="p")
+        return p, optim.Adam([p], lr=0.1)
+
+    p, opt = make()
+    scheduler = lr_scheduler.ExponentialLR(opt, gamma=0.5)
+    for g in gradients()[:2]:
+        opt((ms.Tensor(g),))
+        scheduler.step()
+    ms.save_checkpoint(opt, str(tmp_path / "opt.ckpt"))
+    p2, opt2 = make()
+    ms.load_param_into_net(opt2, ms.load_checkpoint(str(tmp_path / "opt.ckpt")))
+    assert float(opt2.param_groups[0]["lr"].asnumpy()) == pytest.approx(0.025)
+    g = ms.Tensor(gradients()[2])
+    opt((g,))
+    opt2((g,))
+    np.testing.assert_array_equal(p2.asnumpy(), p.asnumpy())
 
 
 def test_custom_optimizer_as_mindsporess_example():

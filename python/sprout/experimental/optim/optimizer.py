@@ -178,6 +178,7 @@ class Optimizer(Cell):
         param_group["weight_decay"] = self._preprocess_weight_decay(param_group.get("weight_decay", 0.0))
         param_group["lr"] = lr
         self.lrs.append(lr)
+        self.learning_rates = ParameterTuple(self.lrs)  # registered, so a checkpoint of the optimizer holds them
         new_params = param_group["params"]
         self.parameters = ParameterTuple((*self.parameters, *new_params))
         self.param_groups.append(param_group)
