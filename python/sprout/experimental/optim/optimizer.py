@@ -235,7 +235,8 @@ class Optimizer(Cell):
         api = type(self).__name__
         if isinstance(learning_rate, Tensor):
             if learning_rate.ndim != 0:
-                raise ValueError(f"{api}: a Tensor 'lr' must be a scalar (shape ()), but got shape {learning_rate.shape}")
+                raise ValueError(f"{api}: a Tensor 'lr' must be a scalar (shape ()), but got shape "
+                                 f"{learning_rate.shape}")
             value = float(learning_rate.asnumpy())
         elif isinstance(learning_rate, numbers.Real) and not isinstance(learning_rate, bool):
             value = float(learning_rate)
