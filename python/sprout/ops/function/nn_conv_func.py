@@ -276,41 +276,60 @@ def group_norm(input, num_groups, weight=None, bias=None, eps=1e-5):
     return y
 
 
-def interpolate(input, size=None, scale_factor=None, mode="nearest", align_corners=None, recompute_scale_factor=None):
-    """Resizes the images of an NCHW `input` to `size`, or by `scale_factor` (output = floor(in * factor)).
+_INTERPOLATE_MODES = {3: ("nearest", "linear", "area"), 4: ("nearest", "bilinear", "area"),
+                      5: ("nearest", "trilinear", "area")}
 
-    mode "bilinear": align_corners=True maps the corner pixels onto each other, else pixel centers are
-    aligned (half-pixel sampling). mode "nearest": the pixel at floor(o * in / out). mode "area":
-    adaptive average pooling.
+
+def interpolate(input, size=None, scale_factor=None, mode="nearest", align_corners=None, recompute_scale_factor=None):
+    """Resizes the (N, C, L), (N, C, H, W) or (N, C, D, H, W) `input` to `size`, or by `scale_factor` (output =
+    floor(in * factor)).
+
+    modes 'linear' / 'bilinear' / 'trilinear' (by the input's rank): align_corners=True maps the corner pixels
+    onto each other, else pixel centers are aligned (half-pixel sampling). 'nearest': the pixel at
+    floor(o * in / out). 'area': adaptive average pooling. A 3-d input is resized as one-row images; a 5-d one
+    through the 3-d upsampling ops (three 1-d resizes).
     """
     _check_tensor("interpolate", "input", input)
-    if mode not in ("nearest", "bilinear", "area"):
-        raise ValueError(f"interpolate: 'mode' must be 'nearest', 'bilinear' or 'area' for 4-d input on CPU, "
-                         f"but got {mode!r}")
-    if input.ndim != 4:
-        raise ValueError(f"interpolate: 'input' must be 4-d (N, C, H, W), but got shape {input.shape}")
+    if input.ndim not in _INTERPOLATE_MODES:
+        raise ValueError(f"interpolate: 'input' must be 3-d (N, C, L), 4-d (N, C, H, W) or 5-d (N, C, D, H, W), but "
+                         f"got shape {input.shape}")
+    spatial = input.ndim - 2
+    if mode not in _INTERPOLATE_MODES[input.ndim]:
+        raise ValueError(f"interpolate: 'mode' must be one of {_INTERPOLATE_MODES[input.ndim]} for {input.ndim}-d "
+                         f"input, but got {mode!r}")
     if (size is None) == (scale_factor is None):
         raise ValueError("interpolate: exactly one of 'size' and 'scale_factor' must be given")
-    if mode != "bilinear" and align_corners:
-        raise ValueError("interpolate: 'align_corners' only applies to mode 'bilinear'")
+    if mode in ("nearest", "area") and align_corners:
+        raise ValueError(f"interpolate: 'align_corners' does not apply to mode {mode!r}")
     if size is not None:
-        out_hw = _ints("interpolate", "size", size, (1, 2))
+        out = _ints("interpolate", "size", size, (1, spatial))
     else:
-        factors = (scale_factor,) * 2 if isinstance(scale_factor, (int, float)) else tuple(scale_factor)
-        if len(factors) != 2 or not all(isinstance(f, (int, float)) and f > 0 for f in factors):
-            raise ValueError(f"interpolate: 'scale_factor' must be a positive number or 2 of them, but got "
+        factors = (scale_factor,) * spatial if isinstance(scale_factor, (int, float)) else tuple(scale_factor)
+        if len(factors) != spatial or not all(isinstance(f, (int, float)) and f > 0 for f in factors):
+            raise ValueError(f"interpolate: 'scale_factor' must be a positive number or {spatial} of them, but got "
                              f"{scale_factor!r}")
-        out_hw = tuple(int(math.floor(d * f)) for d, f in zip(input.shape[2:], factors))
-        if min(out_hw) <= 0:
-            raise ValueError(f"interpolate: 'scale_factor' {scale_factor!r} turns the image size {input.shape[2:]} "
-                             f"into {out_hw}; the output would be empty")
-    out_hw = out_hw * 2 if len(out_hw) == 1 else out_hw
-    if mode == "nearest":
-        return prim("ResizeNearestNeighbor", size=out_hw)(input)
-    if mode == "area":
-        return prim("AdaptiveAvgPool2D", output_size=out_hw)(input)
+        out = tuple(int(math.floor(d * f)) for d, f in zip(input.shape[2:], factors))
+        if min(out) <= 0:
+            raise ValueError(f"interpolate: 'scale_factor' {scale_factor!r} turns the size {input.shape[2:]} into "
+                             f"{out}; the output would be empty")
+    out = out * spatial if len(out) == 1 else out
     corners = bool(align_corners)
-    return prim("ResizeBilinearV2", align_corners=corners, half_pixel_centers=not corners)(input, out_hw)
+    if spatial == 1:  # one-row images
+        image = input.reshape(input.shape[:2] + (1, input.shape[2]))
+        resized = interpolate(image, (1, out[0]), None, "bilinear" if mode == "linear" else mode, align_corners)
+        return resized.reshape(input.shape[:2] + (out[0],))
+    if spatial == 3:
+        from sprout.ops.function import nn_pool3d_more_func, nn_resize_more_func
+        if mode == "nearest":
+            return nn_resize_more_func.upsample_nearest3d(input, out)
+        if mode == "area":
+            return nn_pool3d_more_func.adaptive_avg_pool3d(input, out)
+        return nn_resize_more_func.upsample_trilinear3d(input, out, align_corners=corners)
+    if mode == "nearest":
+        return prim("ResizeNearestNeighbor", size=out)(input)
+    if mode == "area":
+        return prim("AdaptiveAvgPool2D", output_size=out)(input)
+    return prim("ResizeBilinearV2", align_corners=corners, half_pixel_centers=not corners)(input, out)
 
 
 __all__ = ["conv1d", "conv2d", "conv3d", "max_pool2d", "avg_pool2d", "adaptive_avg_pool2d", "adaptive_max_pool2d",

@@ -65,9 +65,12 @@ def _source_coordinate(coordinate, size, padding_mode, align_corners):
 
 def grid_sample(input, grid, mode="bilinear", padding_mode="zeros", align_corners=False):
     """Samples the images of `input` (N, C, H, W) at the normalized (x, y) points of `grid` (N, Ho, Wo, 2):
-    (N, C, Ho, Wo). mode 'bilinear' or 'nearest'; points outside read zeros ('zeros'), the nearest edge
+    (N, C, Ho, Wo) (volumes (N, C, D, H, W) at (x, y, z) points (N, Do, Ho, Wo, 3) likewise). mode 'bilinear' or 'nearest'; points outside read zeros ('zeros'), the nearest edge
     pixel ('border') or the image mirrored ('reflection')."""
     x, g = _tensor(input, "grid_sample", "input"), _tensor(grid, "grid_sample", "grid")
+    if x.ndim == 5:  # volumes (N, C, D, H, W) at (N, Do, Ho, Wo, 3) points
+        from sprout.ops.function.nn_resize_more_func import grid_sample_3d
+        return grid_sample_3d(x, g, mode, padding_mode, align_corners)
     if x.ndim != 4 or g.ndim != 4 or g.shape[0] != x.shape[0] or g.shape[3] != 2:
         raise ValueError(f"grid_sample: 'input' must be (N, C, H, W) and 'grid' (N, Ho, Wo, 2) (2-d sampling), but "
                          f"got shapes {x.shape} and {g.shape}")
