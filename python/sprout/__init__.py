@@ -56,3 +56,12 @@ tensor_aliases.attach()
 tensor_inplace.attach()
 
 __version__ = "0.1.0"
+
+
+def __getattr__(name):
+    """`ms.experimental` and `ms.numpy` imported when first reached (MindSpore makes them attributes of the
+    package; importing them with `import sprout` would only slow it down)."""
+    if name in ("experimental", "numpy"):
+        import importlib
+        return importlib.import_module(f"sprout.{name}")
+    raise AttributeError(f"module 'sprout' has no attribute '{name}'")

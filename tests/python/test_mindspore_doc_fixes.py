@@ -143,3 +143,11 @@ def test_integer_sums_are_int64_as_mindspores():
         x = ms.Tensor(np.array([1, 1, 1]), dtype)
         assert x.sum().dtype == ops.sum(x).dtype == ms.int64 and x.sum().item() == 3
     assert ops.ReduceSum()(ms.Tensor([1, 2], ms.int32)).dtype == ms.int32  # the primitive keeps it
+
+
+def test_parameter_tuple_clone_fills_by_initializer_and_lazy_namespaces():
+    params = ms.ParameterTuple([ms.Parameter(ms.Tensor([1.0, 2.0]), name="w")])
+    assert params.clone("moments", init="zeros")[0].name == "moments.w"
+    assert params.clone("moments", init="zeros")[0].asnumpy().tolist() == [0.0, 0.0]
+    assert params.clone("copy")[0].asnumpy().tolist() == [1.0, 2.0]
+    assert ms.experimental.optim.Adam is not None and ms.numpy.arange(3).asnumpy().tolist() == [0, 1, 2]

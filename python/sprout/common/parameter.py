@@ -57,4 +57,11 @@ class ParameterTuple(tuple):
         return super().__new__(cls, params)
 
     def clone(self, prefix, init="same"):
-        return ParameterTuple(Parameter(p, name=f"{prefix}.{p.name}", requires_grad=p.requires_grad) for p in self)
+        """Copies named prefix.<name>: of the values ("same") or filled by an initializer ("zeros", "ones", a
+        number, an Initializer), each in its parameter's shape and dtype, as optimizers make their state."""
+        if init == "same":
+            return ParameterTuple(Parameter(p, name=f"{prefix}.{p.name}", requires_grad=p.requires_grad)
+                                  for p in self)
+        from sprout.common.initializer import initializer
+        return ParameterTuple(Parameter(initializer(init, p.shape, p.dtype), name=f"{prefix}.{p.name}",
+                                        requires_grad=p.requires_grad) for p in self)
