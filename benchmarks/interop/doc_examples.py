@@ -1,7 +1,7 @@
 """MindSpore's documentation examples, run by MindSpore and by Sprout, their printed outputs compared.
 
-Every public name of mindspore and of its ops, nn, train, amp, dataset, mindrecord, mint and numpy
-namespaces (NAMESPACES), and every Tensor method, whose docstring has examples and lists CPU among its
+Every public name of mindspore and of its ops, nn, train, amp, dataset (vision, transforms, text, audio),
+mindrecord, mint and numpy namespaces (NAMESPACES), and every Tensor method, whose docstring has examples and lists CPU among its
 platforms is run twice: once by MindSpore (in the peers' environment, benchmarks/peers_env.sh) and once by
 Sprout with `import mindspore` meaning `import sprout`. What the examples print is compared number by
 number (relative 2e-3, as MindSpore's docs print few digits) and word by word. The examples stay in
@@ -43,7 +43,8 @@ def _platforms(doc):
 # Where the examples are read: (prefix of the reported names, the module or class below mindspore).
 NAMESPACES = (("ops", "ops"), ("nn", "nn"), ("Tensor", "Tensor"), ("mindspore", ""), ("train", "train"),
               ("amp", "amp"), ("dataset", "dataset"), ("dataset.vision", "dataset.vision"),
-              ("dataset.transforms", "dataset.transforms"), ("mindrecord", "mindrecord"),
+              ("dataset.transforms", "dataset.transforms"), ("dataset.text", "dataset.text"),
+              ("dataset.audio", "dataset.audio"), ("mindrecord", "mindrecord"),
               ("experimental.optim", "experimental.optim"), ("mint", "mint"), ("mint.nn", "mint.nn"),
               ("mint.nn.functional", "mint.nn.functional"), ("numpy", "numpy"))
 
