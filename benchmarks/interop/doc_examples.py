@@ -1,12 +1,12 @@
 """MindSpore's documentation examples, run by MindSpore and by Sprout, their printed outputs compared.
 
 Every public name of mindspore and of its ops, nn, train, amp, dataset (vision, transforms, text, audio),
-mindrecord, mint and numpy namespaces (NAMESPACES), and every Tensor method, whose docstring has examples and lists CPU among its
-platforms is run twice: once by MindSpore (in the peers' environment, benchmarks/peers_env.sh) and once by
-Sprout with `import mindspore` meaning `import sprout`. What the examples print is compared number by
-number (relative 2e-3, as MindSpore's docs print few digits) and word by word. The examples stay in
-MindSpore's package: nothing of them is stored here; the report lists each name with its verdict and, for
-the ones that differ, both outputs.
+mindrecord, mint and numpy namespaces (NAMESPACES), and every Tensor method, whose docstring has examples
+and lists CPU among its platforms is run twice: once by MindSpore (in the peers' environment,
+benchmarks/peers_env.sh) and once by Sprout with `import mindspore` meaning `import sprout`. What the
+examples print is compared number by number (relative 2e-3, as MindSpore's docs print few digits) and word
+by word. The examples stay in MindSpore's package: nothing of them is stored here; the report lists each
+name with its verdict and, for the ones that differ, both outputs.
 
     python benchmarks/interop/doc_examples.py                     # both sides, report to stdout
     python benchmarks/interop/doc_examples.py --only ops.abs,nn.Dense --show
