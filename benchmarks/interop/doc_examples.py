@@ -10,6 +10,7 @@ name with its verdict and, for the ones that differ, both outputs.
 
     python benchmarks/interop/doc_examples.py                     # both sides, report to stdout
     python benchmarks/interop/doc_examples.py --only ops.abs,nn.Dense --show
+    python benchmarks/interop/doc_examples.py --graph   # every docstring in GRAPH_MODE: Cells compile
 """
 import argparse
 import contextlib
@@ -143,8 +144,10 @@ def worker(framework):
         if task.get("collect"):
             real_stdout.write(json.dumps(collect()) + "\n")
         else:
-            mindspore.set_context(mode=mindspore.PYNATIVE_MODE)
-            real_stdout.write(json.dumps({"name": task["name"], "results": run_examples(task["name"], task["sources"])}) + "\n")
+            # Each docstring starts in the sweep's mode; GRAPH_MODE compiles the Cells the examples call.
+            mindspore.set_context(mode=mindspore.GRAPH_MODE if task.get("graph") else mindspore.PYNATIVE_MODE)
+            results = run_examples(task["name"], task["sources"])
+            real_stdout.write(json.dumps({"name": task["name"], "results": results}) + "\n")
         real_stdout.flush()
 
 
@@ -231,6 +234,7 @@ def main():
     parser.add_argument("--only", help="comma-separated names (ops.abs, nn.Dense, Tensor.sum ...)")
     parser.add_argument("--show", action="store_true", help="print the sources and both outputs of failures")
     parser.add_argument("--json", help="also write every verdict and output to this file")
+    parser.add_argument("--graph", action="store_true", help="run every docstring in GRAPH_MODE (both frameworks)")
     args = parser.parse_args()
     if args.worker:
         return worker(args.worker)
@@ -242,11 +246,11 @@ def main():
     report, counts = {}, {}
     started = time.time()
     for name, sources in examples.items():
-        expected = mindspore_worker.ask({"name": name, "sources": sources})["results"]
-        got = sprout_worker.ask({"name": name, "sources": sources})["results"]
+        task = {"name": name, "sources": sources, "graph": args.graph}
+        expected = mindspore_worker.ask(task)["results"]
+        got = sprout_worker.ask(task)["results"]
         outcome = verdict(expected, got)
-        if outcome == "differs" and verdict(expected, mindspore_worker.ask(
-                {"name": name, "sources": sources})["results"]) == "differs":
+        if outcome == "differs" and verdict(expected, mindspore_worker.ask(task)["results"]) == "differs":
             outcome = "random"  # MindSpore's own second run prints something else: random draws
         counts[outcome] = counts.get(outcome, 0) + 1
         report[name] = {"verdict": outcome, "sources": sources, "mindspore": expected, "sprout": got}
