@@ -43,6 +43,8 @@ def to_str(array, encoding="utf8"):
     """A NumPy array of bytes -> the array of str, each element decoded with ``encoding``."""
     if not isinstance(array, np.ndarray):
         raise TypeError(f"to_str: 'array' must be a NumPy array, but got {type(array).__name__}")
+    if array.dtype.kind == "U":  # Sprout's pipeline already hands text columns out as str
+        return array.copy()
     return np.char.decode(array, encoding)
 
 
