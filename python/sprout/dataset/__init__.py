@@ -1,6 +1,6 @@
 """sprout.dataset: data pipelines with the ``mindspore.dataset`` API, executed by Sprout's C++
 engine (src/data): worker threads, bounded queues, prefetch, deterministic order for a seed."""
-from sprout.dataset import config, text, transforms, vision
+from sprout.dataset import audio, config, text, transforms, vision
 from sprout.dataset.datasets import Dataset
 from sprout.dataset.iterators import DictIterator, TupleIterator
 from sprout.dataset.samplers import (DistributedSampler, PKSampler, RandomSampler, Sampler, SequentialSampler,
@@ -31,7 +31,7 @@ def zip(datasets):  # noqa: A001 - MindSpore's name
 
 
 __all__ = [
-    "config", "text", "transforms", "vision", "zip", "Dataset", "DictIterator", "TupleIterator",
+    "audio", "config", "text", "transforms", "vision", "zip", "Dataset", "DictIterator", "TupleIterator",
     "Sampler", "SequentialSampler", "RandomSampler", "DistributedSampler", "SubsetSampler", "SubsetRandomSampler",
     "WeightedRandomSampler", "PKSampler",
     "GeneratorDataset", "NumpySlicesDataset", "MnistDataset", "Cifar10Dataset", "Cifar100Dataset",
