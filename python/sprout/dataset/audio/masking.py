@@ -1,7 +1,6 @@
 """Spectrogram masking (``mindspore.dataset.audio``'s FrequencyMasking, TimeMasking, MaskAlongAxis,
 MaskAlongAxisIID): a band of rows (axis 1, frequency: the array's axis -2) or columns (axis 2, time:
 axis -1) set to ``mask_value``. One mask covers the whole array; random ones draw from the row's generator."""
-import numpy as np
 
 from sprout.dataset.audio.utils import check_bool, check_float, check_int, float_waveform
 from sprout.dataset.transforms._random import rng

@@ -101,7 +101,8 @@ class InverseMelScale(TensorOperation):
         self.tolerance_change = check_float(api, "tolerance_change", tolerance_change, 0.0)
         sgdargs = {"sgd_lr": 0.1, "sgd_momentum": 0.9} if sgdargs is None else sgdargs
         if not isinstance(sgdargs, dict) or set(sgdargs) - {"sgd_lr", "sgd_momentum"}:
-            raise TypeError(f"{api}: 'sgdargs' must be a dict with keys 'sgd_lr' and 'sgd_momentum', but got {sgdargs!r}")
+            raise TypeError(f"{api}: 'sgdargs' must be a dict with keys 'sgd_lr' and 'sgd_momentum', "
+                            f"but got {sgdargs!r}")
         self.lr = check_float(api, "sgd_lr", sgdargs.get("sgd_lr", 0.1), 0.0)
         self.momentum = check_float(api, "sgd_momentum", sgdargs.get("sgd_momentum", 0.9), 0.0)
         check_enum(api, "norm", norm, NormType)
