@@ -37,6 +37,7 @@ from sprout.train.mindir import export, load
 from sprout.train.serialization import load_checkpoint, load_param_into_net, save_checkpoint
 from sprout.ops.composite import grad, jacfwd, jacrev, jvp, value_and_grad, vjp, vmap
 from sprout.ops.function import get_grad, is_tensor
+from sprout.common.sparse import COOTensor, CSRTensor, RowTensor, SparseTensor
 from sprout.ops.composite.grad import _no_grad
 from sprout._frontend.jit import jit, ms_function
 from sprout.profiler import Profiler
