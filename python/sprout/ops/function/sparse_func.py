@@ -80,6 +80,12 @@ def _indptr_of_rows(rows_of_entries, rows, dtype):
     return ops.concat((ops.zeros((1,), mstype.int32), ops.cumsum(counts, 0))).astype(dtype)
 
 
+def _column(x, j):
+    """Column j of a 2-d tensor (a gather rather than x[:, j], which compiled code cannot slice when the
+    number of rows is only known at run time)."""
+    return ops.gather(x, j, 1)
+
+
 def _index_dtype(*tensors):
     return mstype.int64 if any(t.dtype == mstype.int64 for t in tensors) else mstype.int32
 
@@ -105,7 +111,7 @@ def _merge(keys, values, thresh=None):
     keep = counts > 0
     if thresh is not None:
         keep = ops.logical_and(keep, ops.logical_or(counts == 1, ops.abs(sums) >= thresh))
-    kept = ops.nonzero(keep)[:, 0]
+    kept = _column(ops.nonzero(keep), 0)
     return ops.gather(run_keys, kept, 0), ops.gather(sums, kept, 0)
 
 
@@ -161,7 +167,7 @@ def coo_to_csr(x):
     check_instance("COOTensor.to_csr", "x", x, COOTensor)
     if x.ndim != 2:
         raise ValueError(f"COOTensor.to_csr: the COOTensor must be 2-d, but its shape is {x.shape}")
-    rows, cols = x.indices[:, 0], x.indices[:, 1]
+    rows, cols = _column(x.indices, 0), _column(x.indices, 1)
     order = _stable_order(rows.astype(mstype.int64))
     rows, cols, values = ops.gather(rows, order, 0), ops.gather(cols, order, 0), ops.gather(x.values, order, 0)
     return CSRTensor._make(_indptr_of_rows(rows, x.shape[0], x.indices.dtype), cols, values, x.shape)
@@ -373,8 +379,8 @@ def csr_mm(a, b, trans_a=False, trans_b=False, adjoint_a=False, adjoint_b=False)
     shape = tuple(product.shape)
     coordinates = ops.nonzero(ops.matmul(pattern_a, pattern_b) > 0).astype(a.indices.dtype)
     values = ops.gather_nd(product, _scatter_indices(coordinates))
-    indptr = _indptr_of_rows(coordinates[:, 0], shape[0], a.indptr.dtype)
-    return CSRTensor._make(indptr, coordinates[:, 1], values, shape)
+    indptr = _indptr_of_rows(_column(coordinates, 0), shape[0], a.indptr.dtype)
+    return CSRTensor._make(indptr, _column(coordinates, 1), values, shape)
 
 
 def csr_reduce_sum(csr_tensor, axis):
@@ -435,8 +441,8 @@ def csr_add(a, b, alpha, beta):
     keys, values = _merge(keys, ops.concat((va, vb)))
     dtype = _index_dtype(a.indices, b.indices)
     coordinates = _coordinates(keys, a.shape, dtype)
-    indptr = _indptr_of_rows(coordinates[:, 0], a.shape[0], _index_dtype(a.indptr, b.indptr))
-    return CSRTensor._make(indptr, coordinates[:, 1], values, a.shape)
+    indptr = _indptr_of_rows(_column(coordinates, 0), a.shape[0], _index_dtype(a.indptr, b.indptr))
+    return CSRTensor._make(indptr, _column(coordinates, 1), values, a.shape)
 
 
 def csr_binary(op, x, other):
@@ -468,8 +474,8 @@ def dense_to_sparse_csr(tensor):
     """The nonzero elements of 2-d `tensor` as a CSRTensor (Int32 indptr and indices)."""
     _check_dense_2d("dense_to_sparse_csr", tensor)
     coordinates = ops.nonzero(tensor).astype(mstype.int32)
-    indptr = _indptr_of_rows(coordinates[:, 0], tensor.shape[0], mstype.int32)
-    return CSRTensor._make(indptr, coordinates[:, 1], ops.gather_nd(tensor, coordinates), tuple(tensor.shape))
+    indptr = _indptr_of_rows(_column(coordinates, 0), tensor.shape[0], mstype.int32)
+    return CSRTensor._make(indptr, _column(coordinates, 1), ops.gather_nd(tensor, coordinates), tuple(tensor.shape))
 
 
 # ---- the index conversions and constructors MindSpore also exposes ---------------------------------------
