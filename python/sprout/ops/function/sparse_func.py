@@ -388,9 +388,9 @@ def csr_reduce_sum(csr_tensor, axis):
     of the values' dtype."""
     api = "csr_reduce_sum"
     _check_csr(api, "csr_tensor", csr_tensor)
-    if isinstance(axis, bool) or not isinstance(axis, int) or axis not in (0, 1, -csr_tensor.ndim + 1, -csr_tensor.ndim):
-        raise ValueError(f"{api}: 'axis' must be 0 or 1 (or its negative form), but got {axis!r}")
-    axis %= csr_tensor.ndim
+    if isinstance(axis, bool) or not isinstance(axis, int) or axis not in (0, 1, -1, -2):
+        raise ValueError(f"{api}: 'axis' must be 0 or 1 (or -2, -1), but got {axis!r}")
+    axis %= 2  # the rows (1) or the columns (0) of the matrix
     x, values = csr_tensor, csr_tensor.values
     extent = x.shape[1 - axis]
     segments = _rows_of_indptr(x.indptr, values.shape[0]) if axis == 1 else x.indices.astype(mstype.int32)
