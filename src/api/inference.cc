@@ -13,7 +13,8 @@ namespace sprout::inference {
 
 static_assert(static_cast<int>(ElementType::Float64) == static_cast<int>(DType::Float64) &&
                   static_cast<int>(ElementType::Float32) == static_cast<int>(DType::Float32) &&
-                  static_cast<int>(ElementType::Bool) == static_cast<int>(DType::Bool),
+                  static_cast<int>(ElementType::Bool) == static_cast<int>(DType::Bool) &&
+                  static_cast<int>(ElementType::UInt64) == static_cast<int>(DType::UInt64),
               "ElementType follows DType's order");
 
 size_t element_size(ElementType type) { return itemsize(static_cast<DType>(type)); }

@@ -17,7 +17,9 @@
 namespace sprout::inference {
 
 // Element types, in the order of Sprout's DType.
-enum class ElementType : uint8_t { Bool, Int8, Int16, Int32, Int64, UInt8, Float16, BFloat16, Float32, Float64 };
+enum class ElementType : uint8_t {
+  Bool, Int8, Int16, Int32, Int64, UInt8, Float16, BFloat16, Float32, Float64, UInt16, UInt32, UInt64
+};
 SPROUT_API size_t element_size(ElementType type);
 SPROUT_API const char* element_type_name(ElementType type);  // "Float32"
 

@@ -28,8 +28,20 @@ DType default_dtype(DTypeKind k) {
   return DType::Float32;
 }
 
+namespace {
+constexpr bool is_wide_unsigned(DType t) { return t == DType::UInt16 || t == DType::UInt32 || t == DType::UInt64; }
+}  // namespace
+
+bool can_promote(DType a, DType b) {
+  if (a == b || a == DType::Bool || b == DType::Bool) return true;
+  return !is_wide_unsigned(a) && !is_wide_unsigned(b);
+}
+
 DType promote_types(DType a, DType b) {
   if (a == b) return a;
+  SPROUT_CHECK(can_promote(a, b), TypeError, "implicit conversion between ", name(a), " and ", name(b),
+               " is not supported (MindSpore converts UInt16, UInt32 and UInt64 only with Bool); cast one of them "
+               "with astype first");
   DTypeKind ka = kind(a), kb = kind(b);
   if (ka != kb) return ka > kb ? a : b;
   if (ka == DTypeKind::Floating) {

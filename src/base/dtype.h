@@ -24,8 +24,13 @@ enum class DType : uint8_t {
   BFloat16,
   Float32,
   Float64,
+  // Appended, not placed after UInt8, so every older dtype keeps its number (the inference API's
+  // ElementType mirrors these numbers).
+  UInt16,
+  UInt32,
+  UInt64,
 };
-inline constexpr int kNumDTypes = 10;
+inline constexpr int kNumDTypes = 13;
 
 // Category in the promotion lattice: bool < integer < floating.
 enum class DTypeKind : uint8_t { Bool, Integer, Floating };
@@ -46,9 +51,12 @@ inline constexpr DTypeInfo kDTypeInfo[kNumDTypes] = {
     {"Int64", 8, DTypeKind::Integer, true},      {"UInt8", 1, DTypeKind::Integer, false},
     {"Float16", 2, DTypeKind::Floating, true},   {"BFloat16", 2, DTypeKind::Floating, true},
     {"Float32", 4, DTypeKind::Floating, true},   {"Float64", 8, DTypeKind::Floating, true},
+    {"UInt16", 2, DTypeKind::Integer, false},    {"UInt32", 4, DTypeKind::Integer, false},
+    {"UInt64", 8, DTypeKind::Integer, false},
 };
 constexpr const DTypeInfo& dtype_info(DType t) { return kDTypeInfo[static_cast<int>(t)]; }
-static_assert(dtype_info(DType::Float64).name == "Float64" && dtype_info(DType::BFloat16).itemsize == 2,
+static_assert(dtype_info(DType::Float64).name == "Float64" && dtype_info(DType::BFloat16).itemsize == 2 &&
+                  dtype_info(DType::UInt64).name == "UInt64",
               "kDTypeInfo follows the order of DType");
 }  // namespace detail
 
@@ -60,8 +68,13 @@ constexpr bool is_floating(DType t) { return kind(t) == DTypeKind::Floating; }
 constexpr bool is_integral(DType t) { return kind(t) == DTypeKind::Integer; }  // signed or unsigned, not bool
 constexpr bool is_signed(DType t) { return detail::dtype_info(t).is_signed; }
 
+// MindSpore converts UInt16, UInt32 and UInt64 implicitly only to themselves and from Bool: any other
+// mix with them (uint32 + int32, uint16 + float32, uint16 + uint32) is a TypeError there, and here.
+bool can_promote(DType a, DType b);
+
 // Result type of a binary op on two tensors (MindSpore's implicit promotion): the larger kind wins;
 // within a kind the wider type wins; int8 with uint8 gives int16; float16 with bfloat16 gives float32.
+// TypeError when !can_promote(a, b); callers that know the op check can_promote first, to name it.
 DType promote_types(DType a, DType b);
 
 // The dtype a Python scalar of this kind becomes when it stands alone (no tensor to follow).
@@ -79,6 +92,9 @@ template <> struct CppType<DType::Float16> { using type = float16; };
 template <> struct CppType<DType::BFloat16> { using type = bfloat16; };
 template <> struct CppType<DType::Float32> { using type = float; };
 template <> struct CppType<DType::Float64> { using type = double; };
+template <> struct CppType<DType::UInt16> { using type = uint16_t; };
+template <> struct CppType<DType::UInt32> { using type = uint32_t; };
+template <> struct CppType<DType::UInt64> { using type = uint64_t; };
 template <DType D> using cpp_type_t = typename CppType<D>::type;
 
 template <class T> constexpr DType dtype_of();
@@ -92,6 +108,9 @@ template <> constexpr DType dtype_of<float16>() { return DType::Float16; }
 template <> constexpr DType dtype_of<bfloat16>() { return DType::BFloat16; }
 template <> constexpr DType dtype_of<float>() { return DType::Float32; }
 template <> constexpr DType dtype_of<double>() { return DType::Float64; }
+template <> constexpr DType dtype_of<uint16_t>() { return DType::UInt16; }
+template <> constexpr DType dtype_of<uint32_t>() { return DType::UInt32; }
+template <> constexpr DType dtype_of<uint64_t>() { return DType::UInt64; }
 
 // Calls fn(T{}) with T the C++ type of `t`: the one switch every dtype-generic kernel goes through.
 template <class Fn>
@@ -107,6 +126,9 @@ decltype(auto) visit_dtype(DType t, Fn&& fn) {
     case DType::BFloat16: return fn(bfloat16{});
     case DType::Float32: return fn(float{});
     case DType::Float64: return fn(double{});
+    case DType::UInt16: return fn(uint16_t{});
+    case DType::UInt32: return fn(uint32_t{});
+    case DType::UInt64: return fn(uint64_t{});
   }
   SPROUT_ASSERT(false, "unknown dtype ", static_cast<int>(t));
 }

@@ -31,6 +31,9 @@ MPI_Datatype mpi_type(DType t) {
     case DType::Int32: return MPI_INT32_T;
     case DType::Int64: return MPI_INT64_T;
     case DType::UInt8: return MPI_UINT8_T;
+    case DType::UInt16: return MPI_UINT16_T;
+    case DType::UInt32: return MPI_UINT32_T;
+    case DType::UInt64: return MPI_UINT64_T;
     case DType::Float32: return MPI_FLOAT;
     case DType::Float64: return MPI_DOUBLE;
     case DType::Float16:

@@ -416,6 +416,9 @@ int64_t type_id(DType dtype) {
     case DType::Int32: return 34;
     case DType::Int64: return 35;
     case DType::UInt8: return 37;
+    case DType::UInt16: return 38;
+    case DType::UInt32: return 39;
+    case DType::UInt64: return 40;
     case DType::Float16: return 42;
     case DType::Float32: return 43;
     case DType::Float64: return 44;

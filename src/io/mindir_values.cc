@@ -127,6 +127,9 @@ int32_t tensor_data_type(DType dtype) {
     case DType::Int32: return T::INT32;
     case DType::Int64: return T::INT64;
     case DType::UInt8: return T::UINT8;
+    case DType::UInt16: return T::UINT16;
+    case DType::UInt32: return T::UINT32;
+    case DType::UInt64: return T::UINT64;
     case DType::Float16: return T::FLOAT16;
     case DType::BFloat16: return T::BFLOAT16;
     case DType::Float32: return T::FLOAT;

@@ -22,23 +22,27 @@
 namespace sprout {
 namespace {
 
-// The dtypes of each family, as MindSpore 2.10 accepts them (it also has unsigned 16/32/64-bit types,
-// which Sprout does not). Gcd and Lcm take every integer dtype, as NumPy does: MindSpore's CPU kernels
-// refuse int8 and uint8 (and Lcm also int16) for want of an instantiation, not for a reason of meaning.
+// The dtypes of each family, as MindSpore 2.10 accepts them (UInt16/32/64 included: its CPU kernels have
+// them for the bitwise ops, Invert and the shifts). Gcd and Lcm take every integer dtype, as NumPy does:
+// MindSpore's CPU kernels refuse int8 and uint8 (and Lcm also int16) for want of an instantiation, not for
+// a reason of meaning.
 std::vector<TensorSpec> infer_bitwise(const OpDef& op, const NoAttrs& a, std::span<const TensorSpec> in) {
   for (size_t i = 0; i < 2; ++i)
-    check_dtype_in(op, i, in[i], {DType::Bool, DType::Int8, DType::Int16, DType::Int32, DType::Int64, DType::UInt8});
+    check_dtype_in(op, i, in[i], {DType::Bool, DType::Int8, DType::Int16, DType::Int32, DType::Int64, DType::UInt8,
+                                  DType::UInt16, DType::UInt32, DType::UInt64});
   return infer_broadcast(op, a, in);
 }
 
 std::vector<TensorSpec> infer_integer_binary(const OpDef& op, const NoAttrs& a, std::span<const TensorSpec> in) {
   for (size_t i = 0; i < 2; ++i)
-    check_dtype_in(op, i, in[i], {DType::Int8, DType::Int16, DType::Int32, DType::Int64, DType::UInt8});
+    check_dtype_in(op, i, in[i], {DType::Int8, DType::Int16, DType::Int32, DType::Int64, DType::UInt8, DType::UInt16,
+                                  DType::UInt32, DType::UInt64});
   return infer_broadcast(op, a, in);
 }
 
 std::vector<TensorSpec> infer_invert(const OpDef& op, const NoAttrs&, std::span<const TensorSpec> in) {
-  check_dtype_in(op, 0, in[0], {DType::Int8, DType::Int16, DType::Int32, DType::Int64, DType::UInt8});
+  check_dtype_in(op, 0, in[0], {DType::Int8, DType::Int16, DType::Int32, DType::Int64, DType::UInt8, DType::UInt16,
+                                DType::UInt32, DType::UInt64});
   return {in[0]};
 }
 

@@ -15,9 +15,13 @@ void bind_dtype(nb::module_& m) {
       .value("Float16", DType::Float16)
       .value("BFloat16", DType::BFloat16)
       .value("Float32", DType::Float32)
-      .value("Float64", DType::Float64);
+      .value("Float64", DType::Float64)
+      .value("UInt16", DType::UInt16)
+      .value("UInt32", DType::UInt32)
+      .value("UInt64", DType::UInt64);
   m.def("itemsize", [](DType t) { return itemsize(t); });
   m.def("promote_types", [](DType a, DType b) { return promote_types(a, b); });
+  m.def("can_promote", [](DType a, DType b) { return can_promote(a, b); });
   m.def("is_floating", [](DType t) { return is_floating(t); });
 }
 

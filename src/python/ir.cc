@@ -190,8 +190,10 @@ std::optional<nb::object> emit_if_tracing(const Primitive& prim, std::span<const
       nodes[i] = compiler::constant_tensor(g, to_tensor(o));
     }
     if (weak[i]) scalar_kind = std::max(scalar_kind, *weak[i]);
-    else tensors_dtype = tensors_dtype ? promote_types(*tensors_dtype, compiler::node_spec(nodes[i]).dtype)
-                                       : compiler::node_spec(nodes[i]).dtype;
+    else {  // as run_with_operands: tensors that do not promote are refused by graph emission, naming the op
+      const DType d = compiler::node_spec(nodes[i]).dtype;
+      tensors_dtype = !tensors_dtype ? d : can_promote(*tensors_dtype, d) ? promote_types(*tensors_dtype, d) : *tensors_dtype;
+    }
   }
   DType target = weak_scalar_dtype(prim, tensors_dtype, scalar_kind);
   for (size_t i = 0; i < operands.size(); ++i) {

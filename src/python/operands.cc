@@ -81,7 +81,10 @@ std::vector<Tensor> run_with_operands(const Primitive& prim, std::span<Operand> 
       any_scalar = true;
       scalar_kind = std::max(scalar_kind, o.scalar_kind);
     } else {
-      tensors_dtype = tensors_dtype ? promote_types(*tensors_dtype, o.tensor.dtype()) : o.tensor.dtype();
+      // Tensors that do not promote (uint32 with int32) keep the first one's dtype here: run_eager then
+      // refuses them with the op's name.
+      const DType d = o.tensor.dtype();
+      tensors_dtype = !tensors_dtype ? d : can_promote(*tensors_dtype, d) ? promote_types(*tensors_dtype, d) : *tensors_dtype;
     }
   }
   // Up to four operands, the inputs live on the stack: a tiny op's heap allocations are a visible

@@ -32,6 +32,9 @@ std::optional<nb::dlpack::dtype> dlpack_dtype(DType t) {
     case DType::Int32: return make(code::Int, 32);
     case DType::Int64: return make(code::Int, 64);
     case DType::UInt8: return make(code::UInt, 8);
+    case DType::UInt16: return make(code::UInt, 16);
+    case DType::UInt32: return make(code::UInt, 32);
+    case DType::UInt64: return make(code::UInt, 64);
     case DType::Float16: return make(code::Float, 16);
     case DType::BFloat16: return make(code::Bfloat, 16);
     case DType::Float32: return make(code::Float, 32);
@@ -51,7 +54,12 @@ std::optional<DType> from_dlpack_dtype(nb::dlpack::dtype d) {
       if (d.bits == 32) return DType::Int32;
       if (d.bits == 64) return DType::Int64;
       return std::nullopt;
-    case code::UInt: return d.bits == 8 ? std::optional(DType::UInt8) : std::nullopt;
+    case code::UInt:
+      if (d.bits == 8) return DType::UInt8;
+      if (d.bits == 16) return DType::UInt16;
+      if (d.bits == 32) return DType::UInt32;
+      if (d.bits == 64) return DType::UInt64;
+      return std::nullopt;
     case code::Float:
       if (d.bits == 16) return DType::Float16;
       if (d.bits == 32) return DType::Float32;
@@ -267,6 +275,8 @@ void bind_tensor(nb::module_& m) {
       .def("_element", [](const Tensor& t, int64_t i) -> nb::object {
         if (t.dtype() == DType::Bool) return nb::bool_(t.element_as_int(i) != 0);
         if (is_floating(t.dtype())) return nb::float_(t.element_as_double(i));
+        if (t.dtype() == DType::UInt64)  // above 2**63 as itself: element_as_int wraps it, the cast back unwraps
+          return nb::steal(PyLong_FromUnsignedLongLong(static_cast<unsigned long long>(t.element_as_int(i))));
         return nb::int_(t.element_as_int(i));
       });
   bind_tensor_ops(cls);

@@ -12,7 +12,12 @@ namespace sprout {
 std::optional<DType> policy_dtype(const OpDef& def, std::span<const DType> dtypes) {
   if (def.dtype_policy == DTypePolicy::Exact || dtypes.empty()) return std::nullopt;
   DType t = dtypes[0];
-  for (DType d : dtypes.subspan(1)) t = promote_types(t, d);
+  for (DType d : dtypes.subspan(1)) {
+    SPROUT_CHECK(can_promote(t, d), TypeError, def.name, ": implicit conversion between ", name(t), " and ", name(d),
+                 " is not supported (MindSpore converts UInt16, UInt32 and UInt64 only with Bool); cast the inputs "
+                 "to one dtype with astype first");
+    t = promote_types(t, d);
+  }
   if (def.dtype_policy == DTypePolicy::PromoteToFloat && !is_floating(t)) t = DType::Float32;
   return t;
 }

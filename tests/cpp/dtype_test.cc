@@ -25,8 +25,11 @@ TEST(DType, Promotion) {
   EXPECT_EQ(promote_types(DType::Bool, DType::Int8), DType::Int8);
   EXPECT_EQ(promote_types(DType::Float64, DType::Float32), DType::Float64);
   for (int a = 0; a < kNumDTypes; ++a)
-    for (int b = 0; b < kNumDTypes; ++b)  // symmetric
-      EXPECT_EQ(promote_types(DType(a), DType(b)), promote_types(DType(b), DType(a)));
+    for (int b = 0; b < kNumDTypes; ++b) {  // symmetric, where defined (unsigned_dtypes_test.cc: where not)
+      if (can_promote(DType(a), DType(b))) {
+        EXPECT_EQ(promote_types(DType(a), DType(b)), promote_types(DType(b), DType(a)));
+      }
+    }
 }
 
 TEST(Half, RoundTripsExactValues) {

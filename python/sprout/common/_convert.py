@@ -23,7 +23,7 @@ def _default_dtype(array, from_python):
         return mstype.nptype_to_dtype(array.dtype)
     except TypeError:
         raise TypeError(f"Tensor: 'input_data' has NumPy dtype {array.dtype}, which Sprout does not support; "
-                        f"supported: bool, int8/16/32/64, uint8, float16, float32, float64") from None
+                        f"supported: bool, int8/16/32/64, uint8/16/32/64, float16, float32, float64") from None
 
 
 def to_array(obj, dtype=None, api="Tensor"):
@@ -49,8 +49,7 @@ def to_array(obj, dtype=None, api="Tensor"):
         array = array.astype(np.int64)
     if array.dtype == np.float64 and from_python and target != mstype.float64:
         array = array.astype(np.float32)
-    if array.dtype.kind not in "biuf" or array.dtype.itemsize > 8 or (array.dtype.kind == "u" and array.dtype.itemsize > 1):
-        # uint16/32/64 and longdouble: go through a type Sprout holds
+    if array.dtype.kind not in "biuf" or array.dtype.itemsize > 8:  # longdouble: through a type Sprout holds
         array = array.astype(np.float64 if array.dtype.kind == "f" else np.int64)
     return np.asarray(array, order="C"), target
 

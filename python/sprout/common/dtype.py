@@ -13,6 +13,9 @@ int16 = Type.Int16
 int32 = Type.Int32
 int64 = Type.Int64
 uint8 = Type.UInt8
+uint16 = Type.UInt16
+uint32 = Type.UInt32
+uint64 = Type.UInt64
 float16 = Type.Float16
 bfloat16 = Type.BFloat16
 float32 = Type.Float32
@@ -27,6 +30,9 @@ intc = int32
 intp = int64
 byte = int8
 ubyte = uint8
+ushort = uint16
+uintc = uint32
+uintp = uint64
 float_ = float32
 int_ = int64
 globals()["bool"] = bool_  # ms.bool (MindSpore 2.x), kept out of this module's own namespace of builtins
@@ -35,14 +41,15 @@ Type.__repr__ = lambda self: self.name
 Type.__str__ = lambda self: self.name
 
 int_type = (int8, int16, int32, int64)
-uint_type = (uint8,)
+uint_type = (uint8, uint16, uint32, uint64)
 float_type = (float16, bfloat16, float32, float64)
 number_type = int_type + uint_type + float_type
 all_types = (bool_,) + number_type
 
 _TO_NUMPY = {
     bool_: np.bool_, int8: np.int8, int16: np.int16, int32: np.int32, int64: np.int64,
-    uint8: np.uint8, float16: np.float16, float32: np.float32, float64: np.float64,
+    uint8: np.uint8, uint16: np.uint16, uint32: np.uint32, uint64: np.uint64, float16: np.float16,
+    float32: np.float32, float64: np.float64,
 }
 _FROM_NUMPY = {np.dtype(v): k for k, v in _TO_NUMPY.items()}
 
@@ -126,7 +133,8 @@ def is_floating_type(type_):
     return type_ in float_type
 
 
-__all__ = ["Type", "bool_", "bool", "int8", "int16", "int32", "int64", "uint8", "float16", "bfloat16", "float32",
-           "float64", "half", "single", "double", "short", "intc", "intp", "byte", "ubyte", "float_", "int_",
+__all__ = ["Type", "bool_", "bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64", "float16",
+           "bfloat16", "float32", "float64", "half", "single", "double", "short", "intc", "intp", "byte", "ubyte",
+           "ushort", "uintc", "uintp", "float_", "int_",
            "int_type", "uint_type", "float_type", "number_type", "all_types", "dtype_to_nptype",
            "nptype_to_dtype", "pytype_to_dtype", "dtype_to_pytype", "get_py_obj_dtype", "is_floating_type"]

@@ -6,6 +6,7 @@
 #include <type_traits>
 
 #include "base/parallel.h"
+#include "kernels/cpu/wrapping_arith.h"
 #include "ops/array_attrs.h"
 #include "ops/op_def.h"
 
@@ -206,7 +207,7 @@ void cum_kernel(const CumAttrs& a, std::span<const Tensor> in, std::span<Tensor>
   const AxisLayout l = layout(x, a.axis);
   visit_dtype(x.dtype(), [&](auto zero) {
     using T = decltype(zero);
-    using C = compute_t<T>;
+    using C = wrapping_t<compute_t<T>>;
     const T* px = x.template data<T>();
     T* po = out[0].template data<T>();
     const C identity = PRODUCT ? C(1) : C(0);

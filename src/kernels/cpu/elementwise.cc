@@ -11,6 +11,7 @@
 #include "kernels/cpu/simd.h"
 #include "kernels/cpu/simd_half.h"
 #include "kernels/cpu/unit_strides.h"
+#include "kernels/cpu/wrapping_arith.h"
 #include "ops/op_def.h"
 #include "tensor/nd_loop.h"
 
@@ -47,7 +48,9 @@ C arith(C a, C b) {
   if constexpr (OP == Arith::Min) return nan_aware_min(a, b);
   if constexpr (OP == Arith::Pow) {
     if constexpr (std::is_integral_v<C>) {
-      if (b < 0) return static_cast<C>(a == 1 ? 1 : (a == -1 ? (b % 2 ? -1 : 1) : 0));
+      if constexpr (std::is_signed_v<C>) {
+        if (b < 0) return static_cast<C>(a == 1 ? 1 : (a == -1 ? (b % 2 ? -1 : 1) : 0));
+      }
       C result = 1;
       for (C base = a, e = b; e; e >>= 1, base = static_cast<C>(base * base))
         if (e & 1) result = static_cast<C>(result * base);
@@ -150,7 +153,7 @@ void arith_kernel(const NoAttrs&, std::span<const Tensor> in, std::span<Tensor> 
   const Stores stores = stores_for(in, out[0]);  // Note [Streaming stores]
   visit_dtype(out[0].dtype(), [&](auto zero) {
     using T = decltype(zero);
-    using C = std::conditional_t<std::is_same_v<T, bool>, int, compute_t<T>>;
+    using C = std::conditional_t<std::is_same_v<T, bool>, int, wrapping_t<compute_t<T>>>;
     for_each_binary_row(in[0], in[1], out[0], [stores](char* o, const char* a, const char* b, int64_t so, int64_t sa,
                                                  int64_t sb, int64_t n) {
       T* po = reinterpret_cast<T*>(o);

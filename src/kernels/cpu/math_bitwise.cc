@@ -34,7 +34,8 @@ T shift(T x, T n) {
 template <class T>
 std::make_unsigned_t<T> magnitude(T x) {
   using U = std::make_unsigned_t<T>;
-  return x < 0 ? static_cast<U>(U(0) - static_cast<U>(x)) : static_cast<U>(x);
+  if constexpr (std::is_unsigned_v<T>) return x;
+  else return x < 0 ? static_cast<U>(U(0) - static_cast<U>(x)) : static_cast<U>(x);
 }
 
 template <class U>

@@ -8,6 +8,7 @@
 
 #include "kernels/cpu/math_loops.h"
 #include "kernels/cpu/simd.h"
+#include "kernels/cpu/wrapping_arith.h"
 #include "ops/op_def.h"
 
 namespace sprout {
@@ -18,7 +19,7 @@ constexpr int64_t kBlock = 256;
 // Computes o = fn(in...) over a row of N inputs.
 template <class T, size_t N, class Fn>
 void nary_row(const std::array<char*, N + 1>& p, const std::array<int64_t, N + 1>& s, int64_t n, Fn fn) {
-  using C = compute_t<T>;
+  using C = wrapping_t<compute_t<T>>;
   T* o = reinterpret_cast<T*>(p[0]);
   std::array<const T*, N> x;
   for (size_t k = 0; k < N; ++k) x[k] = reinterpret_cast<const T*>(p[k + 1]);

@@ -7,6 +7,7 @@
 
 #include "kernels/cpu/math_loops.h"
 #include "kernels/cpu/simd_math.h"
+#include "kernels/cpu/wrapping_arith.h"
 #include "ops/op_def.h"
 
 namespace sprout {
@@ -30,7 +31,7 @@ template <MathOp OP, class T>
 T integer_math(T x) {
   if constexpr (OP == MathOp::Abs) return std::is_signed_v<T> && x < 0 ? static_cast<T>(-x) : x;
   if constexpr (OP == MathOp::Sign) return static_cast<T>((x > 0) - (x < 0));
-  if constexpr (OP == MathOp::Square) return static_cast<T>(x * x);
+  if constexpr (OP == MathOp::Square) return static_cast<T>(static_cast<wrapping_t<T>>(x) * x);
   return x;  // Round: integers are already integral
 }
 

@@ -31,7 +31,7 @@ def _gcd_sample(rng, shapes, dtype):
     return [rng.integers(low, 13, size=s).astype(np_dtype) for s in shapes]
 
 
-_INTS = "Int8, Int16, Int32, Int64, UInt8"
+_INTS = "Int8, Int16, Int32, Int64, UInt8, UInt16, UInt32, UInt64"
 _BITWISE = (ms.bool_,) + INT_DTYPES
 
 RECORDS = [

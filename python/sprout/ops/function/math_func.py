@@ -94,9 +94,9 @@ def _axes(axis, api):
 
 def sum(input, dim=None, keepdim=False, *, dtype=None):
     """Sum over `dim` (all dims when None); `dtype` casts the input first. Integers and bools sum in Int64
-    (MindSpore's, as PyTorch's: narrow integers would overflow); ops.ReduceSum keeps the dtype."""
-    if dtype is None and isinstance(input, Tensor) and input.dtype in mstype.int_type + mstype.uint_type + (
-            mstype.bool_,):
+    (MindSpore's, as PyTorch's: narrow integers would overflow); ops.ReduceSum keeps the dtype. UInt16/32/64
+    keep theirs too, wrapping around, as in MindSpore, which converts them implicitly to no other dtype."""
+    if dtype is None and isinstance(input, Tensor) and input.dtype in mstype.int_type + (mstype.uint8, mstype.bool_):
         dtype = mstype.int64
     x = input.astype(mstype._dtype_arg("sum", "dtype", dtype), copy=False) if dtype is not None else input
     return prim("ReduceSum", keep_dims=bool(keepdim))(x, _axes(dim, "sum"))
