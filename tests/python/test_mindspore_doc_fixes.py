@@ -151,3 +151,9 @@ def test_parameter_tuple_clone_fills_by_initializer_and_lazy_namespaces():
     assert params.clone("moments", init="zeros")[0].asnumpy().tolist() == [0.0, 0.0]
     assert params.clone("copy")[0].asnumpy().tolist() == [1.0, 2.0]
     assert ms.experimental.optim.Adam is not None and ms.numpy.arange(3).asnumpy().tolist() == [0, 1, 2]
+
+
+def test_python_bool_converts_both_ways_beside_ms_bool():
+    assert ms.bool is ms.bool_ and ms.common.dtype.bool is ms.bool_
+    assert ms.dtype_to_pytype(ms.bool_) is bool and ms.pytype_to_dtype(bool) == ms.bool_
+    assert ms.get_py_obj_dtype(True) == ms.bool_

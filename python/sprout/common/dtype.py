@@ -3,6 +3,8 @@
 Each dtype is a member of the C++ enum ``sprout._C.DType``, so a tensor's ``dtype`` is the very
 object ``ms.float32`` (compare with ``==`` or ``is``). They print as MindSpore does: ``Float32``.
 """
+import builtins
+
 import numpy as np
 
 from sprout._C import DType as Type
@@ -35,7 +37,8 @@ uintc = uint32
 uintp = uint64
 float_ = float32
 int_ = int64
-globals()["bool"] = bool_  # ms.bool (MindSpore 2.x), kept out of this module's own namespace of builtins
+# ms.bool (MindSpore 2.x). It shadows the builtin in this module: code here spells that builtins.bool.
+globals()["bool"] = bool_
 
 Type.__repr__ = lambda self: self.name
 Type.__str__ = lambda self: self.name
@@ -100,7 +103,7 @@ def pytype_to_dtype(obj):
     """The dtype of a Python type: bool -> Bool, int -> Int64, float -> Float32."""
     if isinstance(obj, Type):
         return obj
-    if obj is bool:
+    if obj is builtins.bool:
         return bool_
     if obj is int:
         return int64
@@ -112,7 +115,7 @@ def pytype_to_dtype(obj):
 def dtype_to_pytype(type_):
     """The Python type a scalar of this dtype converts to."""
     if type_ == bool_:
-        return bool
+        return builtins.bool
     if type_ in int_type or type_ in uint_type:
         return int
     if type_ in float_type:

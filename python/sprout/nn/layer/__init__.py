@@ -11,6 +11,7 @@ from sprout.nn.layer.math import (ClipByNorm, L1Regularizer, MatDet, MatInverse,
                                   MatrixSetDiag, Moments, Norm, ReduceLogSumExp)
 from sprout.nn.layer.math_special import DiGamma, IGamma, LBeta, LGamma
 from sprout.nn.layer.sparse import EmbeddingLookup, MultiFieldEmbeddingLookup
+from sprout.nn.layer.sparse_tensor import SparseTensorDenseMatmul, SparseToDense
 from sprout.nn.layer.unpooling import MaxUnpool1d, MaxUnpool2d, MaxUnpool3d
 from sprout.nn.layer.basic import Dense, Flatten, Identity, PixelShuffle, PixelUnshuffle, Unflatten, Upsample
 from sprout.nn.layer.combined import Conv2dBnAct, DenseBnAct
@@ -31,7 +32,7 @@ from sprout.nn.layer.rnns import GRU, LSTM, RNN
 from sprout.nn.layer.transformer import (MultiheadAttention, Transformer, TransformerDecoder, TransformerDecoderLayer,
                                         TransformerEncoder, TransformerEncoderLayer)
 
-__all__ = ["Conv2dBnAct", "DenseBnAct", "AdaptiveAvgPool1d", "AdaptiveAvgPool2d", "AdaptiveAvgPool3d", "AdaptiveMaxPool1d", "AdaptiveMaxPool2d",
+__all__ = ["Conv2dBnAct", "DenseBnAct", "SparseTensorDenseMatmul", "SparseToDense", "AdaptiveAvgPool1d", "AdaptiveAvgPool2d", "AdaptiveAvgPool3d", "AdaptiveMaxPool1d", "AdaptiveMaxPool2d",
            "AdaptiveMaxPool3d", "AvgPool1d", "AvgPool2d", "AvgPool3d", "BatchNorm1d", "BatchNorm2d", "BatchNorm3d",
            "CellDict", "CellList", "CELU", "ConstantPad1d", "ConstantPad2d", "ConstantPad3d", "Conv1d",
            "Conv1dTranspose", "Conv2d", "Conv2dTranspose", "Conv3d", "Conv3dTranspose", "Dense", "Dropout",
