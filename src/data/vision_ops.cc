@@ -336,7 +336,12 @@ TensorOpPtr convert_color_op(const std::string& mode) {
   SPROUT_CHECK(code >= 0, ValueError, "ConvertColor: unknown convert_mode '", mode, "'");
   return image_op("ConvertColor", [=](const Tensor& image, Rng&) {
     try {
-      return convert_color(image, code);
+      Tensor out = convert_color(image, code);
+      if (out.ndim() == 3 && out.dim(2) == 1) {  // MindSpore gives a gray image as (H, W)
+        const int64_t plane[] = {out.dim(0), out.dim(1)};
+        out = out.reshape(plane);
+      }
+      return out;
     } catch (const cv::Exception&) {
       throw ValueError(str("ConvertColor: ", mode, " does not apply to an image of shape ", shape_str(image.shape())));
     }

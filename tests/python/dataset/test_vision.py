@@ -170,6 +170,8 @@ def test_color_ops(image):
     desaturated = V.RandomColorAdjust(saturation=(0, 0))(image)
     np.testing.assert_array_equal(desaturated, V.Grayscale(3)(image))
     np.testing.assert_array_equal(V.ConvertColor(V.ConvertMode.COLOR_RGB2BGR)(image), image[..., ::-1])
+    plane = V.ConvertColor(V.ConvertMode.COLOR_RGB2GRAY)(image)  # (H, W), as MindSpore's
+    assert plane.shape == (12, 16) and np.array_equal(plane, gray[..., 0])
     assert V.ColorJitter(0.4, 0.4, 0.4, 0.1)(image).shape == image.shape
 
 
