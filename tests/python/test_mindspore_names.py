@@ -137,44 +137,87 @@ def test_mindspore_names_exist(where, names):
 # Names that MindSpore 2.10's documentation examples and dir() led to (the doc-example sweep of
 # benchmarks/interop/doc_examples.py), per namespace below sprout ("" is sprout itself).
 WAVE3 = {
-    "ops": """Acosh AdaptiveAvgPool3D AdaptiveMaxPool3D Addcdiv AffineGrid ApplyAdamWithAmsgrad ApplyAdamWithAmsgradV2
-ArgMaxWithValue ArgMinWithValue Asinh Atanh AvgPool3D BartlettWindow BesselI0 BesselI0e BesselI1 BesselI1e
-BesselJ0 BesselJ1 BesselK0 BesselK0e BesselK1 BesselK1e BesselY0 BesselY1 Betainc BiasAdd Bincount
-BlackmanWindow BoundingBoxDecode BoundingBoxEncode Bucketize CTCGreedyDecoder CTCLoss CTCLossV2 Cauchy Cdist
-CeLU ChannelShuffle CholeskyInverse CholeskySolve Col2Im Conv3DTranspose CountNonZero CropAndResize Cross
-Cummax Cummin CumulativeLogsumexp DType Dense DepthToSpace Diag DiagPart Digamma DivNoNan Dropout2D
-Dropout3D EmbeddingLookup EqualCount Erfinv Expand ExtractImagePatches FastGeLU FastGelu FillDiagonal FillV2
-Fmax ForiLoop GLU GatherD GatherV2 Gelu Geqrf Ger GridSampler2D GridSampler3D HShrink HammingWindow
-Heaviside Histogram HyperMap Hypot IOU IdentityN Igamma Igammac Im2Col IndexAdd IndexFill IndexPut
-InplaceAdd InplaceIndexAdd InplaceSub InplaceUpdateV2 Inv InvertPermutation IsClose L2Normalize LRN LSTM
-LerpScalar Lgamma LogNormalReverse LogSpace Logit Lstsq LuSolve LuUnpack Map MaskedScatter MatrixDiagPartV3
-MatrixDiagV3 MatrixPower MatrixTriangularSolve MaxPool3D MaxPool3DWithArgmax MaxPoolWithArgmaxV2 MaxUnpool2D
-MaxUnpool3D Median MirrorPad MulNoNan MultiMarginLoss MultinomialWithReplacement MultitypeFuncGraph Mvlgamma
-NMSWithMask NanToNum NextAfter Orgqr PReLU Pack Partial Pdist Polygamma PopulationCount ROIAlign
-RandomChoiceWithMask RandpermV2 Rank ReduceStd Renorm ResizeBicubic ResizeNearestNeighborV2 ReverseSequence
-Rint RmsNorm ScalarToArray ScalarToTensor Scan ScatterNdAdd ScatterNdUpdate ScatterUpdate SeLU SearchSorted
-SelectView Shape SigmoidCrossEntropyWithLogits Sinc Size SoftShrink Softsign SpaceToBatchND SpaceToDepth
-SparseApplyAdagrad SquareSumAll SquaredDifference StandardLaplace TensorAdd TensorScatterAdd TensorShape
-TensorToTuple Trace TransposeExtView TransposeView TrilIndices TriuIndices Trunc TruncateDiv TruncateMod
-TupleToArray UniqueConsecutive Unpack UnravelIndex UnsortedSegmentMax UnsortedSegmentMin UnsortedSegmentProd
-Unstack UpsampleNearest3D UpsampleTrilinear3D WhileLoop Xdivy Xlogy Zeta adaptive_avg_pool3d
-adaptive_max_pool3d avg_pool3d batch_to_space_nd bessel_i0e bessel_i1 bessel_i1e bessel_j0 bessel_j1
-bessel_k0 bessel_k0e bessel_k1 bessel_k1e bessel_y0 bessel_y1 bias_add bounding_box_decode
-bounding_box_encode check_valid choice_with_mask col2im cond conv3d_transpose crop_and_resize
-ctc_greedy_decoder deepcopy dtype dyn_shape eps expand fractional_max_pool2d fractional_max_pool3d gather_d
-geqrf get_grad gumbel_softmax inplace_index_add iou is_nonzero laplace lu_unpack matrix_diag
-matrix_diag_part matrix_norm mirror_pad multinomial_with_replacement nextafter orgqr pdist population_count
-print_ randn_like ravel rms_norm rrelu sequence_mask space_to_batch_nd truncate_div truncate_mod unstack
-vector_norm zeta""",
-    "nn": """Conv2dBnAct DenseBnAct FractionalMaxPool2d FractionalMaxPool3d""",
+    "": """COOTensor CSRTensor DatasetHelper Generator ParallelMode ParameterTuple Profiler RowTensor SparseTensor Type
+bfloat16 bool bool_ byte double dtype_to_nptype dtype_to_pytype export float16 float_ from_dlpack from_numpy
+get_auto_parallel_context get_grad get_level get_log_config get_py_obj_dtype get_rng_state get_seed half
+initial_seed int16 int8 int_ intc intp is_tensor jit_class load manual_seed merge_sliced_parameter mutable
+pytype_to_dtype recompute reset_auto_parallel_context run_check seed set_auto_parallel_context
+set_deterministic set_recursion_limit set_rng_state short single tensor ubyte uint16 uint32 uint64 uint8
+uintc uintp ushort""",
     "Tensor": """argmax_with_value argmin_with_value assign_value bfloat16 byte convert_bytes_to_tensor data flush_from_cache
-get_bytes has_init is_pinned move_to nextafter set_const_arg storage_offset value""",
-    "": """DatasetHelper Generator ParallelMode ParameterTuple Profiler Type bfloat16 bool bool_ byte double
-dtype_to_nptype dtype_to_pytype export float16 float_ from_dlpack from_numpy get_auto_parallel_context
-get_grad get_level get_log_config get_py_obj_dtype get_rng_state get_seed half initial_seed int16 int8 int_
-intc intp is_tensor jit_class load manual_seed merge_sliced_parameter mutable pytype_to_dtype recompute
-reset_auto_parallel_context run_check seed set_auto_parallel_context set_deterministic set_recursion_limit
-set_rng_state short single tensor ubyte uint8""",
+get_bytes has_init is_pinned move_to nextafter set_const_arg storage_offset to_coo to_csr value""",
+    "amp": """DynamicLossScaleManager DynamicLossScaler FixedLossScaleManager LossScaleManager LossScaler StaticLossScaler
+all_finite auto_mixed_precision build_train_network custom_mixed_precision get_black_list get_white_list""",
+    "dataset": """AGNewsDataset AmazonReviewDataset CSVDataset CelebADataset Cifar100Dataset Cifar10Dataset CocoDataset
+DBpediaDataset Dataset DictIterator DistributedSampler EMnistDataset EnWik9Dataset FakeImageDataset
+FashionMnistDataset GeneratorDataset ImageFolderDataset KMnistDataset ManifestDataset MindDataset
+MnistDataset NumpySlicesDataset PKSampler PaddedDataset PennTreebankDataset QMnistDataset RandomDataset
+RandomSampler STL10Dataset Sampler Schema SemeionDataset SequentialSampler Shuffle SogouNewsDataset
+SubsetRandomSampler SubsetSampler TextFileDataset TupleIterator USPSDataset VOCDataset WeightedRandomSampler
+WikiTextDataset YahooAnswersDataset YelpReviewDataset zip""",
+    "dataset.audio": """AllpassBiquad AmplitudeToDB Angle BandBiquad BandpassBiquad BandrejectBiquad BassBiquad Biquad BorderType
+ComplexNorm ComputeDeltas Contrast DBToAmplitude DCShift DeemphBiquad DensityFunction DetectPitchFrequency
+Dither EqualizerBiquad Fade FadeShape Filtfilt Flanger FrequencyMasking Gain GainType GriffinLim
+HighpassBiquad Interpolation InverseMelScale InverseSpectrogram LFCC LFilter LowpassBiquad MFCC Magphase
+MaskAlongAxis MaskAlongAxisIID MelScale MelSpectrogram MelType Modulation MuLawDecoding MuLawEncoding
+NormMode NormType Overdrive PhaseVocoder Phaser PitchShift Resample ResampleMethod RiaaBiquad ScaleType
+SlidingWindowCmn SpectralCentroid Spectrogram TimeMasking TimeStretch TrebleBiquad Vol WindowType create_dct
+linear_fbanks melscale_fbanks""",
+    "dataset.text": """AddToken BasicTokenizer BertTokenizer CaseFold CharNGram FastText FilterWikipediaXML GloVe JiebaMode
+JiebaTokenizer Lookup Ngram NormalizeForm NormalizeUTF8 PythonTokenizer RegexReplace RegexTokenizer
+SPieceTokenizerLoadType SPieceTokenizerOutType SentencePieceModel SentencePieceTokenizer SentencePieceVocab
+SlidingWindow ToNumber ToVectors Truncate TruncateSequencePair UnicodeCharTokenizer UnicodeScriptTokenizer
+Vectors Vocab WhitespaceTokenizer WordpieceTokenizer to_bytes to_str""",
+    "dataset.transforms": """Compose Concatenate Duplicate Fill Mask OneHot PadEnd RandomApply RandomChoice RandomOrder Relational Slice
+TypeCast""",
+    "dataset.vision": """AdjustBrightness AdjustContrast AdjustGamma AdjustHue AdjustSaturation AdjustSharpness Affine AutoAugment
+AutoAugmentPolicy AutoContrast Border CenterCrop ConvertColor ConvertMode Crop CutMixBatch CutOut Decode
+Equalize Erase GaussianBlur Grayscale HWC2CHW HorizontalFlip HsvToRgb ImageBatchFormat Inter Invert
+LinearTransformation MixUp MixUpBatch Normalize NormalizePad Pad PadToSize Perspective Posterize RandAugment
+RandomAdjustSharpness RandomAffine RandomAutoContrast RandomColor RandomColorAdjust RandomCrop
+RandomCropDecodeResize RandomEqualize RandomErasing RandomHorizontalFlip RandomInvert RandomLighting
+RandomPosterize RandomResize RandomResizedCrop RandomRotation RandomSelectSubpolicy RandomSharpness
+RandomSolarize RandomVerticalFlip Rescale Resize ResizedCrop RgbToHsv Rotate SliceMode SlicePatches Solarize
+ToTensor ToType TrivialAugmentWide UniformAugment VerticalFlip encode_jpeg encode_png""",
+    "experimental.optim": """ASGD Adadelta Adagrad Adam AdamW Adamax NAdam Optimizer RAdam RMSprop Rprop SGD""",
+    "experimental.optim.lr_scheduler": """ConstantLR CosineAnnealingLR CosineAnnealingWarmRestarts CyclicLR ExponentialLR LRScheduler LambdaLR
+LinearLR MultiStepLR MultiplicativeLR PolynomialLR ReduceLROnPlateau SequentialLR StepLR""",
+    "mint": """Tensor abs acos acosh add addbmm addcdiv addcmul addmm addmv addr_ all allclose amax amin any arange arccos
+arccosh arcsin arcsinh arctan arctan2 arctanh argmax argmin argsort asin asinh atan atan2 atanh baddbmm
+batch_norm_elemt batch_norm_gather_stats_with_counts batch_norm_stats bernoulli bincount bitwise_and
+bitwise_not bitwise_or bitwise_xor bmm broadcast_to cat cdist ceil chunk clamp clip clone concat conv2d
+conv_tbc cos cosh count_nonzero cross cummax cummin cumprod cumsum diag diff div divide dot dstack einsum
+empty empty_like eq equal erf erfc erfinv exp exp2 expm1 eye fix flatten flip float_power floor floor_divide
+fmod frac full full_like gather gcd ge greater greater_equal gt histc hstack index_add index_select inverse
+isclose isfinite isinf isnan isneginf item kthvalue le lerp less less_equal linspace log log10 log1p log2
+logaddexp logaddexp2 logical_and logical_not logical_or logical_xor logsumexp lt masked_select matmul max
+maximum mean median meshgrid min minimum mm mul multinomial mv nan_to_num nansum narrow ne neg negative
+nonzero norm normal not_equal npu_gelu ones ones_like outer permute pow prod rand rand_like randint
+randint_like randn randn_like randperm ravel real reciprocal remainder repeat_interleave reshape roll round
+rsqrt scatter scatter_add searchsorted select sigmoid sign sin sinc sinh softmax sort split sqrt square
+squeeze stack std std_mean sub sum swapaxes t take tan tanh tile topk trace transpose triangular_solve tril
+triu trunc unbind unique unique_consecutive unsqueeze var var_mean vdot where xlogy zeros zeros_like""",
+    "mint.linalg": """inv matrix_norm norm qr vector_norm""",
+    "mint.nn": """AdaptiveAvgPool1d AdaptiveAvgPool2d AdaptiveAvgPool3d AdaptiveMaxPool1d AdaptiveMaxPool2d AvgPool1d
+AvgPool2d AvgPool3d BCELoss BCEWithLogitsLoss BatchNorm1d BatchNorm2d BatchNorm3d Cell ConstantPad1d
+ConstantPad2d ConstantPad3d Conv1d Conv2d Conv3d ConvTranspose2d CosineEmbeddingLoss CrossEntropyLoss
+Dropout Dropout2d ELU Embedding Flatten Fold GELU GLU GroupNorm Hardshrink Hardsigmoid Hardswish Hardtanh
+Identity KLDivLoss L1Loss LayerNorm Linear LogSigmoid LogSoftmax MSELoss MaxPool2d MaxUnpool2d Mish NLLLoss
+PReLU PixelShuffle ReLU ReLU6 ReflectionPad1d ReflectionPad2d ReflectionPad3d ReplicationPad1d
+ReplicationPad2d ReplicationPad3d SELU SiLU Sigmoid SmoothL1Loss SoftMarginLoss Softmax Softshrink
+SyncBatchNorm Tanh Threshold Unfold Upsample UpsamplingBilinear2d UpsamplingNearest2d ZeroPad1d ZeroPad2d
+ZeroPad3d""",
+    "mint.nn.functional": """adaptive_avg_pool1d adaptive_avg_pool2d adaptive_avg_pool3d adaptive_max_pool1d adaptive_max_pool2d
+avg_pool1d avg_pool2d avg_pool3d batch_norm binary_cross_entropy binary_cross_entropy_with_logits
+broadcast_to clamp conv1d conv2d conv3d conv_transpose2d cosine_embedding_loss cross_entropy dropout
+dropout2d elu elu_ embedding flatten fold gelu glu grid_sample group_norm hardshrink hardsigmoid hardswish
+hardtanh hardtanh_ interpolate kl_div l1_loss layer_norm leaky_relu linear log_softmax logsigmoid max_pool2d
+max_unpool2d mish mse_loss nll_loss normalize one_hot pad pixel_shuffle prelu relu relu6 relu_ selu sigmoid
+sigmoid_ silu smooth_l1_loss soft_margin_loss softmax softplus softshrink tanh threshold threshold_ unfold
+upsample""",
+    "mint.optim": """Adam AdamW FusedAdamW SGD""",
+    "mint.special": """erfc exp2 expm1 log1p log_softmax round sinc""",
+    "nn": """Conv2dBnAct DenseBnAct FractionalMaxPool2d FractionalMaxPool3d SparseTensorDenseMatmul SparseToDense""",
     "numpy": """NINF PINF abs absolute add amax amin append apply_along_axis apply_over_axes arange arccos arccosh arcsin
 arcsinh arctan arctan2 arctanh argmax argmin argwhere around array array_equal array_equiv array_split
 array_str asarray asfarray atleast_1d atleast_2d atleast_3d average bartlett bincount bitwise_and
@@ -195,64 +238,46 @@ searchsorted select setdiff1d sign signbit sin sinh size sometrue split sqrt squ
 subtract sum swapaxes take take_along_axis tan tanh tensordot tile trace transpose trapz tri tril
 tril_indices tril_indices_from triu triu_indices triu_indices_from true_divide trunc uint8 unique
 unravel_index unwrap vander var vsplit vstack where zeros zeros_like""",
-    "mint": """Tensor abs acos acosh add addbmm addcdiv addcmul addmm addmv addr_ all allclose amax amin any arange arccos
-arccosh arcsin arcsinh arctan arctan2 arctanh argmax argmin argsort asin asinh atan atan2 atanh baddbmm
-batch_norm_elemt batch_norm_gather_stats_with_counts batch_norm_stats bernoulli bincount bitwise_and
-bitwise_not bitwise_or bitwise_xor bmm broadcast_to cat cdist ceil chunk clamp clip clone concat conv2d
-conv_tbc cos cosh count_nonzero cross cummax cummin cumprod cumsum diag diff div divide dot dstack einsum
-empty empty_like eq equal erf erfc erfinv exp exp2 expm1 eye fix flatten flip float_power floor floor_divide
-fmod frac full full_like gather gcd ge greater greater_equal gt histc hstack index_add index_select inverse
-isclose isfinite isinf isnan isneginf item kthvalue le lerp less less_equal linspace log log10 log1p log2
-logaddexp logaddexp2 logical_and logical_not logical_or logical_xor logsumexp lt masked_select matmul max
-maximum mean median meshgrid min minimum mm mul multinomial mv nan_to_num nansum narrow ne neg negative
-nonzero norm normal not_equal npu_gelu ones ones_like outer permute pow prod rand rand_like randint
-randint_like randn randn_like randperm ravel real reciprocal remainder repeat_interleave reshape roll round
-rsqrt scatter scatter_add searchsorted select sigmoid sign sin sinc sinh softmax sort split sqrt square
-squeeze stack std std_mean sub sum swapaxes t take tan tanh tile topk trace transpose triangular_solve tril
-triu trunc unbind unique unique_consecutive unsqueeze var var_mean vdot where xlogy zeros zeros_like""",
-    "mint.nn": """AdaptiveAvgPool1d AdaptiveAvgPool2d AdaptiveAvgPool3d AdaptiveMaxPool1d AdaptiveMaxPool2d AvgPool1d
-AvgPool2d AvgPool3d BCELoss BCEWithLogitsLoss BatchNorm1d BatchNorm2d BatchNorm3d Cell ConstantPad1d
-ConstantPad2d ConstantPad3d Conv1d Conv2d Conv3d ConvTranspose2d CosineEmbeddingLoss CrossEntropyLoss
-Dropout Dropout2d ELU Embedding Flatten Fold GELU GLU GroupNorm Hardshrink Hardsigmoid Hardswish Hardtanh
-Identity KLDivLoss L1Loss LayerNorm Linear LogSigmoid LogSoftmax MSELoss MaxPool2d MaxUnpool2d Mish NLLLoss
-PReLU PixelShuffle ReLU ReLU6 ReflectionPad1d ReflectionPad2d ReflectionPad3d ReplicationPad1d
-ReplicationPad2d ReplicationPad3d SELU SiLU Sigmoid SmoothL1Loss SoftMarginLoss Softmax Softshrink
-SyncBatchNorm Tanh Threshold Unfold Upsample UpsamplingBilinear2d UpsamplingNearest2d ZeroPad1d ZeroPad2d
-ZeroPad3d""",
-    "mint.nn.functional": """adaptive_avg_pool1d adaptive_avg_pool2d adaptive_avg_pool3d adaptive_max_pool1d adaptive_max_pool2d
-avg_pool1d avg_pool2d avg_pool3d batch_norm binary_cross_entropy binary_cross_entropy_with_logits
-broadcast_to clamp conv1d conv2d conv3d conv_transpose2d cosine_embedding_loss cross_entropy dropout
-dropout2d elu elu_ embedding flatten fold gelu glu grid_sample group_norm hardshrink hardsigmoid hardswish
-hardtanh hardtanh_ interpolate kl_div l1_loss layer_norm leaky_relu linear log_softmax logsigmoid max_pool2d
-max_unpool2d mish mse_loss nll_loss normalize one_hot pad pixel_shuffle prelu relu relu6 relu_ selu sigmoid
-sigmoid_ silu smooth_l1_loss soft_margin_loss softmax softplus softshrink tanh threshold threshold_ unfold
-upsample""",
-    "mint.optim": """Adam AdamW FusedAdamW SGD""",
-    "mint.linalg": """inv matrix_norm norm qr vector_norm""",
-    "mint.special": """erfc exp2 expm1 log1p log_softmax round sinc""",
-    "amp": """DynamicLossScaleManager DynamicLossScaler FixedLossScaleManager LossScaleManager LossScaler StaticLossScaler
-all_finite auto_mixed_precision build_train_network custom_mixed_precision get_black_list get_white_list""",
-    "dataset": """AGNewsDataset AmazonReviewDataset CSVDataset CelebADataset Cifar100Dataset Cifar10Dataset CocoDataset
-DBpediaDataset Dataset DictIterator DistributedSampler EMnistDataset EnWik9Dataset FakeImageDataset
-FashionMnistDataset GeneratorDataset ImageFolderDataset KMnistDataset ManifestDataset MindDataset
-MnistDataset NumpySlicesDataset PKSampler PaddedDataset PennTreebankDataset QMnistDataset RandomDataset
-RandomSampler STL10Dataset Sampler Schema SemeionDataset SequentialSampler Shuffle SogouNewsDataset
-SubsetRandomSampler SubsetSampler TextFileDataset TupleIterator USPSDataset VOCDataset WeightedRandomSampler
-WikiTextDataset YahooAnswersDataset YelpReviewDataset zip""",
-    "dataset.vision": """AdjustBrightness AdjustContrast AdjustGamma AdjustHue AdjustSaturation AdjustSharpness Affine AutoAugment
-AutoAugmentPolicy AutoContrast Border CenterCrop ConvertColor ConvertMode Crop CutMixBatch CutOut Decode
-Equalize Erase GaussianBlur Grayscale HWC2CHW HorizontalFlip HsvToRgb ImageBatchFormat Inter Invert
-LinearTransformation MixUp MixUpBatch Normalize NormalizePad Pad PadToSize Perspective Posterize RandAugment
-RandomAdjustSharpness RandomAffine RandomAutoContrast RandomColor RandomColorAdjust RandomCrop
-RandomCropDecodeResize RandomEqualize RandomErasing RandomHorizontalFlip RandomInvert RandomLighting
-RandomPosterize RandomResize RandomResizedCrop RandomRotation RandomSelectSubpolicy RandomSharpness
-RandomSolarize RandomVerticalFlip Rescale Resize ResizedCrop RgbToHsv Rotate SliceMode SlicePatches Solarize
-ToTensor ToType TrivialAugmentWide UniformAugment VerticalFlip encode_jpeg encode_png""",
-    "dataset.transforms": """Compose Concatenate Duplicate Fill Mask OneHot PadEnd RandomApply RandomChoice RandomOrder Relational Slice
-TypeCast""",
-    "experimental.optim": """ASGD Adadelta Adagrad Adam AdamW Adamax NAdam Optimizer RAdam RMSprop Rprop SGD""",
-    "experimental.optim.lr_scheduler": """ConstantLR CosineAnnealingLR CosineAnnealingWarmRestarts CyclicLR ExponentialLR
-LRScheduler LambdaLR LinearLR MultiStepLR MultiplicativeLR PolynomialLR ReduceLROnPlateau SequentialLR StepLR""",
+    "ops": """Acosh AdaptiveAvgPool3D AdaptiveMaxPool3D Addcdiv AffineGrid ApplyAdamWithAmsgrad ApplyAdamWithAmsgradV2
+ArgMaxWithValue ArgMinWithValue Asinh Atanh AvgPool3D BartlettWindow BesselI0 BesselI0e BesselI1 BesselI1e
+BesselJ0 BesselJ1 BesselK0 BesselK0e BesselK1 BesselK1e BesselY0 BesselY1 Betainc BiasAdd Bincount
+BlackmanWindow BoundingBoxDecode BoundingBoxEncode Bucketize CTCGreedyDecoder CTCLoss CTCLossV2 Cauchy Cdist
+CeLU ChannelShuffle CholeskyInverse CholeskySolve Col2Im Conv3DTranspose CountNonZero CropAndResize Cross
+Cummax Cummin CumulativeLogsumexp DType Dense DepthToSpace Diag DiagPart Digamma DivNoNan Dropout2D
+Dropout3D EmbeddingLookup EqualCount Erfinv Expand ExtractImagePatches FastGeLU FastGelu FillDiagonal FillV2
+Fmax ForiLoop GLU GatherD GatherV2 Gelu Geqrf Ger GridSampler2D GridSampler3D HShrink HammingWindow
+Heaviside Histogram HyperMap Hypot IOU IdentityN Igamma Igammac Im2Col IndexAdd IndexFill IndexPut
+InplaceAdd InplaceIndexAdd InplaceSub InplaceUpdateV2 Inv InvertPermutation IsClose L2Normalize LRN LSTM
+LerpScalar Lgamma LogNormalReverse LogSpace Logit Lstsq LuSolve LuUnpack Map MaskedScatter MatrixDiagPartV3
+MatrixDiagV3 MatrixPower MatrixTriangularSolve MaxPool3D MaxPool3DWithArgmax MaxPoolWithArgmaxV2 MaxUnpool2D
+MaxUnpool3D Median MirrorPad MulNoNan MultiMarginLoss MultinomialWithReplacement MultitypeFuncGraph Mvlgamma
+NMSWithMask NanToNum NextAfter Orgqr PReLU Pack Partial Pdist Polygamma PopulationCount ROIAlign
+RandomChoiceWithMask RandpermV2 Rank ReduceStd Renorm ResizeBicubic ResizeNearestNeighborV2 ReverseSequence
+Rint RmsNorm ScalarToArray ScalarToTensor Scan ScatterNdAdd ScatterNdUpdate ScatterUpdate SeLU SearchSorted
+SelectView Shape SigmoidCrossEntropyWithLogits Sinc Size SoftShrink Softsign SpaceToBatchND SpaceToDepth
+SparseApplyAdagrad SparseTensorDenseAdd SparseTensorDenseMatmul SparseToDense SquareSumAll SquaredDifference
+StandardLaplace TensorAdd TensorScatterAdd TensorShape TensorToTuple Trace TransposeExtView TransposeView
+TrilIndices TriuIndices Trunc TruncateDiv TruncateMod TupleToArray UniqueConsecutive Unpack UnravelIndex
+UnsortedSegmentMax UnsortedSegmentMin UnsortedSegmentProd Unstack UpsampleNearest3D UpsampleTrilinear3D
+WhileLoop Xdivy Xlogy Zeta adaptive_avg_pool3d adaptive_max_pool3d avg_pool3d batch_to_space_nd bessel_i0e
+bessel_i1 bessel_i1e bessel_j0 bessel_j1 bessel_k0 bessel_k0e bessel_k1 bessel_k1e bessel_y0 bessel_y1
+bias_add bounding_box_decode bounding_box_encode check_valid choice_with_mask col2im cond conv3d_transpose
+coo2csr coo_abs coo_acos coo_acosh coo_add coo_asin coo_asinh coo_atan coo_atanh coo_ceil coo_concat coo_cos
+coo_cosh coo_exp coo_expm1 coo_floor coo_inv coo_isfinite coo_isinf coo_isnan coo_log coo_log1p coo_neg
+coo_relu coo_relu6 coo_round coo_sigmoid coo_sin coo_sinh coo_softsign coo_sqrt coo_square coo_tan coo_tanh
+coo_tensor_get_dense_shape coo_tensor_get_indices coo_tensor_get_values crop_and_resize csr2coo csr_abs
+csr_acos csr_acosh csr_add csr_asin csr_asinh csr_atan csr_atanh csr_ceil csr_cos csr_cosh csr_div csr_exp
+csr_expm1 csr_floor csr_gather csr_inv csr_isfinite csr_isinf csr_isnan csr_log csr_log1p csr_mm csr_mul
+csr_mv csr_neg csr_reduce_sum csr_relu csr_relu6 csr_round csr_sigmoid csr_sin csr_sinh csr_softmax
+csr_softsign csr_sqrt csr_square csr_tan csr_tanh csr_tensor_get_dense_shape csr_tensor_get_indices
+csr_tensor_get_indptr csr_tensor_get_values csr_to_coo csr_to_dense ctc_greedy_decoder deepcopy
+dense_to_sparse_coo dense_to_sparse_csr dtype dyn_shape eps expand fractional_max_pool2d
+fractional_max_pool3d gather_d geqrf get_grad gumbel_softmax inplace_index_add iou is_nonzero laplace
+lu_unpack make_coo_tensor make_csr_tensor make_row_tensor make_row_tensor_inner make_sparse_tensor
+matrix_diag matrix_diag_part matrix_norm mirror_pad multinomial_with_replacement nextafter orgqr pdist
+population_count print_ randn_like ravel rms_norm row_tensor_get_dense_shape row_tensor_get_indices
+row_tensor_get_values rrelu sequence_mask space_to_batch_nd truncate_div truncate_mod unstack vector_norm
+zeta""",
 }
 
 
