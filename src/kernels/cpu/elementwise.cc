@@ -148,34 +148,43 @@ void for_each_binary_row(const Tensor& a_in, const Tensor& b_in, const Tensor& o
   });
 }
 
+// Div's and the transcendentals' PromoteToFloat policy casts integer inputs to Float32 before any kernel
+// runs: their integer loops would be dead code, and compiling them for eight integer dtypes costs time.
+template <class T>
+constexpr bool never_float() { return !std::is_floating_point_v<compute_t<T>>; }
+
 template <Arith OP>
 void arith_kernel(const NoAttrs&, std::span<const Tensor> in, std::span<Tensor> out) {
   const Stores stores = stores_for(in, out[0]);  // Note [Streaming stores]
   visit_dtype(out[0].dtype(), [&](auto zero) {
     using T = decltype(zero);
     using C = std::conditional_t<std::is_same_v<T, bool>, int, wrapping_t<compute_t<T>>>;
-    for_each_binary_row(in[0], in[1], out[0], [stores](char* o, const char* a, const char* b, int64_t so, int64_t sa,
-                                                 int64_t sb, int64_t n) {
-      T* po = reinterpret_cast<T*>(o);
-      const T* pa = reinterpret_cast<const T*>(a);
-      const T* pb = reinterpret_cast<const T*>(b);
-      const bool units = so == 1 && sa <= 1 && sb <= 1 && sa >= 0 && sb >= 0;
-      if constexpr ((std::is_same_v<T, float> || std::is_same_v<T, double>) && has_simd<OP>()) {
-        if (units) return simd_binary(simd_op<OP>(), pa, sa, pb, sb, po, n, stores);
-      } else if constexpr (is_half_v<T> && has_simd<OP>()) {
-        if (units) {  // computed in float, as the scalar loop does, a block at a time
-          return for_each_widened_block<2, T>({pa, pb}, {sa, sb}, n, [&](const auto& w, int64_t i, int64_t m) {
-            alignas(64) float result[kHalfBlock];
-            simd_binary(simd_op<OP>(), w[0], sa, w[1], sb, result, m);
-            simd_narrow(result, po + i, m);
-          });
+    if constexpr (OP == Arith::Div && never_float<T>()) {
+      SPROUT_ASSERT(false, "Div kernel on ", name(out[0].dtype()), ": the op's policy casts to float first");
+    } else {
+      for_each_binary_row(in[0], in[1], out[0], [stores](char* o, const char* a, const char* b, int64_t so, int64_t sa,
+                                                   int64_t sb, int64_t n) {
+        T* po = reinterpret_cast<T*>(o);
+        const T* pa = reinterpret_cast<const T*>(a);
+        const T* pb = reinterpret_cast<const T*>(b);
+        const bool units = so == 1 && sa <= 1 && sb <= 1 && sa >= 0 && sb >= 0;
+        if constexpr ((std::is_same_v<T, float> || std::is_same_v<T, double>) && has_simd<OP>()) {
+          if (units) return simd_binary(simd_op<OP>(), pa, sa, pb, sb, po, n, stores);
+        } else if constexpr (is_half_v<T> && has_simd<OP>()) {
+          if (units) {  // computed in float, as the scalar loop does, a block at a time
+            return for_each_widened_block<2, T>({pa, pb}, {sa, sb}, n, [&](const auto& w, int64_t i, int64_t m) {
+              alignas(64) float result[kHalfBlock];
+              simd_binary(simd_op<OP>(), w[0], sa, w[1], sb, result, m);
+              simd_narrow(result, po + i, m);
+            });
+          }
         }
-      }
-      with_unit_strides<2>(so, {sa, sb}, [&](auto so, auto sa, auto sb) {
-        for (int64_t i = 0; i < n; ++i)
-          po[i * so] = static_cast<T>(arith<OP, C>(static_cast<C>(pa[i * sa]), static_cast<C>(pb[i * sb])));
+        with_unit_strides<2>(so, {sa, sb}, [&](auto so, auto sa, auto sb) {
+          for (int64_t i = 0; i < n; ++i)
+            po[i * so] = static_cast<T>(arith<OP, C>(static_cast<C>(pa[i * sa]), static_cast<C>(pb[i * sb])));
+        });
       });
-    });
+    }
   });
 }
 
@@ -232,8 +241,8 @@ void unary_kernel(const NoAttrs&, std::span<const Tensor> in, std::span<Tensor> 
   const Stores stores = stores_for(in, o);
   visit_dtype(o.dtype(), [&](auto zero) {
     using T = decltype(zero);
-    if constexpr (std::is_same_v<T, bool>) {
-      SPROUT_ASSERT(false, "unary kernel on Bool");
+    if constexpr (std::is_same_v<T, bool> || (OP != UnaryOp::Neg && never_float<T>())) {
+      SPROUT_ASSERT(false, "unary kernel on ", name(o.dtype()), ": only Neg takes integers, the others cast to float");
     } else {
       using C = compute_t<T>;
       T* po = o.data<T>();
