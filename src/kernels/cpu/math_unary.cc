@@ -37,13 +37,20 @@ T integer_math(T x) {
 
 constexpr bool is_cheap(MathOp op) { return op <= MathOp::Round; }
 
+// The ops whose infer takes integers (ops/math_unary.cc); Floor and Ceil take floats only and the others'
+// PromoteToFloat policy casts integers to Float32, so their integer loops, for eight integer dtypes, would
+// be compiled for nothing.
+constexpr bool takes_integers(MathOp op) {
+  return op == MathOp::Abs || op == MathOp::Sign || op == MathOp::Square || op == MathOp::Round;
+}
+
 template <MathOp OP>
 void math_kernel(const NoAttrs&, std::span<const Tensor> in, std::span<Tensor> out) {
   const int64_t grain = is_cheap(OP) ? kParallelGrain : kParallelGrain / 8;
   visit_dtype(out[0].dtype(), [&](auto zero) {
     using T = decltype(zero);
-    if constexpr (std::is_same_v<T, bool>) {
-      SPROUT_ASSERT(false, "math kernel on Bool");
+    if constexpr (std::is_same_v<T, bool> || (std::is_integral_v<T> && !takes_integers(OP))) {
+      SPROUT_ASSERT(false, "math kernel on ", name(out[0].dtype()), ": infer or the policy lets no such input in");
     } else {
       for_each_broadcast_row<2>(in, out[0], grain, [](auto ptrs, auto strides, int64_t n) {
         T* o = reinterpret_cast<T*>(ptrs[0]);
