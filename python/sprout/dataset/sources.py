@@ -128,9 +128,9 @@ class NumpySlicesDataset(_SampledSource):
         arrays = []
         for name, column in zip(names, columns):
             array = np.asarray(column)
-            if array.dtype.kind not in "biuf":
+            if array.dtype.kind not in "biufUS":
                 raise TypeError(f"{api}: column '{name}' has NumPy dtype {array.dtype}; "
-                                "expected numbers (bool, int, uint, float)")
+                                "expected numbers (bool, int, uint, float) or text (str, bytes)")
             if array.ndim == 0:
                 raise ValueError(f"{api}: column '{name}' is a scalar; each column needs rows along its first axis")
             arrays.append(np.ascontiguousarray(array))
@@ -142,6 +142,22 @@ class NumpySlicesDataset(_SampledSource):
         return self.arrays[self.column_names.index(name)] if name in self.column_names else None
 
     def _build_node(self, ctx):
-        node = _E.slices_source(self.arrays, self.column_names, self._engine_sampler(ctx), self.workers,
-                                _window(self.workers))
+        if any(a.dtype.kind in "US" for a in self.arrays):
+            # Text has no tensor dtype: the rows go through the Python row path, whose str arrays become the
+            # engine's string fields (the slice source takes numeric arrays only).
+            node = _E.random_access_source(_RowSlices(self.arrays), len(self.arrays[0]), self.column_names,
+                                           self._engine_sampler(ctx), self.workers, _window(self.workers))
+        else:
+            node = _E.slices_source(self.arrays, self.column_names, self._engine_sampler(ctx), self.workers,
+                                    _window(self.workers))
         return self._capped(node)
+
+
+class _RowSlices:
+    """Row i of a set of arrays, as a random-access source gives it."""
+
+    def __init__(self, arrays):
+        self.arrays = arrays
+
+    def __getitem__(self, i):
+        return tuple(a[i] for a in self.arrays)

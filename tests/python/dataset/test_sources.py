@@ -127,10 +127,19 @@ def test_numpy_slices_list_tuple_dict():
 def test_numpy_slices_errors():
     with pytest.raises(ValueError, match="column 'column_1' has 2 rows but column 'column_0' has 3"):
         ds.NumpySlicesDataset((np.zeros(3), np.zeros(2))).get_dataset_size()
-    with pytest.raises(TypeError, match="column 'x' has NumPy dtype <U1"):
-        ds.NumpySlicesDataset({"x": ["a", "b"]})
+    with pytest.raises(TypeError, match="column 'x' has NumPy dtype object; expected numbers .* or text"):
+        ds.NumpySlicesDataset({"x": np.array([{}, {}], dtype=object)})
     with pytest.raises(ValueError, match="2 columns of data but 1 column_names"):
         ds.NumpySlicesDataset((np.zeros(3), np.zeros(3)), ["a"])
+
+
+def test_numpy_slices_of_text_give_str_arrays_and_shuffle_with_their_rows():
+    text = ["happy", "birthday", "to", "you"]
+    assert rows(ds.NumpySlicesDataset(text, ["text"], shuffle=False)) == [(t,) for t in text]
+    pairs = rows(ds.NumpySlicesDataset({"t": text, "n": [0, 1, 2, 3]}, shuffle=True))
+    assert sorted(pairs) == sorted((t, n) for n, t in enumerate(text)) and all(text[n] == t for t, n in pairs)
+    tokens = rows(ds.NumpySlicesDataset([["a", "b"], ["c", "d"]], ["t"], shuffle=False).batch(2))
+    assert tokens == [([["a", "b"], ["c", "d"]],)]
 
 
 def test_numpy_slices_does_not_alias_the_source():
