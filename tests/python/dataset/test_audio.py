@@ -462,3 +462,13 @@ def test_bad_inputs():
         A.Spectrogram()(np.array(["a", "b"]))
     with pytest.raises(ValueError, match="GriffinLim: expected n_fft // 2 \\+ 1 = 201 frequency bins"):
         A.GriffinLim()(INPUTS["spec"])
+
+
+def test_spectrogram_of_a_waveform_shorter_than_its_padding_reflects_again():
+    # MindSpore 2.10's values for np.random.seed(0)'s (2, 20) float32 waveform and the default n_fft=400.
+    np.random.seed(0)
+    waveform = np.random.random([2, 20]).astype(np.float32)
+    out = A.Spectrogram()(waveform)
+    assert out.shape == (2, 201, 1) and out.dtype == np.float32
+    np.testing.assert_allclose(out[0, :2, 0], [1.3216110e+04, 3.3047012e+03], rtol=1e-5)
+    np.testing.assert_allclose(out[1, 100:103, 0], [0.00037334, 0.00136135, 0.00737809], rtol=1e-3)

@@ -25,10 +25,7 @@ def stft(api, x, n_fft, hop_length, win_length, window_type, pad=0, center=True,
     if pad:
         x = np.pad(x, ((0, 0), (pad, pad)))
     if center:
-        half = n_fft // 2
-        if pad_mode == BorderType.REFLECT and half >= x.shape[-1]:
-            raise ValueError(f"{api}: reflect padding of {half} needs more than {half} samples, "
-                             f"but the waveform has {x.shape[-1]}")
+        half = n_fft // 2  # reflect padding longer than the waveform reflects again, as MindSpore's (NumPy's)
         x = pad_last(x, half, half, pad_mode)
     if n_fft > x.shape[-1]:
         raise ValueError(f"{api}: 'n_fft' must be at most the padded waveform length {x.shape[-1]}, but got {n_fft}")
