@@ -299,3 +299,14 @@ def test_storage_offset_counts_elements_from_the_storage_start():
     x = ms.Tensor([1.0, 2.0, 3.0, 4.0, 5.0])
     assert x.storage_offset() == 0 and x[2:].storage_offset() == 2
     assert ms.Tensor([[1, 2], [3, 4]])[1].storage_offset() == 2
+
+
+def test_view_as_another_dtype_reads_the_same_bytes():
+    a = ms.Tensor(np.array([[1, 2], [3, 4]]), dtype=ms.int64)
+    halves = a.view(ms.int32)  # MindSpore 2.10's documented values
+    assert halves.dtype == ms.int32 and halves.asnumpy().tolist() == [[1, 0, 2, 0], [3, 0, 4, 0]]
+    halves[0, 0] = 9
+    assert a.asnumpy()[0, 0] == 9  # the memory is shared
+    assert ms.Tensor(np.ones((2, 3), np.float32)).view(ms.int16).shape == (2, 6)
+    with pytest.raises(ValueError, match="Tensor.view: the last axis of shape \\(3,\\) in Int8"):
+        ms.Tensor(np.zeros(3, np.int8)).view(ms.int16)

@@ -176,8 +176,22 @@ def reshape(self, *shape):
 
 @_method
 def view(self, *shape):
+    """The tensor in another shape (a reshape), or with view(dtype) its bytes read as another dtype (the last
+    axis scaled by the itemsizes' ratio), sharing memory, as MindSpore's and PyTorch's view."""
     from sprout import ops
+    if len(shape) == 1 and isinstance(shape[0], mstype.Type):
+        return _view_as_dtype(self, shape[0])
     return ops.reshape(self, _shape_args("Tensor.view", shape))
+
+
+def _view_as_dtype(tensor, dtype):
+    if mstype.bfloat16 in (tensor.dtype, dtype):
+        raise TypeError(f"Tensor.view: bfloat16 has no NumPy form to reinterpret, but got {tensor.dtype} -> {dtype}")
+    old, new = tensor.itemsize, np.dtype(mstype.dtype_to_nptype(dtype)).itemsize
+    if tensor.ndim == 0 and old != new or tensor.ndim and (tensor.shape[-1] * old) % new:
+        raise ValueError(f"Tensor.view: the last axis of shape {tensor.shape} in {tensor.dtype} does not hold a whole "
+                         f"number of {dtype} elements")
+    return from_numpy(np.ascontiguousarray(tensor.asnumpy()).view(mstype.dtype_to_nptype(dtype)))
 
 
 @_method
