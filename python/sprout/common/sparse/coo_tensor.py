@@ -7,6 +7,7 @@ and used within one graph) and differentiates with respect to its values. Duplic
 not coalesced (to_dense adds them; ``coalesce`` merges them), as MindSpore's are.
 """
 from sprout.common import dtype as mstype
+from sprout.common.sparse._base import StoredValues
 from sprout.common.sparse._checks import check_dense_shape, check_index_tensor, check_instance, check_tensor
 from sprout.common.sparse._format import sparse_repr
 
@@ -16,7 +17,7 @@ def _ops():
     return sparse_func
 
 
-class COOTensor:
+class COOTensor(StoredValues):
     """``COOTensor(indices=None, values=None, shape=None, coo_tensor=None)``: `indices` (N, 2) int16/int32/int64,
     `values` (N,), `shape` a 2-tuple of positive ints; or a copy of `coo_tensor`."""
 
@@ -52,35 +53,6 @@ class COOTensor:
     def indices(self):
         """The (N, ndim) coordinates of the values."""
         return self._indices
-
-    @property
-    def values(self):
-        """The (N,) values."""
-        return self._values
-
-    @property
-    def shape(self):
-        """The dense shape, a tuple."""
-        return self._shape
-
-    @property
-    def dtype(self):
-        """The values' dtype."""
-        return self._values.dtype
-
-    @property
-    def size(self):
-        """The number of stored values."""
-        return self._values.shape[0]
-
-    @property
-    def itemsize(self):
-        """The bytes of one value."""
-        return self._values.itemsize
-
-    @property
-    def ndim(self):
-        return len(self._shape)
 
     def to_tuple(self):
         """(indices, values, shape)."""

@@ -6,6 +6,7 @@ Like COOTensor, a composition of ops (``ops.csr_*`` in sprout/ops/function/spars
 compiled, differentiable with respect to the values.
 """
 from sprout.common import dtype as mstype
+from sprout.common.sparse._base import StoredValues
 from sprout.common.sparse._checks import check_dense_shape, check_index_tensor, check_instance, check_tensor
 from sprout.common.sparse._format import sparse_repr
 
@@ -15,7 +16,7 @@ def _ops():
     return sparse_func
 
 
-class CSRTensor:
+class CSRTensor(StoredValues):
     """``CSRTensor(indptr=None, indices=None, values=None, shape=None, csr_tensor=None)``: `indptr` (rows + 1,)
     and `indices` (N,) int16/int32/int64, `values` (N, ...), `shape` (rows, cols, ...) positive ints with
     shape[2:] == values.shape[1:]; or a copy of `csr_tensor`."""
@@ -64,31 +65,6 @@ class CSRTensor:
     def indices(self):
         """The column of each value."""
         return self._indices
-
-    @property
-    def values(self):
-        return self._values
-
-    @property
-    def shape(self):
-        return self._shape
-
-    @property
-    def dtype(self):
-        return self._values.dtype
-
-    @property
-    def size(self):
-        """The number of stored values."""
-        return self._values.shape[0]
-
-    @property
-    def itemsize(self):
-        return self._values.itemsize
-
-    @property
-    def ndim(self):
-        return len(self._shape)
 
     def to_tuple(self):
         """(indptr, indices, values, shape)."""

@@ -1,11 +1,12 @@
 """RowTensor (``mindspore.RowTensor``): some rows of a dense tensor, ``dense[indices[i], ...] = values[i, ...]``.
 MindSpore uses it for the gradient of a gathered table (only the rows read get a gradient); it is a holder of
 its three parts, with no arithmetic of its own."""
+from sprout.common.sparse._base import StoredValues
 from sprout.common.sparse._checks import check_dense_shape, check_index_tensor, check_instance, check_tensor
 from sprout.common.sparse._format import sparse_repr
 
 
-class RowTensor:
+class RowTensor(StoredValues):
     """``RowTensor(indices=None, values=None, shape=None, row_tensor=None)``: `indices` (d0,) integers, `values`
     (d0, d1, ...), `shape` (l0, d1, ...); or a copy of `row_tensor`."""
 
@@ -30,16 +31,8 @@ class RowTensor:
         return self._indices
 
     @property
-    def values(self):
-        return self._values
-
-    @property
     def dense_shape(self):
         return self._shape
-
-    @property
-    def dtype(self):
-        return self._values.dtype
 
     def __repr__(self):
         return sparse_repr("RowTensor", self._shape, self.dtype, (("indices", self._indices), ("values", self._values)))
