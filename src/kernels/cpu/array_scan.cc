@@ -109,7 +109,7 @@ constexpr int64_t kMinChunk = 64;  // shorter runs scan left to right
 
 template <bool PRODUCT, class C>
 C combine(C a, C b) {
-  return PRODUCT ? a * b : a + b;
+  return PRODUCT ? wrap_mul(a, b) : wrap_add(a, b);  // integers wrap (kernels/cpu/wrapping_arith.h)
 }
 
 // Scans K runs of `len` steps in lockstep. Run r reads src[r] and writes dst[r] at position
@@ -207,7 +207,7 @@ void cum_kernel(const CumAttrs& a, std::span<const Tensor> in, std::span<Tensor>
   const AxisLayout l = layout(x, a.axis);
   visit_dtype(x.dtype(), [&](auto zero) {
     using T = decltype(zero);
-    using C = wrapping_t<compute_t<T>>;
+    using C = compute_t<T>;
     const T* px = x.template data<T>();
     T* po = out[0].template data<T>();
     const C identity = PRODUCT ? C(1) : C(0);

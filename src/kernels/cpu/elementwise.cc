@@ -40,9 +40,9 @@ C nan_aware_min(C a, C b) {
 
 template <Arith OP, class C>
 C arith(C a, C b) {
-  if constexpr (OP == Arith::Add) return static_cast<C>(a + b);
-  if constexpr (OP == Arith::Sub) return static_cast<C>(a - b);
-  if constexpr (OP == Arith::Mul) return static_cast<C>(a * b);
+  if constexpr (OP == Arith::Add) return wrap_add(a, b);  // integers wrap (kernels/cpu/wrapping_arith.h)
+  if constexpr (OP == Arith::Sub) return wrap_sub(a, b);
+  if constexpr (OP == Arith::Mul) return wrap_mul(a, b);
   if constexpr (OP == Arith::Div) return static_cast<C>(a / b);
   if constexpr (OP == Arith::Max) return nan_aware_max(a, b);
   if constexpr (OP == Arith::Min) return nan_aware_min(a, b);
@@ -52,8 +52,8 @@ C arith(C a, C b) {
         if (b < 0) return static_cast<C>(a == 1 ? 1 : (a == -1 ? (b % 2 ? -1 : 1) : 0));
       }
       C result = 1;
-      for (C base = a, e = b; e; e >>= 1, base = static_cast<C>(base * base))
-        if (e & 1) result = static_cast<C>(result * base);
+      for (C base = a, e = b; e; e >>= 1, base = wrap_mul(base, base))
+        if (e & 1) result = wrap_mul(result, base);
       return result;
     } else {
       return std::pow(a, b);
@@ -158,7 +158,7 @@ void arith_kernel(const NoAttrs&, std::span<const Tensor> in, std::span<Tensor> 
   const Stores stores = stores_for(in, out[0]);  // Note [Streaming stores]
   visit_dtype(out[0].dtype(), [&](auto zero) {
     using T = decltype(zero);
-    using C = std::conditional_t<std::is_same_v<T, bool>, int, wrapping_t<compute_t<T>>>;
+    using C = std::conditional_t<std::is_same_v<T, bool>, int, compute_t<T>>;
     if constexpr (OP == Arith::Div && never_float<T>()) {
       SPROUT_ASSERT(false, "Div kernel on ", name(out[0].dtype()), ": the op's policy casts to float first");
     } else {

@@ -19,7 +19,7 @@ constexpr int64_t kBlock = 256;
 // Computes o = fn(in...) over a row of N inputs.
 template <class T, size_t N, class Fn>
 void nary_row(const std::array<char*, N + 1>& p, const std::array<int64_t, N + 1>& s, int64_t n, Fn fn) {
-  using C = wrapping_t<compute_t<T>>;
+  using C = compute_t<T>;
   T* o = reinterpret_cast<T*>(p[0]);
   std::array<const T*, N> x;
   for (size_t k = 0; k < N; ++k) x[k] = reinterpret_cast<const T*>(p[k + 1]);
@@ -82,11 +82,13 @@ void clip_kernel(const NoAttrs&, std::span<const Tensor> in, std::span<Tensor> o
 }
 
 void lerp_kernel(const NoAttrs&, std::span<const Tensor> in, std::span<Tensor> out) {
-  nary_kernel<3>(in, out[0], [](auto start, auto end, auto w) { return start + w * (end - start); });
+  nary_kernel<3>(in, out[0],
+                 [](auto start, auto end, auto w) { return wrap_add(start, wrap_mul(w, wrap_sub(end, start))); });
 }
 
 void addcmul_kernel(const NoAttrs&, std::span<const Tensor> in, std::span<Tensor> out) {
-  nary_kernel<4>(in, out[0], [](auto a, auto x1, auto x2, auto v) { return a + v * x1 * x2; });
+  nary_kernel<4>(in, out[0],
+                 [](auto a, auto x1, auto x2, auto v) { return wrap_add(a, wrap_mul(wrap_mul(v, x1), x2)); });
 }
 
 // AddN: inputs share one shape (infer checks), so after making them contiguous the sum is a flat
@@ -119,7 +121,7 @@ void add_n_kernel(const NoAttrs&, std::span<const Tensor> in, std::span<Tensor> 
             for (int64_t j = 0; j < m; ++j) acc[j] = static_cast<C>(x0[j]);
             for (size_t k = 1; k < xs.size(); ++k) {
               const T* xk = xs[k].data<T>() + i;
-              for (int64_t j = 0; j < m; ++j) acc[j] = static_cast<C>(acc[j] + static_cast<C>(xk[j]));
+              for (int64_t j = 0; j < m; ++j) acc[j] = wrap_add(acc[j], static_cast<C>(xk[j]));
             }
             for (int64_t j = 0; j < m; ++j) o[i + j] = static_cast<T>(acc[j]);
           }

@@ -31,7 +31,7 @@ template <MathOp OP, class T>
 T integer_math(T x) {
   if constexpr (OP == MathOp::Abs) return std::is_signed_v<T> && x < 0 ? static_cast<T>(-x) : x;
   if constexpr (OP == MathOp::Sign) return static_cast<T>((x > 0) - (x < 0));
-  if constexpr (OP == MathOp::Square) return static_cast<T>(static_cast<wrapping_t<T>>(x) * x);
+  if constexpr (OP == MathOp::Square) return wrap_mul(x, x);
   return x;  // Round: integers are already integral
 }
 

@@ -1,8 +1,9 @@
-// The type integer kernels multiply in, so that products wrap around as NumPy's do.
-// C++ promotes uint16_t operands to (signed) int before any arithmetic, and 65535 * 65535 overflows int:
-// undefined behaviour (which UBSan reports and the optimizer may exploit), not the wraparound the
-// output dtype should show. In uint32_t the product wraps, and narrowing it to uint16_t keeps the low
-// bits: the uint16 result. Every other dtype's product fits int or is already unsigned or wider.
+// Integer kernels' sums and products wrap around as NumPy's (and MindSpore's) do.
+// C++ arithmetic on signed integers that overflows is undefined behaviour (UBSan reports it, the
+// optimizer may assume it never happens), and operands narrower than int are promoted to *signed* int
+// first, so even 65535 * 65535 in uint16_t overflows. Two's-complement results are the unsigned ones
+// narrowed back, so wrap_add, wrap_sub and wrap_mul compute in an unsigned type at least as wide as
+// unsigned int and cast back; floating-point types compute as they are.
 #pragma once
 
 #include <cstdint>
@@ -10,7 +11,33 @@
 
 namespace sprout {
 
+namespace detail {
+template <class C, bool = std::is_integral_v<C> && !std::is_same_v<C, bool>>
+struct WrapType {
+  using type = C;  // floating point (and bool): no wrapping to do
+};
 template <class C>
-using wrapping_t = std::conditional_t<std::is_same_v<C, uint16_t>, uint32_t, C>;
+struct WrapType<C, true> {
+  using type = std::conditional_t<(sizeof(C) < sizeof(unsigned)), unsigned, std::make_unsigned_t<C>>;
+};
+}  // namespace detail
+
+template <class C>
+constexpr C wrap_add(C a, C b) {
+  using U = typename detail::WrapType<C>::type;
+  return static_cast<C>(static_cast<U>(a) + static_cast<U>(b));
+}
+
+template <class C>
+constexpr C wrap_sub(C a, C b) {
+  using U = typename detail::WrapType<C>::type;
+  return static_cast<C>(static_cast<U>(a) - static_cast<U>(b));
+}
+
+template <class C>
+constexpr C wrap_mul(C a, C b) {
+  using U = typename detail::WrapType<C>::type;
+  return static_cast<C>(static_cast<U>(a) * static_cast<U>(b));
+}
 
 }  // namespace sprout
