@@ -59,5 +59,11 @@ TEST(IntegerWraparound, ScansAndSumsOfManyInputs) {
   EXPECT_EQ(values_of<int32_t>(run("AddN", {a, a}))[0], -2);  // 2 * (2^31 - 1) wraps to -2
 }
 
+TEST(IntegerWraparound, ReductionSums) {
+  constexpr int64_t kMax = std::numeric_limits<int64_t>::max();
+  Tensor a = vector_of<int64_t>({kMax, kMax, 2}, DType::Int64);
+  EXPECT_EQ(values_of<int64_t>(run("ReduceSum", {a}))[0], 0);  // 2 * (2^63 - 1) + 2 wraps to 0 (all axes)
+}
+
 }  // namespace
 }  // namespace sprout

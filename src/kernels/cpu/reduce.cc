@@ -20,6 +20,7 @@
 #include "kernels/cpu/reduce_axes.h"
 #include "kernels/cpu/simd.h"
 #include "kernels/cpu/simd_half.h"
+#include "kernels/cpu/wrapping_arith.h"
 #include "ops/op_def.h"
 #include "ops/reduce.h"
 
@@ -33,7 +34,7 @@ using acc_t = std::conditional_t<OP == ReduceOp::Sum && !std::is_floating_point_
 template <ReduceOp OP, class A>
 A combine(A a, A b) {
   if constexpr (is_sum(OP)) {
-    return a + b;
+    return wrap_add(a, b);  // integer sums wrap (kernels/cpu/wrapping_arith.h)
   } else {
     if constexpr (std::is_floating_point_v<A>) {
       if (std::isnan(a)) return a;
@@ -47,8 +48,8 @@ A combine(A a, A b) {
 // A partial result and one more element.
 template <ReduceOp OP, class A>
 A accumulate(A acc, A x) {
-  if constexpr (OP == ReduceOp::SumSquares) return acc + x * x;
-  if constexpr (OP == ReduceOp::SumAbs) return acc + std::abs(x);
+  if constexpr (OP == ReduceOp::SumSquares) return wrap_add(acc, wrap_mul(x, x));
+  if constexpr (OP == ReduceOp::SumAbs) return wrap_add(acc, std::abs(x));
   return combine<OP, A>(acc, x);
 }
 
