@@ -543,9 +543,9 @@ def test_optimizer_groups_and_errors():
     optimizer((T(GRADS[0]), T(GRADS[0])))
     close(a, P0 - 0.1 * GRADS[0])
     close(b, P0 - 0.5 * GRADS[0])
-    with pytest.raises(ValueError, match="mint.optim.Adam: 'betas'"):
+    with pytest.raises(ValueError, match=r"mint.optim.Adam: 'betas\[1\]'"):
         mint.optim.Adam([a], betas=(0.9, 1.0))
-    with pytest.raises(ValueError, match="mint.optim.SGD: 'nesterov'"):
+    with pytest.raises(ValueError, match="mint.optim.SGD: nesterov=True needs momentum > 0"):
         mint.optim.SGD([a], lr=0.1, nesterov=True)
     with pytest.raises(ValueError, match="mint.optim.AdamW: 'lr'"):
         mint.optim.AdamW([a], lr=-1.0)

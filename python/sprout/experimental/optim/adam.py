@@ -66,12 +66,12 @@ class Adam(Optimizer):
 
     def __init__(self, params, lr=1e-3, betas=(0.9, 0.999), eps=1e-8, weight_decay=0.0, amsgrad=False, *,
                  maximize=False):
-        _check_adam_args(type(self).__name__, eps, betas, amsgrad, maximize)
+        _check_adam_args(self._api, eps, betas, amsgrad, maximize)
         defaults = dict(lr=lr, betas=tuple(betas), eps=eps, weight_decay=weight_decay, amsgrad=amsgrad,
                         maximize=maximize)
         super().__init__(params, defaults)
         for group in self.param_groups:
-            check_betas(type(self).__name__, group["betas"])
+            check_betas(self._api, group["betas"])
         self._make_state("exp_avg", "exp_avg")
         self._make_state("exp_avg_sq", "exp_avg_sq")
         self._make_state("max_exp_avg_sq", "max_exp_avg_sq")

@@ -130,9 +130,16 @@ class Optimizer(Cell):
     added later with ``add_param_group`` gets its state too.
     """
 
+    # What error messages call the optimizer: "Adam", or "mint.optim.Adam" for the mint classes built on these.
+    _api_prefix = ""
+
+    @property
+    def _api(self):
+        return self._api_prefix + type(self).__name__
+
     def __init__(self, params, defaults):
         super().__init__(auto_prefix=False)
-        api = type(self).__name__
+        api = self._api
         if not isinstance(defaults, dict):
             raise TypeError(f"{api}: 'defaults' must be a dict, but got {type(defaults).__name__}")
         param_groups = self._parameters_base_check(params, "params")
@@ -167,7 +174,7 @@ class Optimizer(Cell):
         Args:
             param_group (dict): the Parameters of the group and its options.
         """
-        api = type(self).__name__
+        api = self._api
         group_id = len(self.param_groups)
         param_group = self._preprocess_param_group(param_group)
         for name, default in self.defaults.items():
@@ -206,7 +213,7 @@ class Optimizer(Cell):
         return parameters
 
     def _preprocess_param_group(self, param_group):
-        api = type(self).__name__
+        api = self._api
         if not isinstance(param_group, dict):
             raise TypeError(f"{api}: a parameter group must be a dict, but got {type(param_group).__name__}")
         if "params" not in param_group:
@@ -232,7 +239,7 @@ class Optimizer(Cell):
 
     def _build_single_lr(self, learning_rate, name):
         """The group's learning rate as a float32 Parameter of shape ()."""
-        api = type(self).__name__
+        api = self._api
         if isinstance(learning_rate, Tensor):
             if learning_rate.ndim != 0:
                 raise ValueError(f"{api}: a Tensor 'lr' must be a scalar (shape ()), but got shape "
@@ -247,7 +254,7 @@ class Optimizer(Cell):
         return Parameter(Tensor(value, mstype.float32), name=name, requires_grad=False)
 
     def _preprocess_weight_decay(self, weight_decay):
-        return check_number(type(self).__name__, "weight_decay", weight_decay, 0.0)
+        return check_number(self._api, "weight_decay", weight_decay, 0.0)
 
     # ---- state ----
 
@@ -276,11 +283,11 @@ class Optimizer(Cell):
     def _check_gradients(self, gradients):
         grads = tuple(gradients)
         if len(grads) != len(self.parameters):
-            raise ValueError(f"{type(self).__name__}: got {len(grads)} gradients for {len(self.parameters)} "
+            raise ValueError(f"{self._api}: got {len(grads)} gradients for {len(self.parameters)} "
                              f"parameters")
         for p, g in zip(self.parameters, grads):
             if tuple(g.shape) != tuple(p.shape):
-                raise ValueError(f"{type(self).__name__}: the gradient of {p.name} has shape {tuple(g.shape)}, "
+                raise ValueError(f"{self._api}: the gradient of {p.name} has shape {tuple(g.shape)}, "
                                  f"expected {tuple(p.shape)}")
         return grads
 

@@ -32,19 +32,19 @@ class SGD(Optimizer):
     """
 
     def __init__(self, params, lr, momentum=0, dampening=0, weight_decay=0.0, nesterov=False, *, maximize=False):
-        momentum = check_number("SGD", "momentum", momentum, 0.0)
-        dampening = check_number("SGD", "dampening", dampening)
-        check_bool("SGD", "nesterov", nesterov)
-        check_bool("SGD", "maximize", maximize)
+        momentum = check_number(self._api, "momentum", momentum, 0.0)
+        dampening = check_number(self._api, "dampening", dampening)
+        check_bool(self._api, "nesterov", nesterov)
+        check_bool(self._api, "maximize", maximize)
         if nesterov and (momentum <= 0.0 or dampening != 0.0):
-            raise ValueError(f"SGD: nesterov=True needs momentum > 0 and dampening == 0, but got momentum {momentum}, "
+            raise ValueError(f"{self._api}: nesterov=True needs momentum > 0 and dampening == 0, but got momentum {momentum}, "
                              f"dampening {dampening}")
         defaults = dict(lr=lr, momentum=momentum, dampening=dampening, weight_decay=weight_decay,
                         nesterov=nesterov, maximize=maximize, grad_centralization=False)
         super().__init__(params, defaults)
         for group in self.param_groups:
-            group["dampening"] = check_number("SGD", "dampening", group["dampening"])
-            group["momentum"] = check_number("SGD", "momentum", group["momentum"], 0.0)
+            group["dampening"] = check_number(self._api, "dampening", group["dampening"])
+            group["momentum"] = check_number(self._api, "momentum", group["momentum"], 0.0)
         self._make_state("accum", "accum", 0.0)
         self._make_state("stat", "stat", 1.0)  # 1 until a parameter's first step: the momentum buffer starts at g
         self._sgd_ops = {}
