@@ -63,3 +63,10 @@ def test_custom_mixed_precision_and_the_lists():
     assert ms.mutable((ms.Tensor([1.0]), 2)) is not None
     with pytest.raises(TypeError, match="mutable: 'input_data' must be a Tensor"):
         ms.mutable("text")
+
+
+def test_all_finite_takes_a_sequence_of_tensors():
+    assert amp.all_finite([ms.Tensor([1.0]), ms.Tensor([2.0, 3.0])]).asnumpy().item()
+    assert amp.all_finite(()).asnumpy().item()
+    with pytest.raises(TypeError, match="all_finite: 'inputs' must be a tuple or list of Tensors, but got Tensor"):
+        amp.all_finite(ms.Tensor([1.0]))

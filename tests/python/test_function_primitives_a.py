@@ -350,3 +350,12 @@ def test_gradients():
                                             Tensor(-1, ms.int32), Tensor(0.0, ms.float64)), a[:3], rtol=1e-5)
     check_grad(lambda x: ops.EmbeddingLookup()(x, Tensor([[1, 5], [0, 3]], ms.int32), 1), a, rtol=1e-5)
     check_grad(lambda x: ops.ReduceStd(0)(x)[0], a, rtol=1e-5)
+
+
+def test_function_primitives_neither_shadow_the_registry_nor_each_other():
+    # ops/__init__ imports function_primitives after operations: a class of the same name would silently
+    # replace the registry's primitive, and a name given by two modules would depend on import order.
+    from collections import Counter
+    from sprout.ops import function_primitives, operations
+    assert not set(operations.__all__) & set(function_primitives.__all__)
+    assert [n for n, k in Counter(function_primitives.__all__).items() if k > 1] == []

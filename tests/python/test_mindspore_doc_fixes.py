@@ -157,3 +157,11 @@ def test_python_bool_converts_both_ways_beside_ms_bool():
     assert ms.bool is ms.bool_ and ms.common.dtype.bool is ms.bool_
     assert ms.dtype_to_pytype(ms.bool_) is bool and ms.pytype_to_dtype(bool) == ms.bool_
     assert ms.get_py_obj_dtype(True) == ms.bool_
+
+
+def test_tensor_function_and_view_refuse_what_they_cannot_do():
+    assert ms.tensor([1, 2], dtype=ms.float32, device="CPU").dtype == ms.float32
+    with pytest.raises(ValueError, match="tensor: 'device' must be None or 'CPU' on this build, but got 'GPU'"):
+        ms.tensor([1.0], device="GPU")
+    with pytest.raises(TypeError, match="Tensor.view: bfloat16 has no NumPy form to reinterpret"):
+        ms.Tensor([1.0, 2.0], ms.bfloat16).view(ms.int16)
