@@ -1,5 +1,6 @@
-"""Measures Sprout's float32 matmul backends (OpenBLAS, oneDNN, MKL when installed) per shape: the data
-behind the backend choice in src/kernels/cpu/gemm.cc (Note [Matmul backend], Note [MKL at run time]).
+"""Measures Sprout's float32 matmul backends (small_sgemm, OpenBLAS, oneDNN, MKL when installed) per
+shape: the data behind the backend choice in src/kernels/cpu/gemm.cc (Note [Matmul backend], Note [MKL at
+run time]).
 
     .venv/bin/python benchmarks/matmul_backends.py
 Each backend runs in its own process (the choice is read once from SPROUT_MATMUL_BACKEND).
@@ -8,12 +9,13 @@ import os
 import subprocess
 import sys
 
-SHAPES = [(8, 8, 8), (32, 256, 10), (64, 64, 64), (96, 96, 96), (128, 64, 128), (64, 400, 120), (128, 128, 128), (64, 784, 512), (64, 512, 512),
-          (256, 256, 256), (1024, 256, 768), (1024, 1024, 256), (1024, 64, 1024), (1024, 1024, 1024)]
+SHAPES = [(8, 8, 8), (32, 256, 10), (48, 48, 48), (64, 64, 64), (80, 80, 80), (96, 96, 96), (128, 64, 128),
+          (64, 400, 120), (128, 128, 128), (64, 784, 512), (64, 512, 512), (256, 256, 256), (1024, 256, 768),
+          (1024, 1024, 256), (1024, 64, 1024), (1024, 1024, 1024)]
 # Plain, A transposed (a weight gradient x^T dy), B transposed (an input gradient dy w^T).
 TRANSPOSES = {"": (False, False), "A^T": (True, False), "B^T": (False, True)}
 CASES = [(shape, t) for shape in SHAPES for t in TRANSPOSES.values()]
-BACKENDS = {"blas": "OpenBLAS", "onednn": "oneDNN", "mkl": "MKL"}
+BACKENDS = {"small": "small_sgemm", "blas": "OpenBLAS", "onednn": "oneDNN", "mkl": "MKL"}
 
 CHILD = r"""
 import json, sys, time

@@ -12,21 +12,23 @@
 #include <unordered_map>
 
 #include "base/parallel.h"
+#include "kernels/cpu/gemm_small.h"
 #include "kernels/cpu/mkl_blas.h"
 #include "kernels/cpu/onednn.h"
 
 namespace sprout {
 namespace {
 
-enum class MatmulBackend { Auto, Blas, OneDnn, Mkl };
+enum class MatmulBackend { Auto, Small, Blas, OneDnn, Mkl };
 
-// SPROUT_MATMUL_BACKEND=blas|onednn|mkl forces one backend (for benchmarks/matmul_backends.py).
+// SPROUT_MATMUL_BACKEND=small|blas|onednn|mkl forces one backend (for benchmarks/matmul_backends.py).
 MatmulBackend backend_from_env() {
   const char* env = std::getenv("SPROUT_MATMUL_BACKEND");
   const std::string name = env ? env : "";
   if (name == "onednn") return MatmulBackend::OneDnn;
   if (name == "blas") return MatmulBackend::Blas;
   if (name == "mkl") return MatmulBackend::Mkl;
+  if (name == "small") return MatmulBackend::Small;
   return MatmulBackend::Auto;
 }
 
@@ -35,12 +37,29 @@ MatmulBackend forced_backend() {
   return backend;
 }
 
-// Measured with benchmarks/matmul_backends.py. Below 96^3 multiply-adds OpenBLAS's lower call overhead
-// wins everywhere (Xeon: 1.0 vs 3.2 us at 8^3, 3.7 vs 5.7 at 64^3; Zen 4, 2026-11-25: 1.0 vs 3.1 us at
-// 8^3, 5.7 vs 6.6 at 64^3). From 96^3 up oneDNN beats OpenBLAS (Zen 4: 96^3 14.7 vs 16.7 us, with B^T
-// 15.3 vs 39.3; 128x64x128 13.7 vs 42.3; 128^3 184 vs 74 GFLOP/s; 1024^3 219 vs 176. Xeon: 128^3 292
-// vs 179, 64x784x512 352 vs 249, level at 1024^3).
+// Measured with benchmarks/matmul_backends.py (Xeon, 2026-11-27, two threads, best of 7). small_sgemm
+// (Note [Small GEMM]) beats the libraries on products it splits across threads, up to kSmallMaxWork where
+// it reads B in place (80^3 5.9 us vs OpenBLAS 7.7, with rows split across the threads 9.5; 96^3 8.2 vs
+// MKL 11.0; 128^3 15.9 vs oneDNN 19.0; LeNet's 64x400x120 24 vs oneDNN 29; level at 160^3), and with B^T
+// below 96^3, which OpenBLAS multiplies slowly (64^3 4.5 vs 6.7). Plain products it runs on one thread
+// are OpenBLAS's: its kernel is about 10% faster there (64^3 4.1 vs 4.5; split across the threads 5.3).
+// Copying a big B^T costs more than the libraries' own packing. From 96^3 up oneDNN beats OpenBLAS (Zen
+// 4: 96^3 14.7 vs 16.7 us, with B^T 15.3 vs 39.3; 128x64x128 13.7 vs 42.3; 128^3 184 vs 74 GFLOP/s;
+// 1024^3 219 vs 176. Xeon: 128^3 292 vs 179, 64x784x512 352 vs 249, level at 1024^3).
 constexpr int64_t kSmallWork = 96 * 96 * 96;
+constexpr int64_t kSmallMaxWork = 3 * 1024 * 1024;
+
+enum class SmallBackend { SmallGemm, Blas, Library };
+
+// Which of small_sgemm and OpenBLAS a product goes to by the measurements above, or neither (Library:
+// oneDNN or MKL by the constants below).
+SmallBackend small_backend(int64_t m, int64_t n, int64_t k, bool b_trans) {
+  const int64_t work = m * n * k;
+  if (b_trans) return work < kSmallWork ? SmallBackend::SmallGemm : SmallBackend::Library;
+  if (work < kSmallGemmParallelWork) return SmallBackend::Blas;
+  return work <= kSmallMaxWork ? SmallBackend::SmallGemm : SmallBackend::Library;
+}
+
 // With MKL loaded (Xeon, 2026-11-25), MKL beats OpenBLAS from 96^3 up (96^3: 7.5 vs 10.1 us; attention's
 // 32 x 128x64x128 batch, one entry per thread: 215 vs 304 us), and oneDNN below 2M multiply-adds and
 // from 4M up, transposed operands included (64x784x512 with A^T: 145 vs 212 us; 1024x64x1024: 351 vs
@@ -62,7 +81,7 @@ MklSgemm mkl_for_products() {
 // The backend of a float32 product, by size (the constants above). Inside a parallel region (a batch
 // running one entry per thread) oneDNN is left out: its stream and primitive cache are shared by the
 // process, and entries from two threads measured 2x slower there than on OpenBLAS.
-MatmulBackend float32_backend(int64_t m, int64_t n, int64_t k) {
+MatmulBackend float32_backend(int64_t m, int64_t n, int64_t k, bool b_trans) {
   const bool one_thread = omp_in_parallel();
   switch (forced_backend()) {
     case MatmulBackend::Auto: break;
@@ -74,10 +93,15 @@ MatmulBackend float32_backend(int64_t m, int64_t n, int64_t k) {
       SPROUT_CHECK(mkl || one_thread, RuntimeError, "SPROUT_MATMUL_BACKEND=mkl, but ", mkl_status());
       return mkl ? MatmulBackend::Mkl : MatmulBackend::Blas;
     }
+    case MatmulBackend::Small: return MatmulBackend::Small;
     case MatmulBackend::Blas: return MatmulBackend::Blas;
   }
+  switch (small_backend(m, n, k, b_trans)) {  // before MKL is looked up: loading it takes time
+    case SmallBackend::SmallGemm: return MatmulBackend::Small;
+    case SmallBackend::Blas: return MatmulBackend::Blas;
+    case SmallBackend::Library: break;
+  }
   const int64_t work = m * n * k;
-  if (work < kSmallWork) return MatmulBackend::Blas;  // before MKL is looked up: loading it takes time
   const bool mkl = mkl_for_products() != nullptr;
   if (one_thread) return mkl ? MatmulBackend::Mkl : MatmulBackend::Blas;
   if (mkl && (work < kOneDnnOverMklMinWork || work >= kMklOverOneDnnMinWork)) return MatmulBackend::Mkl;
@@ -136,15 +160,6 @@ bool fits_int32(std::initializer_list<int64_t> sizes) {
   return true;
 }
 
-// OpenBLAS runs products below kSmallWork on one thread. From 64^3 up the rows are split across the
-// threads instead, a product of the block each (B read by both): Zen 4, two threads, alternating builds,
-// 64^3 5.4 -> 4.1 us, LeNet's 64x120x84 12.4 -> 7.7, with B^T 16.0 -> 14.0, with A^T 15.1 -> 10.3,
-// 95^3 16.3 -> 9.7; at 48^3 no difference (2.8 us).
-bool split_rows_across_threads(int64_t m, int64_t n, int64_t k) {
-  const int64_t work = m * n * k;
-  return work >= 64 * 64 * 64 && work < kSmallWork && m >= 32 && num_threads() > 1 && !omp_in_parallel();
-}
-
 }  // namespace
 
 bool as_blas_operand(const Tensor& t, const void* data, bool user_trans, BlasOperand& op) {
@@ -169,7 +184,9 @@ void gemm(const BlasOperand& a, const BlasOperand& b, T* c, int64_t m, int64_t n
   auto ta = a.trans ? CblasTrans : CblasNoTrans, tb = b.trans ? CblasTrans : CblasNoTrans;
   const T beta = accumulate ? T(1) : T(0);
   if constexpr (std::is_same_v<T, float>) {
-    switch (float32_backend(m, n, k)) {
+    switch (float32_backend(m, n, k, b.trans)) {
+      case MatmulBackend::Small:
+        return small_sgemm(a, b, c, m, n, k, accumulate);
       case MatmulBackend::OneDnn:
         return onednn_gemm(a, b, c, m, n, k, accumulate, dnnl::memory::data_type::f32);
       case MatmulBackend::Mkl:
@@ -180,14 +197,6 @@ void gemm(const BlasOperand& a, const BlasOperand& b, T* c, int64_t m, int64_t n
         break;  // beyond MKL's LP64 interface: OpenBLAS
       default:
         break;
-    }
-    if (split_rows_across_threads(m, n, k)) {
-      parallel_for(m, 1, [&](int64_t begin, int64_t end) {
-        const float* a_rows = static_cast<const float*>(a.data) + (a.trans ? begin : begin * a.ld);
-        cblas_sgemm(CblasRowMajor, ta, tb, end - begin, n, k, 1.0f, a_rows, a.ld, static_cast<const float*>(b.data),
-                    b.ld, beta, c + begin * n, n);
-      });
-      return;
     }
     cblas_sgemm(CblasRowMajor, ta, tb, m, n, k, 1.0f, static_cast<const float*>(a.data), a.ld,
                 static_cast<const float*>(b.data), b.ld, beta, c, n);
@@ -213,8 +222,11 @@ FixedRightGemm<T>::FixedRightGemm(const BlasOperand& b, int64_t m, int64_t n, in
     // oneDNN's packed weight serves every product big enough for oneDNN, also where MKL would take a
     // single one: packing B once beats MKL's plain sgemm, which packs it at every call.
     const int64_t work = m * n * k;
-    const bool packs = work >= kSmallWork && forced_backend() != MatmulBackend::Blas && !omp_in_parallel() &&
-                       (work >= kOneDnnOverMklMinWork || mkl_for_products() == nullptr);
+    const MatmulBackend forced = forced_backend();
+    const bool library = forced == MatmulBackend::Auto ? small_backend(m, n, k, b.trans) == SmallBackend::Library
+                                                       : forced == MatmulBackend::OneDnn || forced == MatmulBackend::Mkl;
+    const bool packs =
+        library && !omp_in_parallel() && (work >= kOneDnnOverMklMinWork || mkl_for_products() == nullptr);
     if (!packs) return;
     using dnnl::memory;
     const std::string key = str("fixed_right:", m, ",", n, ",", k, ",", lda);

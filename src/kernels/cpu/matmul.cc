@@ -1,9 +1,9 @@
 // CPU kernels of MatMul and BatchMatMul.
 //
 // Note [Matmul backend]
-// Float32 products go to OpenBLAS (its OpenMP build, so all share Sprout's thread pool), oneDNN or, on
-// Intel CPUs with the optional MKL installed, MKL (Note [MKL at run time]), whichever measured faster
-// for the problem size: see float32_backend in gemm.cc. Float64 uses OpenBLAS.
+// Float32 products go to small_sgemm (Note [Small GEMM]), OpenBLAS (its OpenMP build, so all share
+// Sprout's thread pool), oneDNN or, on Intel CPUs with the optional MKL installed, MKL (Note [MKL at run
+// time]), whichever measured faster for the problem size: see float32_backend in gemm.cc. Float64 uses OpenBLAS.
 // Operands are passed by leading dimension, so transposed views (a permuted tensor) cost no copy.
 // BFloat16 goes to oneDNN where the CPU multiplies it natively (onednn::native_bfloat16); other half
 // products compute in float32; integers use a plain blocked loop.
