@@ -41,7 +41,8 @@ MatmulBackend forced_backend() {
 // (Note [Small GEMM]) beats the libraries on products it splits across threads, up to kSmallMaxWork where
 // it reads B in place (80^3 5.9 us vs OpenBLAS 7.7, with rows split across the threads 9.5; 96^3 8.2 vs
 // MKL 11.0; 128^3 15.9 vs oneDNN 19.0; LeNet's 64x400x120 24 vs oneDNN 29; level at 160^3), and with B^T
-// below 96^3, which OpenBLAS multiplies slowly (64^3 4.5 vs 6.7). Plain products it runs on one thread
+// below 96^3 where B^T is at least a tile wide, which OpenBLAS multiplies slowly (64^3 4.5 vs 6.7;
+// narrower, OpenBLAS is faster: 64x512x10 5.8 vs 11.3). Plain products it runs on one thread
 // are OpenBLAS's: its kernel is about 10% faster there (64^3 4.1 vs 4.5; split across the threads 5.3).
 // Copying a big B^T costs more than the libraries' own packing. From 96^3 up oneDNN beats OpenBLAS (Zen
 // 4: 96^3 14.7 vs 16.7 us, with B^T 15.3 vs 39.3; 128x64x128 13.7 vs 42.3; 128^3 184 vs 74 GFLOP/s;
@@ -55,7 +56,10 @@ enum class SmallBackend { SmallGemm, Blas, Library };
 // oneDNN or MKL by the constants below).
 SmallBackend small_backend(int64_t m, int64_t n, int64_t k, bool b_trans) {
   const int64_t work = m * n * k;
-  if (b_trans) return work < kSmallWork ? SmallBackend::SmallGemm : SmallBackend::Library;
+  if (b_trans) {
+    if (work >= kSmallWork) return SmallBackend::Library;
+    return n >= kSmallGemmTileColumns ? SmallBackend::SmallGemm : SmallBackend::Blas;
+  }
   if (work < kSmallGemmParallelWork) return SmallBackend::Blas;
   return work <= kSmallMaxWork ? SmallBackend::SmallGemm : SmallBackend::Library;
 }
