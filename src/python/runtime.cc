@@ -2,6 +2,7 @@
 #include <nanobind/stl/string.h>
 
 #include "base/parallel.h"
+#include "kernels/cpu/gemm.h"
 #include "kernels/cpu/mkl_blas.h"
 #include "ops/debug_print.h"
 #include "runtime/op_profile.h"
@@ -17,6 +18,7 @@ void bind_runtime(nb::module_& m) {
   });
   m.def("get_num_threads", &num_threads);
   m.def("set_mkl_library", &set_mkl_library, "Where libmkl_rt is (Note [MKL at run time]); before the first product.");
+  m.def("set_matmul_backend", &set_matmul_backend, "Forces float32 products onto one backend, or 'auto'.");
   m.def("mkl_status", &mkl_status, "'MKL <version>' when MKL loads, else why it does not.");
   m.def("allocator_stats", [] {
     AllocatorStats s = CpuAllocator::instance().stats();

@@ -1,6 +1,7 @@
-"""Every float32 GEMM backend (OpenBLAS, oneDNN, MKL) against NumPy, and how MKL is chosen.
+"""Every float32 GEMM backend (small_sgemm, OpenBLAS, oneDNN, MKL) against NumPy, and how MKL is chosen.
 
-The backend is read once per process from SPROUT_MATMUL_BACKEND, so each case runs in a child process.
+SPROUT_MATMUL_BACKEND is read once per process, so those cases run in a child process;
+_C.set_matmul_backend switches in this one.
 """
 import os
 import subprocess
@@ -53,7 +54,7 @@ def _mkl_loaded():
     return _C.mkl_status().startswith("MKL Intel")
 
 
-@pytest.mark.parametrize("backend", ["blas", "onednn", "mkl"])
+@pytest.mark.parametrize("backend", ["small", "blas", "onednn", "mkl"])
 def test_every_backend_matches_numpy(backend):
     if backend == "mkl" and not _mkl_loaded():
         pytest.skip(f"MKL is optional and not usable here: {_C.mkl_status()}")
@@ -92,3 +93,31 @@ def test_forcing_mkl_without_the_library_is_a_clear_error():
     result = _run(code, SPROUT_MATMUL_BACKEND="mkl")
     assert result.returncode == 0, result.stderr
     assert "SPROUT_MATMUL_BACKEND=mkl, but MKL not loaded: /nonexistent/libmkl_rt.so.3" in result.stdout
+
+
+def test_set_matmul_backend_switches_in_process_and_every_choice_agrees():
+    import numpy as np
+    import sprout as ms
+    from sprout import ops
+    rng = np.random.default_rng(1)
+    # Shapes on each side of the choice by size: OpenBLAS on one thread, small_sgemm split across threads,
+    # B^T below 96^3 (wide and narrow), oneDNN or MKL above.
+    shapes = [(48, 48, 48, False), (80, 80, 80, False), (64, 400, 120, False), (64, 64, 64, True),
+              (64, 512, 10, True), (96, 130, 100, True), (128, 256, 200, False)]
+    try:
+        for m, k, n, tb in shapes:
+            a = rng.standard_normal((m, k)).astype(np.float32)
+            b = rng.standard_normal((n, k) if tb else (k, n)).astype(np.float32)
+            want = a.astype(np.float64) @ (b.T if tb else b).astype(np.float64)
+            for backend in ("auto", "small", "blas", "onednn"):
+                _C.set_matmul_backend(backend)
+                got = ops.MatMul(transpose_b=tb)(ms.Tensor(a), ms.Tensor(b)).asnumpy()
+                np.testing.assert_allclose(got, want, rtol=2e-4, atol=2e-4, err_msg=f"{backend} {m}x{k}x{n} B^T={tb}")
+    finally:
+        _C.set_matmul_backend("auto")
+
+
+def test_set_matmul_backend_rejects_unknown_names():
+    with pytest.raises(ValueError, match="set_matmul_backend: 'name' must be one of 'auto', 'small', 'blas', "
+                                         "'onednn', 'mkl', but got 'cublas'"):
+        _C.set_matmul_backend("cublas")

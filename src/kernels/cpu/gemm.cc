@@ -4,6 +4,7 @@
 #include <cblas.h>
 #include <omp.h>
 
+#include <atomic>
 #include <cstdlib>
 #include <initializer_list>
 #include <limits>
@@ -21,10 +22,8 @@ namespace {
 
 enum class MatmulBackend { Auto, Small, Blas, OneDnn, Mkl };
 
-// SPROUT_MATMUL_BACKEND=small|blas|onednn|mkl forces one backend (for benchmarks/matmul_backends.py).
-MatmulBackend backend_from_env() {
-  const char* env = std::getenv("SPROUT_MATMUL_BACKEND");
-  const std::string name = env ? env : "";
+// Backend names for SPROUT_MATMUL_BACKEND and set_matmul_backend; anything else is Auto.
+MatmulBackend backend_named(const std::string& name) {
   if (name == "onednn") return MatmulBackend::OneDnn;
   if (name == "blas") return MatmulBackend::Blas;
   if (name == "mkl") return MatmulBackend::Mkl;
@@ -32,21 +31,30 @@ MatmulBackend backend_from_env() {
   return MatmulBackend::Auto;
 }
 
-MatmulBackend forced_backend() {
-  static const MatmulBackend backend = backend_from_env();
+// The backend every float32 product is forced to, Auto for the choice by size: from
+// SPROUT_MATMUL_BACKEND=small|blas|onednn|mkl, or set_matmul_backend (benchmarks/matmul_backends.py
+// switches it between the calls it compares).
+std::atomic<MatmulBackend>& forced_backend_setting() {
+  static std::atomic<MatmulBackend> backend{[] {
+    const char* env = std::getenv("SPROUT_MATMUL_BACKEND");
+    return backend_named(env ? env : "");
+  }()};
   return backend;
 }
 
-// Measured with benchmarks/matmul_backends.py (Xeon, 2026-11-27, two threads, best of 7). small_sgemm
-// (Note [Small GEMM]) beats the libraries on products it splits across threads, up to kSmallMaxWork where
-// it reads B in place (80^3 5.9 us vs OpenBLAS 7.7, with rows split across the threads 9.5; 96^3 8.2 vs
-// MKL 11.0; 128^3 15.9 vs oneDNN 19.0; LeNet's 64x400x120 24 vs oneDNN 29; level at 160^3), and with B^T
-// below 96^3 where B^T is at least a tile wide, which OpenBLAS multiplies slowly (64^3 4.5 vs 6.7;
-// narrower, OpenBLAS is faster: 64x512x10 5.8 vs 11.3). Plain products it runs on one thread
-// are OpenBLAS's: its kernel is about 10% faster there (64^3 4.1 vs 4.5; split across the threads 5.3).
-// Copying a big B^T costs more than the libraries' own packing. From 96^3 up oneDNN beats OpenBLAS (Zen
-// 4: 96^3 14.7 vs 16.7 us, with B^T 15.3 vs 39.3; 128x64x128 13.7 vs 42.3; 128^3 184 vs 74 GFLOP/s;
-// 1024^3 219 vs 176. Xeon: 128^3 292 vs 179, 64x784x512 352 vs 249, level at 1024^3).
+MatmulBackend forced_backend() { return forced_backend_setting().load(std::memory_order_relaxed); }
+
+// Measured with benchmarks/matmul_backends.py (Xeon, 2026-11-27: backends interleaved in one process,
+// median of 9 rounds, two threads, in a slow phase of the host). small_sgemm (Note [Small GEMM]) is the
+// fastest or level from the products it splits across threads up to kSmallMaxWork when it reads B in place
+// (80^3 9.2 us vs MKL 10.4, OpenBLAS 11.2; 96^3 12.1 vs MKL 14.0; 128x64x128 13.2 vs 14.1; 128^3 22.0 vs
+// 23.4; LeNet's 64x400x120 40.5 vs oneDNN 39.7), and with B^T below 96^3 where B^T is at least a tile
+// wide, which OpenBLAS multiplies slowly (64^3 5.0 vs 7.1; 80^3 11.8 vs MKL 11.0; narrower, OpenBLAS is
+// faster: 64x512x10 5.8 vs 11.3). Plain products small enough for one thread go to OpenBLAS, its kernel
+// being slightly faster there (64^3 4.1 vs 4.4; with its rows split across the threads, as they were
+// before, 5.3). Copying a big B^T costs more than the libraries' own packing. From 96^3 up oneDNN beats
+// OpenBLAS (Zen 4: 96^3 14.7 vs 16.7 us, with B^T 15.3 vs 39.3; 128x64x128 13.7 vs 42.3; 128^3 184 vs 74
+// GFLOP/s; 1024^3 219 vs 176. Xeon: 128^3 292 vs 179, 64x784x512 352 vs 249, level at 1024^3).
 constexpr int64_t kSmallWork = 96 * 96 * 96;
 constexpr int64_t kSmallMaxWork = 3 * 1024 * 1024;
 
@@ -75,11 +83,14 @@ constexpr int64_t kMklOverOneDnnMinWork = 4 * 1024 * 1024;
 // MKL's sgemm when products of this process may go to MKL (Note [MKL at run time]): unasked only on
 // Intel CPUs with the library installed.
 MklSgemm mkl_for_products() {
-  static const MklSgemm chosen =
-      forced_backend() == MatmulBackend::Mkl || (forced_backend() == MatmulBackend::Auto && cpu_is_intel())
-          ? mkl_sgemm()
-          : nullptr;
-  return chosen;
+  switch (forced_backend()) {
+    case MatmulBackend::Mkl: return mkl_sgemm();
+    case MatmulBackend::Auto: {
+      static const bool intel = cpu_is_intel();
+      return intel ? mkl_sgemm() : nullptr;
+    }
+    default: return nullptr;
+  }
 }
 
 // The backend of a float32 product, by size (the constants above). Inside a parallel region (a batch
@@ -165,6 +176,13 @@ bool fits_int32(std::initializer_list<int64_t> sizes) {
 }
 
 }  // namespace
+
+void set_matmul_backend(const std::string& name) {
+  SPROUT_CHECK(name.empty() || name == "auto" || backend_named(name) != MatmulBackend::Auto, ValueError,
+               "set_matmul_backend: 'name' must be one of 'auto', 'small', 'blas', 'onednn', 'mkl', but got '", name,
+               "'");
+  forced_backend_setting().store(backend_named(name), std::memory_order_relaxed);
+}
 
 bool as_blas_operand(const Tensor& t, const void* data, bool user_trans, BlasOperand& op) {
   int64_t r = t.shape()[t.ndim() - 2], c = t.shape()[t.ndim() - 1];

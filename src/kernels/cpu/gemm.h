@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <string>
 
 #include "tensor/tensor.h"
 
@@ -16,6 +17,10 @@ struct BlasOperand {
   int64_t ld;
   bool trans;
 };
+
+// Forces every float32 product onto one backend ("small", "blas", "onednn", "mkl"), or back to the
+// choice by size ("auto"): for comparing them in one process (benchmarks/matmul_backends.py).
+void set_matmul_backend(const std::string& name);
 
 // Describes the last two dims of `t` (rows x cols, after the user's transpose flag) for BLAS, or
 // returns false when neither dimension is unit-stride.

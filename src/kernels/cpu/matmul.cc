@@ -7,6 +7,7 @@
 // Operands are passed by leading dimension, so transposed views (a permuted tensor) cost no copy.
 // BFloat16 goes to oneDNN where the CPU multiplies it natively (onednn::native_bfloat16); other half
 // products compute in float32; integers use a plain blocked loop.
+#include <algorithm>
 #include <cstdlib>
 #include <cstring>
 #include <numeric>
@@ -82,7 +83,7 @@ void batched_matmul(Tensor a, Tensor b, T* c, const Shape& batch, int64_t m, int
   const int64_t batches = numel(batch);
   if (m == 0 || n == 0 || batches == 0) return;
   if (k == 0) {
-    std::memset(c, 0, static_cast<size_t>(batches * m * n) * sizeof(T));
+    std::fill(c, c + batches * m * n, T(0));
     return;
   }
   if constexpr (std::is_same_v<T, bfloat16>) {
