@@ -245,8 +245,9 @@ FixedRightGemm<T>::FixedRightGemm(const BlasOperand& b, int64_t m, int64_t n, in
     // single one: packing B once beats MKL's plain sgemm, which packs it at every call.
     const int64_t work = m * n * k;
     const MatmulBackend forced = forced_backend();
-    const bool library = forced == MatmulBackend::Auto ? small_backend(m, n, k, b.trans) == SmallBackend::Library
-                                                       : forced == MatmulBackend::OneDnn || forced == MatmulBackend::Mkl;
+    const bool library = forced == MatmulBackend::Auto
+                             ? small_backend(m, n, k, b.trans) == SmallBackend::Library
+                             : forced == MatmulBackend::OneDnn || forced == MatmulBackend::Mkl;
     const bool packs =
         library && !omp_in_parallel() && (work >= kOneDnnOverMklMinWork || mkl_for_products() == nullptr);
     if (!packs) return;

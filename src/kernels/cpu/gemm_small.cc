@@ -65,14 +65,16 @@ constexpr bool kMaskedTail = !HWY_MEM_OPS_MIGHT_FAULT;
 // One step p of k for a tile's accumulators: acc[r][v] += a(r, p) * (row p of B)[v]; b points at the
 // tile's columns of that row, a(r, p) is a_rows[r][p] or, with kTransA, a_col[r].
 template <int R, int NV, bool kPartial, bool kTransA, class M>
-HWY_INLINE void fma_step(V (&acc)[R][NV], const float* b, const float* const (&a_rows)[R], const float* a_col, int64_t p,
-                         M last_mask) {
+HWY_INLINE void fma_step(V (&acc)[R][NV], const float* b, const float* const (&a_rows)[R], const float* a_col,
+                         int64_t p, M last_mask) {
   const D d;
   const int64_t lanes = static_cast<int64_t>(hn::Lanes(d));
   V bv[NV];
   HWY_UNROLL(16)
-  for (int v = 0; v < NV; ++v)
-    bv[v] = kPartial && kMaskedTail && v == NV - 1 ? hn::MaskedLoad(last_mask, d, b + v * lanes) : hn::LoadU(d, b + v * lanes);
+  for (int v = 0; v < NV; ++v) {
+    const bool masked = kPartial && kMaskedTail && v == NV - 1;
+    bv[v] = masked ? hn::MaskedLoad(last_mask, d, b + v * lanes) : hn::LoadU(d, b + v * lanes);
+  }
   HWY_UNROLL(16)
   for (int r = 0; r < R; ++r) {
     const V av = hn::Set(d, kTransA ? a_col[r] : a_rows[r][p]);
@@ -98,7 +100,7 @@ HWY_INLINE void tile(const SmallGemm& s, int64_t row0, int64_t col, int64_t last
   for (int r = 0; r < R; ++r) a_rows[r] = a + (row0 + r) * lda;
   const float* a_col = a + row0;  // with kTransA: column p of op(A) is row p of A
   // A one-vector tile has half the accumulators that FMA latency needs in flight, so it keeps two sets,
-  // for even and odd steps of k, added at the end (64x512x10 with B^T: 19 -> ... us).
+  // for even and odd steps of k, added at the end (64x512x10 with B^T: 19 -> 14 us).
   constexpr int kSets = NV == 1 ? 2 : 1;
   V acc[kSets][R][NV];
   HWY_UNROLL(32)
@@ -111,10 +113,11 @@ HWY_INLINE void tile(const SmallGemm& s, int64_t row0, int64_t col, int64_t last
       fma_step<R, NV, kPartial, kTransA>(acc[1], b + ldb, a_rows, a_col + lda, p + 1, last_mask);
     }
   }
-  for (; p < s.k; ++p, b += ldb, a_col += lda) fma_step<R, NV, kPartial, kTransA>(acc[0], b, a_rows, a_col, p, last_mask);
+  for (; p < s.k; ++p, b += ldb, a_col += lda)
+    fma_step<R, NV, kPartial, kTransA>(acc[0], b, a_rows, a_col, p, last_mask);
   if constexpr (kSets == 2) {
     HWY_UNROLL(16)
-    for (int i = 0; i < R * NV; ++i) acc[0][i / NV][i % NV] = hn::Add(acc[0][i / NV][i % NV], acc[1][i / NV][i % NV]);
+    for (int r = 0; r < R; ++r) acc[0][r][0] = hn::Add(acc[0][r][0], acc[1][r][0]);
   }
   float* c = s.c + row0 * s.ldc + col;
   const int64_t ldc = s.ldc;
@@ -125,8 +128,8 @@ HWY_INLINE void tile(const SmallGemm& s, int64_t row0, int64_t col, int64_t last
     float* dst = c + r * ldc + v * lanes;
     if (kPartial && v == NV - 1) {
       if constexpr (kMaskedTail) {
-        hn::BlendedStore(accumulate ? hn::Add(acc[0][r][v], hn::MaskedLoad(last_mask, d, dst)) : acc[0][r][v], last_mask,
-                         d, dst);
+        const V sum = accumulate ? hn::Add(acc[0][r][v], hn::MaskedLoad(last_mask, d, dst)) : acc[0][r][v];
+        hn::BlendedStore(sum, last_mask, d, dst);
       } else {  // through a buffer: an emulated masked store rewrites the lanes past n, racing other threads
         HWY_ALIGN float part[hn::MaxLanes(d)] = {};
         if (accumulate) std::memcpy(part, dst, static_cast<size_t>(last_lanes) * sizeof(float));
@@ -220,12 +223,14 @@ void SmallSgemm(const BlasOperand& a, const BlasOperand& b, float* c, int64_t m,
   const int64_t serial = std::numeric_limits<int64_t>::max();
   if (b.trans || (!kMaskedTail && n % lanes != 0)) {
     const int64_t tile_cols = kTileVectors * lanes, tiles = (n + tile_cols - 1) / tile_cols;
-    const int64_t bands = tiles >= threads ? threads : 1, row_parts = bands == 1 ? std::min<int64_t>(threads, blocks) : 1;
+    const int64_t bands = tiles >= threads ? threads : 1;
+    const int64_t row_parts = bands == 1 ? std::min<int64_t>(threads, blocks) : 1;
     parallel_for(bands * row_parts, threads > 1 ? 1 : serial, [&](int64_t first, int64_t last) {
       thread_local std::vector<float> copied_b;
       for (int64_t task = first; task < last; ++task) {
         const int64_t band = task / row_parts, part = task % row_parts;
-        const int64_t col = tiles * band / bands * tile_cols, col_end = std::min(n, tiles * (band + 1) / bands * tile_cols);
+        const int64_t col = tiles * band / bands * tile_cols;
+        const int64_t col_end = std::min(n, tiles * (band + 1) / bands * tile_cols);
         const SmallGemm s{a, copy_b(b, col, col_end - col, k, copied_b), c + col, n, m, col_end - col, k, accumulate};
         run_tasks(s, 1, blocks * part / row_parts, blocks * (part + 1) / row_parts);
       }
@@ -235,7 +240,8 @@ void SmallSgemm(const BlasOperand& a, const BlasOperand& b, float* c, int64_t m,
   const SmallGemm s{a, {static_cast<const float*>(b.data), b.ld}, c, n, m, n, k, accumulate};
   // Too few row blocks to go round (a product of few rows): each block's columns are split as well.
   const int64_t parts = blocks >= 2 * threads ? 1 : threads;
-  parallel_for(blocks * parts, threads > 1 ? 1 : serial, [&](int64_t first, int64_t last) { run_tasks(s, parts, first, last); });
+  parallel_for(blocks * parts, threads > 1 ? 1 : serial,
+               [&](int64_t first, int64_t last) { run_tasks(s, parts, first, last); });
 }
 
 }  // namespace HWY_NAMESPACE
@@ -247,18 +253,18 @@ namespace sprout {
 HWY_EXPORT(SmallSgemm);
 
 // Note [Small GEMM]
-// A product of a few million multiply-adds or fewer is over before oneDNN or MKL have paid for their
-// generality, and OpenBLAS splits it across threads badly or not at all: 96^3 took 11 us through MKL,
-// 80^3 7.7 through OpenBLAS on one thread (9.5 with its rows split across two), a 64^3 product with B^T
-// 6.7 (OpenBLAS's transposed kernels are slower), where their arithmetic at both cores' peak is 3.5, 2.0
-// and 1.5 us. Here they run as register tiles of 8 rows (6 on AVX2) by two vectors of columns: per step
-// of k, two vectors of B, a broadcast of A per row, 16 FMAs. A is broadcast from where it lies,
-// transposed or not; B is read in place when it is row-major (its last partial vector under a mask on
-// AVX-512), else copied into rows of whole vectors (B^T through 16x16 register transposes). Threads split
-// a product from kSmallGemmParallelWork multiply-adds up: by blocks of rows (and columns too when rows
-// are few), or, when B is copied, by columns, each thread copying its own band. gemm.cc picks the
-// products this wins (Note [Matmul backend]). Each element of C is one FMA chain over k in order: the
-// result does not depend on the thread count.
+// A product of a few million multiply-adds or fewer is mostly what the libraries do around its
+// arithmetic: 80^3, 96^3 and 64^3 with B^T took 10.4 (MKL), 14.0 (MKL) and 7.1 us (OpenBLAS, whose
+// transposed kernels are slower), where the arithmetic at both cores' peak is 2.9, 5.0 and 1.5 us (gemm.cc
+// has the comparison). Here such products run as register tiles of 8 rows (6 on AVX2) by two vectors of
+// columns: per step of k, two vectors of B, a broadcast of A per row, 16 FMAs. A is broadcast from where
+// it lies, transposed or not; B is read in place when it is row-major (its last partial vector under a
+// mask on AVX-512), else copied into rows of whole vectors (B^T through 16x16 register transposes).
+// Threads split a product from kSmallGemmParallelWork multiply-adds up: by blocks of rows (and columns too
+// when rows are few), or, when B is copied, by columns, each thread copying its own band. gemm.cc picks
+// the products this wins (Note [Matmul backend]). Each element of C is summed over k in an order fixed by
+// the shape alone (one FMA chain, or two for a one-vector tile): the result does not depend on the thread
+// count.
 void small_sgemm(const BlasOperand& a, const BlasOperand& b, float* c, int64_t m, int64_t n, int64_t k,
                  bool accumulate) {
   if (m <= 0 || n <= 0) return;

@@ -21,10 +21,10 @@ namespace HWY_NAMESPACE {
 
 // Note [Transposes by shuffles]
 // nn_conv_batched.cc's copies between NCHW and [channel][y][x][image] transpose 16 x 16 blocks: 16
-// images' rows against 16 positions' vectors. Element by element (a load and a store per float, strided on one side) they
-// took 16% of backward data's time at LeNet's second layer; as 16 row loads, four rounds of 16 shuffles
-// and 16 masked stores, 5% (one thread, 425 -> 370 us; backward filter 350 -> 307). Masks cut partial
-// blocks: a batch's last images, a row's last columns.
+// images' rows against 16 positions' vectors. Element by element (a load and a store per float, strided
+// on one side) they took 16% of backward data's time at LeNet's second layer; as 16 row loads, four
+// rounds of 16 shuffles and 16 masked stores, 5% (one thread, 425 -> 370 us; backward filter 350 -> 307).
+// Masks cut partial blocks: a batch's last images, a row's last columns.
 #undef SPROUT_TRANSPOSE_16X16  // set per target: this file is compiled once for each
 #if HWY_ARCH_X86 && HWY_TARGET <= HWY_AVX3
 #define SPROUT_TRANSPOSE_16X16 1
