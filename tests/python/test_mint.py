@@ -438,6 +438,22 @@ def test_functional_gradients():
 
 # ---- nn layers ---------------------------------------------------------------------------------------
 
+def test_batch_norm_without_momentum_averages_every_batch_seen():
+    bn = mint.nn.BatchNorm1d(3, momentum=None)
+    bn.set_train(True)
+    batches = [RNG.standard_normal((8, 3)).astype(np.float32) * (i + 1) + i for i in range(3)]
+    for batch in batches:
+        bn(T(batch))
+    assert int(bn.num_batches_tracked.asnumpy()) == 3
+    close(bn.running_mean, np.mean([b.mean(0) for b in batches], axis=0), atol=1e-5)
+    close(bn.running_var, np.mean([b.var(0, ddof=1) for b in batches], axis=0), atol=1e-4)
+    bn.set_train(False)
+    bn(T(batches[0]))  # evaluation neither counts nor updates
+    assert int(bn.num_batches_tracked.asnumpy()) == 3
+    names = [p.name for p in bn.get_parameters()]
+    assert "num_batches_tracked" in " ".join(names)  # saved in checkpoints, as MindSpore's layer saves it
+
+
 def test_layers_take_torch_arguments():
     linear = mint.nn.Linear(4, 3)
     assert linear.weight.shape == (3, 4) and linear.bias.shape == (3,)
@@ -457,8 +473,9 @@ def test_layers_take_torch_arguments():
     assert bn(T(x)).shape == x.shape
     with pytest.raises(ValueError, match="mint.nn.BatchNorm2d"):
         bn(T(x[0]))
-    with pytest.raises(ValueError, match="mint.nn.BatchNorm1d: 'momentum' None"):
-        mint.nn.BatchNorm1d(2, momentum=None)
+    with pytest.raises(ValueError, match=r"mint.nn.BatchNorm1d: 'momentum' must be a number in \[0, 1\] or None, "
+                                         "but got 1.5"):
+        mint.nn.BatchNorm1d(2, momentum=1.5)
     ln = mint.nn.LayerNorm(5)
     close(ln(T(x)), (x - x.mean(-1, keepdims=True)) / np.sqrt(x.var(-1, keepdims=True) + 1e-5), atol=1e-4)
     emb = mint.nn.Embedding(5, 3, padding_idx=0)

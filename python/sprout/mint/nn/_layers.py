@@ -165,12 +165,9 @@ class _BatchNorm(Cell):
         super().__init__()
         api = f"mint.nn.{type(self).__name__}"
         self.num_features = check_int(num_features, api, "num_features")
-        if momentum is None:
-            # PyTorch's cumulative average (momentum 1 / batches seen) is not implemented.
-            raise ValueError(f"{api}: 'momentum' None (a cumulative average) is not supported; give a number in "
-                             f"[0, 1]")
-        if isinstance(momentum, bool) or not isinstance(momentum, (int, float)) or not 0 <= momentum <= 1:
-            raise ValueError(f"{api}: 'momentum' must be a number in [0, 1], but got {momentum!r}")
+        if momentum is not None and (isinstance(momentum, bool) or not isinstance(momentum, (int, float))
+                                     or not 0 <= momentum <= 1):
+            raise ValueError(f"{api}: 'momentum' must be a number in [0, 1] or None, but got {momentum!r}")
         self.eps, self.momentum = eps, momentum
         self.affine, self.track_running_stats = affine, track_running_stats
         c = (num_features,)
@@ -181,21 +178,28 @@ class _BatchNorm(Cell):
                                           requires_grad=False)
             self.running_var = Parameter(initializer("ones", c, dtype or mstype.float32), name="running_var",
                                          requires_grad=False)
+            # Training steps taken, as MindSpore's and PyTorch's layers count them (and save them).
+            self.num_batches_tracked = Parameter(initializer("zeros", (), mstype.int64), name="num_batches_tracked",
+                                                 requires_grad=False)
         else:
-            self.running_mean = self.running_var = None
+            self.running_mean = self.running_var = self.num_batches_tracked = None
 
     def construct(self, input):
         if input.ndim not in self._ranks:
             raise ValueError(f"mint.nn.{type(self).__name__}: expected a {' or '.join(map(str, self._ranks))}-d "
                              f"input, but got shape {input.shape}")
         use_batch = self.training or not self.track_running_stats
+        factor = 0.0  # the running statistics' update weight
         if self.track_running_stats:
             mean, var = self.running_mean, self.running_var
+            if self.training:
+                ops.assign_add(self.num_batches_tracked, 1)
+                # momentum None: the running statistics are the plain average of every batch seen.
+                factor = 1.0 / float(self.num_batches_tracked) if self.momentum is None else self.momentum
         else:
             mean = ops.zeros((self.num_features,), input.dtype)
             var = ops.ones((self.num_features,), input.dtype)
-        return F.batch_norm(input, mean, var, self.weight, self.bias, use_batch,
-                            self.momentum if self.track_running_stats else 0.0, self.eps)
+        return F.batch_norm(input, mean, var, self.weight, self.bias, use_batch, factor, self.eps)
 
     def extend_repr(self):
         return f"{self.num_features}, eps={self.eps}, momentum={self.momentum}, affine={self.affine}"
