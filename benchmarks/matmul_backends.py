@@ -2,7 +2,7 @@
 shape: the data behind the backend choice in src/kernels/cpu/gemm.cc (Note [Matmul backend], Note [MKL at
 run time]).
 
-    .venv/bin/python benchmarks/matmul_backends.py [--rounds N]
+    .venv/bin/python benchmarks/matmul_backends.py [--rounds N] [--shapes 512x64x784,64x512x512]
 
 All backends run in one process, switched by _C.set_matmul_backend and interleaved round by round (A B C
 A B C ...), so a drift of the host's speed moves every column alike; each cell is the median over the
@@ -46,16 +46,28 @@ def measure(m, k, n, ta, tb, backends, rounds) -> dict:
     return {name: statistics.median(t) for name, t in times.items()}
 
 
+def parse_shapes(text: str) -> list:
+    try:
+        shapes = [tuple(int(v) for v in item.split("x")) for item in text.split(",")]
+    except ValueError:
+        shapes = []
+    if not shapes or any(len(s) != 3 or min(s) < 1 for s in shapes):
+        raise argparse.ArgumentTypeError(f"expected products like 64x784x512,128x64x128, got {text!r}")
+    return shapes
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--rounds", type=int, default=5)
+    ap.add_argument("--shapes", type=parse_shapes, default=SHAPES,
+                    help="comma-separated m x k x n products instead of the built-in list, e.g. 64x784x512")
     args = ap.parse_args()
     backends = [b for b in BACKENDS if b != "mkl" or _C.mkl_status().startswith("MKL")]
     if "mkl" not in backends:
         print(f"MKL: not measured: {_C.mkl_status()}")
     print(f"{'m x k x n':>20}" + "".join(f"{BACKENDS[b] + ' GFLOP/s':>17}" for b in backends)
           + "".join(f"{BACKENDS[b] + ' us':>14}" for b in backends))
-    for m, k, n in SHAPES:
+    for m, k, n in args.shapes:
         for label, (ta, tb) in TRANSPOSES.items():
             t = measure(m, k, n, ta, tb, backends, args.rounds)
             flops = 2 * m * n * k

@@ -100,10 +100,12 @@ def test_set_matmul_backend_switches_in_process_and_every_choice_agrees():
     import sprout as ms
     from sprout import ops
     rng = np.random.default_rng(1)
-    # Shapes on each side of the choice by size: OpenBLAS on one thread, small_sgemm split across threads,
-    # B^T below 96^3 (wide and narrow), oneDNN or MKL above.
+    # Shapes on each side of the choice by size, on Intel and elsewhere: OpenBLAS on one thread,
+    # small_sgemm split across threads, B^T copied by small_sgemm (wide) or left to OpenBLAS (narrow),
+    # and oneDNN or MKL above the limits of small_sgemm.
     shapes = [(48, 48, 48, False), (80, 80, 80, False), (64, 400, 120, False), (64, 64, 64, True),
-              (64, 512, 10, True), (96, 130, 100, True), (128, 256, 200, False)]
+              (64, 512, 10, True), (96, 130, 100, True), (128, 256, 200, False), (64, 784, 512, False),
+              (64, 512, 512, True), (256, 512, 300, False)]
     try:
         for m, k, n, tb in shapes:
             a = rng.standard_normal((m, k)).astype(np.float32)

@@ -44,19 +44,35 @@ std::atomic<MatmulBackend>& forced_backend_setting() {
 
 MatmulBackend forced_backend() { return forced_backend_setting().load(std::memory_order_relaxed); }
 
-// Measured with benchmarks/matmul_backends.py (Xeon, 2026-11-27: backends interleaved in one process,
-// median of 9 rounds, two threads, in a slow phase of the host). small_sgemm (Note [Small GEMM]) is the
-// fastest or level from the products it splits across threads up to kSmallMaxWork when it reads B in place
-// (80^3 9.2 us vs MKL 10.4, OpenBLAS 11.2; 96^3 12.1 vs MKL 14.0; 128x64x128 13.2 vs 14.1; 128^3 22.0 vs
-// 23.4; LeNet's 64x400x120 40.5 vs oneDNN 39.7), and with B^T below 96^3 where B^T is at least a tile
-// wide, which OpenBLAS multiplies slowly (64^3 5.0 vs 7.1; 80^3 11.8 vs MKL 11.0; narrower, OpenBLAS is
-// faster: 64x512x10 5.8 vs 11.3). Plain products small enough for one thread go to OpenBLAS, its kernel
-// being slightly faster there (64^3 4.1 vs 4.4; with its rows split across the threads, as they were
-// before, 5.3). Copying a big B^T costs more than the libraries' own packing. From 96^3 up oneDNN beats
-// OpenBLAS (Zen 4: 96^3 14.7 vs 16.7 us, with B^T 15.3 vs 39.3; 128x64x128 13.7 vs 42.3; 128^3 184 vs 74
-// GFLOP/s; 1024^3 219 vs 176. Xeon: 128^3 292 vs 179, 64x784x512 352 vs 249, level at 1024^3).
-constexpr int64_t kSmallWork = 96 * 96 * 96;
-constexpr int64_t kSmallMaxWork = 3 * 1024 * 1024;
+// Measured with benchmarks/matmul_backends.py (backends interleaved in one process, two threads; Xeon
+// "Emerald Rapids", 2026-11-27, median of 9 rounds, in a slow phase of the host; Zen 4, 2026-11-27, 5-7
+// rounds). small_sgemm (Note [Small GEMM]) is the fastest or level from the products it splits across
+// threads up to SmallGemmLimits::b_in_place when it reads B in place (Xeon: 80^3 9.2 us vs MKL 10.4,
+// OpenBLAS 11.2; 96^3 12.1 vs MKL 14.0; 128^3 22.0 vs 23.4; LeNet's 64x400x120 40.5 vs oneDNN 39.7), and
+// with B^T up to b_copied where B^T is at least a tile wide, which OpenBLAS multiplies slowly (64^3 5.0 vs
+// 7.1; 80^3 11.8 vs MKL 11.0; narrower, OpenBLAS is faster: 64x512x10 5.8 vs 11.3). Plain products small
+// enough for one thread go to OpenBLAS, its kernel being slightly faster there (Xeon 64^3 4.1 vs 4.4;
+// with its rows split across the threads, as they were before, 5.3; Zen 4 level, 5.7 vs 5.8).
+// The limits differ by vendor. On the Xeon, products above 3M multiply-adds ran up to twice as fast in
+// oneDNN or MKL (64x784x512: 571 vs 278 us), and MKL multiplies a B^T of 96^3 and more as fast as
+// small_sgemm does after copying it. On Zen 4, where oneDNN is the library (MKL trails it there),
+// small_sgemm stays ahead to the MLP's products: 64x512x512 149 vs oneDNN 164 us, 64x784x512 231 vs 252,
+// its weight gradients 512x64x512 with A^T 159 vs 166, 512x64x784 level (243 vs 239), 192^3 63 vs 66; from
+// 1024x256x768 up oneDNN leads (1.89 vs 2.04 ms). With B^T it leads to 192^3 (66 vs 72 us; 96^3 13.3 vs
+// 16.4; 64x400x120 35.9 vs 41.7), is level at 128x256x256 (80 vs 82) and behind from 64x512x512 (180 vs
+// 165), where copying B^T costs more than oneDNN's own packing. Above the limits, oneDNN beats OpenBLAS
+// (Zen 4: 128^3 184 vs 74 GFLOP/s; 1024^3 219 vs 176. Xeon: 128^3 292 vs 179, 64x784x512 352 vs 249,
+// level at 1024^3).
+struct SmallGemmLimits {
+  int64_t b_in_place;  // most multiply-adds for small_sgemm with B read in place
+  int64_t b_copied;    // ... with B^T, which it copies
+};
+
+const SmallGemmLimits& small_gemm_limits() {
+  static const SmallGemmLimits limits = cpu_is_intel() ? SmallGemmLimits{3 * 1024 * 1024, 96 * 96 * 96 - 1}
+                                                       : SmallGemmLimits{32 * 1024 * 1024, 8 * 1024 * 1024};
+  return limits;
+}
 
 enum class SmallBackend { SmallGemm, Blas, Library };
 
@@ -64,12 +80,13 @@ enum class SmallBackend { SmallGemm, Blas, Library };
 // oneDNN or MKL by the constants below).
 SmallBackend small_backend(int64_t m, int64_t n, int64_t k, bool b_trans) {
   const int64_t work = m * n * k;
+  const SmallGemmLimits& limits = small_gemm_limits();
   if (b_trans) {
-    if (work >= kSmallWork) return SmallBackend::Library;
+    if (work > limits.b_copied) return SmallBackend::Library;
     return n >= kSmallGemmTileColumns ? SmallBackend::SmallGemm : SmallBackend::Blas;
   }
   if (work < kSmallGemmParallelWork) return SmallBackend::Blas;
-  return work <= kSmallMaxWork ? SmallBackend::SmallGemm : SmallBackend::Library;
+  return work <= limits.b_in_place ? SmallBackend::SmallGemm : SmallBackend::Library;
 }
 
 // With MKL loaded (Xeon, 2026-11-25), MKL beats OpenBLAS from 96^3 up (96^3: 7.5 vs 10.1 us; attention's

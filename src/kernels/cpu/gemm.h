@@ -40,8 +40,9 @@ void batched_gemm(const BlasOperand& a, const Shape& a_steps, const BlasOperand&
                   bfloat16* c, const Shape& batch, int64_t m, int64_t n, int64_t k);
 
 // C (m x n) = A op(B) for many A and one B (a weight multiplied at every step of a recurrence). Float32
-// problems from 96^3 multiply-adds (from 128^3 where MKL takes smaller ones) reorder B once into the
-// blocked layout oneDNN's kernel reads, which a plain call repacks every time; the rest call gemm. A is
+// problems that gemm chooses oneDNN for by size (Note [Matmul backend]; from 128^3 where MKL takes
+// smaller ones) reorder B once into the blocked layout oneDNN's kernel reads, which a plain call repacks
+// every time; the rest call gemm. A is
 // row-major with leading dimension `lda`. B must outlive this object; run() may be called from one thread at a time.
 template <class T>
 class FixedRightGemm {
