@@ -1,11 +1,11 @@
 #include "data/image_codec.h"
 
 #include <opencv2/core.hpp>
-#include <opencv2/imgcodecs.hpp>
 #include <opencv2/imgproc.hpp>
 
 #include "base/error.h"
 #include "data/jpeg_decoder.h"
+#include "data/opencv_codecs.h"
 
 namespace sprout::data {
 
@@ -33,13 +33,7 @@ Tensor decode(const char* api, const Tensor& bytes, const std::string& what, con
   }
   const cv::Mat encoded(1, static_cast<int>(size), CV_8UC1, contiguous.raw_data());
   cv::Mat bgr;
-  if (size > 0) {
-    try {
-      bgr = cv::imdecode(encoded, cv::IMREAD_COLOR);
-    } catch (const cv::Exception&) {
-      bgr = cv::Mat();
-    }
-  }
+  if (size > 0) bgr = opencv_decode_bgr(api, encoded);
   SPROUT_CHECK(!bgr.empty(), RuntimeError, api, ": ", what, " (", size,
                " bytes) is not an image OpenCV can decode: corrupt, truncated, or not JPEG/PNG/BMP/TIFF/WebP");
   if (choose) {
@@ -76,13 +70,10 @@ Tensor encode_image(const Tensor& image, const std::string& extension, const std
   else
     bgr = mat;
   std::vector<uchar> buffer;
-  bool ok = false;
-  try {
-    ok = cv::imencode(extension, bgr, buffer, params);
-  } catch (const cv::Exception& e) {
-    throw ValueError(str("encode_image: OpenCV cannot encode '", extension, "': ", e.what()));
-  }
-  SPROUT_CHECK(ok, ValueError, "encode_image: OpenCV cannot encode '", extension, "'");
+  std::string error;
+  const bool ok = opencv_encode("encode_image", extension, bgr, params, buffer, error);
+  SPROUT_CHECK(ok, ValueError, "encode_image: OpenCV cannot encode '", extension, "'", error.empty() ? "" : ": ",
+               error);
   Tensor out = Tensor::empty(Shape{static_cast<int64_t>(buffer.size())}, DType::UInt8);
   std::copy(buffer.begin(), buffer.end(), static_cast<uchar*>(out.raw_data()));
   return out;
