@@ -15,7 +15,7 @@
 namespace sprout::data {
 namespace {
 
-using DecodeFn = bool (*)(const cv::Mat*, cv::Mat*, std::string*);
+using DecodeFn = void (*)(const cv::Mat*, cv::Mat*);
 using EncodeFn = bool (*)(const char*, const cv::Mat*, const std::vector<int>*, std::vector<uchar>*, std::string*);
 
 struct Codecs {
@@ -62,8 +62,7 @@ const Codecs& codecs(const char* api) {
 
 cv::Mat opencv_decode_bgr(const char* api, const cv::Mat& encoded) {
   cv::Mat bgr;
-  std::string error;
-  if (!codecs(api).decode(&encoded, &bgr, &error)) return cv::Mat();
+  codecs(api).decode(&encoded, &bgr);
   return bgr;
 }
 

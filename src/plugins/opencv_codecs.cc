@@ -1,21 +1,18 @@
 // libsprout_opencv_codecs: OpenCV's image codecs behind a C interface, dlopen'd by the core on the first
 // image that needs them (Note [OpenCV codecs on demand] in data/opencv_codecs.cc). OpenCV's exceptions
-// stay inside: each function reports failure by its result and `error`.
+// stay inside: decoding reports failure by an empty image, encoding by its result and `error`.
 #include <string>
 #include <vector>
 
 #include <opencv2/core.hpp>
 #include <opencv2/imgcodecs.hpp>
 
-// cv::imdecode(*encoded, cv::IMREAD_COLOR) into *bgr; false (with *error) when OpenCV cannot decode it.
-extern "C" __attribute__((visibility("default"))) bool sprout_opencv_decode_bgr(const cv::Mat* encoded, cv::Mat* bgr,
-                                                                               std::string* error) {
+// cv::imdecode(*encoded, cv::IMREAD_COLOR) into *bgr, left empty when OpenCV cannot decode it.
+extern "C" __attribute__((visibility("default"))) void sprout_opencv_decode_bgr(const cv::Mat* encoded, cv::Mat* bgr) {
   try {
     *bgr = cv::imdecode(*encoded, cv::IMREAD_COLOR);
-    return !bgr->empty();
-  } catch (const cv::Exception& e) {
-    *error = e.what();
-    return false;
+  } catch (const cv::Exception&) {
+    bgr->release();
   }
 }
 
