@@ -11,13 +11,20 @@
 
 namespace sprout {
 
-// sum(x[0..n)).
-double simd_channel_sum(const float* x, int64_t n);
-// sum((x - mu)^2), the deviations taken in double.
-double simd_channel_sum_sq_dev(const float* x, int64_t n, double mu);
-// sum(dy) and sum(dy * (x - mu)), added to *sum_dy and *sum_dy_dev.
-void simd_channel_grad_sums(const float* dy, const float* x, int64_t n, double mu, double* sum_dy,
-                            double* sum_dy_dev);
+// Sums over one channel of an NCHW tensor: `runs` runs of `plane` floats, run r at x + r * stride, in
+// double (Note [BatchNorm channel sums]).
+// sum(x - shift) and sum((x - shift)^2).
+void simd_channel_moments(const float* x, int64_t plane, int64_t runs, int64_t stride, double shift, double* sum,
+                          double* sum_sq);
+// sum(dy) and sum(dy * (x - mu)), dy laid out as x.
+void simd_channel_grad_sums(const float* dy, const float* x, int64_t plane, int64_t runs, int64_t stride, double mu,
+                            double* sum_dy, double* sum_dy_dev);
+// y = (x - mu) * gain + beta, y laid out as x.
+void simd_channel_affine(const float* x, int64_t plane, int64_t runs, int64_t stride, float mu, float gain, float beta,
+                         float* y);
+// dx = gain * (dy - c_dy - (x - mu) * c_xhat), dy and dx laid out as x.
+void simd_channel_grad_apply(const float* dy, const float* x, int64_t plane, int64_t runs, int64_t stride, float mu,
+                             float gain, float c_dy, float c_xhat, float* dx);
 
 // LayerNorm over `rows` contiguous rows of n floats: y = (x - mean) * rstd, then * gamma + beta when
 // gamma is not null (gamma and beta then have n elements); each row's mean and

@@ -83,10 +83,11 @@ def test_batchnorm_train_and_eval():
     np.testing.assert_allclose(y_eval, expect, rtol=1e-4, atol=1e-4)
 
 
-@pytest.mark.parametrize("shape", [(8, 16, 20, 20), (3, 5, 7, 9), (64, 6)])
+@pytest.mark.parametrize("shape", [(8, 16, 20, 20), (3, 5, 7, 9), (64, 6), (32, 24, 4, 4), (5, 3, 2, 2)])
 def test_batchnorm_training_matches_float64_on_offset_data(shape):
-    """Data far from zero relative to its spread: the statistics (vector sums in double for long planes,
-    plain loops for short ones) and the normalization must not cancel digits away; the gradient too."""
+    """Data far from zero relative to its spread: the statistics (one pass of vector sums in double,
+    shifted by the channel's first value; scalar sums for the floats past a run's last whole vector) and
+    the normalization must not cancel digits away; the gradient too."""
     rng = np.random.default_rng(4)
     x = (rng.standard_normal(shape) * 0.01 + 1000).astype(np.float32)
     g = rng.standard_normal(shape).astype(np.float32)
@@ -101,6 +102,26 @@ def test_batchnorm_training_matches_float64_on_offset_data(shape):
     want = (g - g.mean(axes, keepdims=True) - xhat * (g * xhat).mean(axes, keepdims=True)) / std
     got = ms.grad(lambda t: (bn(t) * ms.Tensor(g)).sum())(ms.Tensor(x)).asnumpy()
     np.testing.assert_allclose(got, want, rtol=2e-2, atol=2e-2 * np.abs(want).max())
+
+
+@pytest.mark.parametrize("shape", [(16, 4, 8, 8), (64, 3)])
+def test_batchnorm_statistics_with_an_outlier_first_value(shape):
+    """The one-pass statistics shift by each channel's first value; were it an outlier, the sums of squares
+    would hold its distance from the mean squared. That distance is at most sqrt(count) standard
+    deviations, so double sums keep the variance to float32 precision: checked with an outlier 1e4 away."""
+    rng = np.random.default_rng(7)
+    x = (rng.standard_normal(shape) + 5).astype(np.float32)
+    x[(0, slice(None)) + (0,) * (len(shape) - 2)] = 1e4
+    bn = (nn.BatchNorm2d(shape[1], momentum=0.0) if len(shape) == 4 else nn.BatchNorm1d(shape[1], momentum=0.0))
+    bn.set_train()
+    axes = (0, 2, 3) if len(shape) == 4 else (0,)
+    x64 = x.astype(np.float64)
+    mean, var = x64.mean(axes), x64.var(axes)
+    y = bn(ms.Tensor(x)).asnumpy()
+    np.testing.assert_allclose(bn.moving_mean.asnumpy(), mean, rtol=1e-6)  # momentum 0: the batch's own
+    np.testing.assert_allclose(bn.moving_variance.asnumpy(), var, rtol=1e-5)
+    shape_c = (1, -1) + (1,) * (len(shape) - 2)
+    np.testing.assert_allclose(y, (x64 - mean.reshape(shape_c)) / np.sqrt(var.reshape(shape_c) + 1e-5), atol=1e-5)
 
 
 def test_layernorm_and_dropout_modes():
