@@ -5,6 +5,7 @@
 
 #include "base/parallel.h"
 #include "tensor/nd_loop.h"
+#include "tensor/transpose_tiles.h"
 
 namespace sprout {
 
@@ -277,6 +278,11 @@ void copy_transposing(const NdLoop<2>& loop, char* dst, const char* src) {
       const int64_t r0 = task % row_tiles * kTile, r1 = std::min(r0 + kTile, rows);
       for (int64_t ct = 0; ct < col_tiles; ++ct) {
         const int64_t c0 = ct * kTile, c1 = std::min(c0 + kTile, cols);
+        if constexpr (sizeof(Word) == 4) {  // the source tile is (c1 - c0) rows of (r1 - r0), s_col apart
+          transpose_block32(reinterpret_cast<const uint32_t*>(s0 + s_off + r0 + c0 * s_col), s_col, c1 - c0, r1 - r0,
+                            reinterpret_cast<uint32_t*>(d0 + d_off + r0 * d_row + c0), d_row);
+          continue;
+        }
         for (int64_t i = r0; i < r1; ++i) {
           Word* d = d0 + d_off + i * d_row;
           const Word* s = s0 + s_off + i;

@@ -262,10 +262,11 @@ def test_large_broadcast_and_strided_views_copy_exactly(threads):
         ms.set_context(runtime_num_threads=old)
 
 
-@pytest.mark.parametrize("dtype", [np.int8, np.float16, np.float32, np.float64])
+@pytest.mark.parametrize("dtype", [np.int8, np.float16, np.float32, np.int32, np.float64])
 def test_transposing_copies_match_numpy(dtype):
-    # Last two axes swapped (tiled copy): tile-sized, ragged edges, batches of matrices, a flipped view,
-    # and a broadcast row; plus a permutation that is not a transpose of the last two.
+    # Last two axes swapped (tiled copy; 32-bit elements by 16 x 16 shuffles): tile-sized, ragged edges,
+    # batches of matrices, a flipped view, and a broadcast row; plus a permutation that is not a transpose
+    # of the last two.
     rng = np.random.default_rng(1)
     cases = [((64, 96), (1, 0)), ((33, 70), (1, 0)), ((3, 45, 129), (0, 2, 1)), ((5, 40, 6, 50), (0, 3, 1, 2)),
              ((2, 3, 40, 41), (1, 0, 3, 2)), ((40, 50, 3), (2, 1, 0))]
@@ -277,6 +278,32 @@ def test_transposing_copies_match_numpy(dtype):
     np.testing.assert_array_equal(ms.Tensor(x)[:, ::-1].T.contiguous().asnumpy(), x[:, ::-1].T)
     row = ms.ops.broadcast_to(ms.Tensor(x[:1]), (40, 64))  # source stride 0 along the swapped axis
     np.testing.assert_array_equal(row.T.contiguous().asnumpy(), np.broadcast_to(x[:1], (40, 64)).T)
+
+
+def test_transposing_copies_move_float32_bits():
+    """The shuffles move bits: NaN payloads and negative zeros come through unchanged."""
+    bits = np.random.default_rng(2).integers(0, 2**32, (70, 45), dtype=np.uint64).astype(np.uint32)
+    bits[::7, ::5] = 0x7FC00001  # a quiet NaN with a payload
+    bits[3::9, 1::4] = 0x80000000  # -0.0
+    x = bits.view(np.float32)
+    got = ms.Tensor(x).T.contiguous().asnumpy()
+    np.testing.assert_array_equal(got.view(np.uint32), bits.T)
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64, np.int32])
+def test_elementwise_ops_on_transposed_views(dtype):
+    """A transposed operand is copied in tiles before the op (elementwise.cc, gathers_along_rows): the
+    results are those of the op on the views, broadcasting included."""
+    rng = np.random.default_rng(3)
+    a = (rng.standard_normal((300, 200)) * 10).astype(dtype)
+    b = (rng.standard_normal((200, 300)) * 10).astype(dtype)
+    row = (rng.standard_normal(300) * 10).astype(dtype)
+    ta, tb, trow = ms.Tensor(a), ms.Tensor(b), ms.Tensor(row)
+    np.testing.assert_array_equal((ta.T + tb).asnumpy(), a.T + b)
+    np.testing.assert_array_equal((tb * ta.T).asnumpy(), b * a.T)
+    np.testing.assert_array_equal((ta.T - ta.T).asnumpy(), np.zeros_like(b))
+    np.testing.assert_array_equal((ta.T + trow).asnumpy(), a.T + row)
+    np.testing.assert_array_equal(ms.ops.maximum(ta.T, tb).asnumpy(), np.maximum(a.T, b))
 
 
 def test_activation_gradients_read_a_broadcast_gradient():

@@ -96,9 +96,23 @@ int64_t repeated_block(const Tensor& t, const Shape& shape) {
   return t.numel();
 }
 
+// Whether an operand of out's shape is worth copying to a contiguous tensor before the op: its last axis
+// is strided (a transposed view, the usual case), so the loop would gather it an element at a time, where
+// Tensor's transposing copy moves it in tiles (Note [Transposing copies]). float32 (1024, 1024), x.T + y:
+// 1.76 -> 0.35 ms.
+bool gathers_along_rows(const Tensor& t, const Tensor& out) {
+  return t.shape() == out.shape() && t.ndim() >= 2 && t.shape().back() > 1 && t.strides().back() != 1 &&
+         out.is_contiguous() && out.numel() >= kParallelGrain;
+}
+
 // Runs row(out, a, b, strides..., n) over the broadcast of in[0] and in[1] into out.
 template <class Row>
 void for_each_binary_row(const Tensor& a_in, const Tensor& b_in, const Tensor& out, Row&& row) {
+  if (gathers_along_rows(a_in, out) || gathers_along_rows(b_in, out)) {
+    const Tensor a = gathers_along_rows(a_in, out) ? a_in.contiguous() : a_in;
+    const Tensor b = gathers_along_rows(b_in, out) ? b_in.contiguous() : b_in;
+    return for_each_binary_row(a, b, out, row);
+  }
   const int64_t io = out.itemsize(), ia = a_in.itemsize();
   if (a_in.shape() == out.shape() && b_in.shape() == out.shape() && a_in.is_contiguous() && b_in.is_contiguous() &&
       out.is_contiguous()) {  // the common case, without broadcast views or an NdLoop

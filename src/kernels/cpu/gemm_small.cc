@@ -12,7 +12,7 @@
 
 #include "base/parallel.h"
 #include "kernels/cpu/gemm_small.h"
-#include "kernels/cpu/simd_transpose-inl.h"
+#include "base/simd_transpose-inl.h"
 
 // Pieces shared by every instruction set, compiled once.
 #ifndef SPROUT_GEMM_SMALL_SHARED

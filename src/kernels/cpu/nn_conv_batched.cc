@@ -11,7 +11,7 @@
 
 #include "base/parallel.h"
 #include "kernels/cpu/nn_conv_kernels.h"
-#include "kernels/cpu/simd_transpose-inl.h"
+#include "base/simd_transpose-inl.h"
 #include "tensor/allocator.h"
 
 // Note [Batch-vectorized backward passes]

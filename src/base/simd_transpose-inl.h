@@ -1,13 +1,14 @@
 // transpose_16x16, a block transpose by AVX-512 shuffles shared by the Highway kernels that reorder
-// operands (nn_conv_batched.cc, gemm_small.cc). Compiled per target like those files: include it after
+// operands (nn_conv_batched.cc, gemm_small.cc) and by Tensor's transposing copies
+// (tensor/transpose_tiles.cc). Compiled per target like those files: include it after
 // hwy/highway.h in a file that foreach_target.h re-includes. SPROUT_TRANSPOSE_16X16 says whether this
 // target has it (AVX-512 on x86).
 // The guard toggles with HWY_TARGET_TOGGLE, Highway's pattern for per-target headers.
-#if defined(SPROUT_KERNELS_CPU_SIMD_TRANSPOSE_INL_H_) == defined(HWY_TARGET_TOGGLE)
-#ifdef SPROUT_KERNELS_CPU_SIMD_TRANSPOSE_INL_H_
-#undef SPROUT_KERNELS_CPU_SIMD_TRANSPOSE_INL_H_
+#if defined(SPROUT_BASE_SIMD_TRANSPOSE_INL_H_) == defined(HWY_TARGET_TOGGLE)
+#ifdef SPROUT_BASE_SIMD_TRANSPOSE_INL_H_
+#undef SPROUT_BASE_SIMD_TRANSPOSE_INL_H_
 #else
-#define SPROUT_KERNELS_CPU_SIMD_TRANSPOSE_INL_H_
+#define SPROUT_BASE_SIMD_TRANSPOSE_INL_H_
 #endif
 
 #include <hwy/highway.h>
@@ -72,4 +73,4 @@ HWY_INLINE void transpose_16x16(const float* src, int64_t src_stride, int64_t ro
 }  // namespace sprout
 HWY_AFTER_NAMESPACE();
 
-#endif  // SPROUT_KERNELS_CPU_SIMD_TRANSPOSE_INL_H_ toggle
+#endif  // SPROUT_BASE_SIMD_TRANSPOSE_INL_H_ toggle
