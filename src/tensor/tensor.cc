@@ -244,7 +244,10 @@ void copy_rows(const NdLoop<2>& loop, int64_t numel, char* dst, const char* src)
 // transposed matrix made contiguous, reads one element per cache line when done row by row. Square
 // tiles of kTile x kTile elements keep the lines of both sides in cache until every element of them
 // has been used: 4096 x 1024 float32 12.7 -> 3.5 ms (PyTorch 16), float16 10.6 -> 2.4. (Tiles of 16
-// measured the same, of 8 twice as slow.)
+// measured the same, of 8 twice as slow.) Within a tile, 32-bit elements move as 16 x 16 blocks of
+// AVX-512 shuffles (transpose_tiles.h) instead of a load and a store each: two threads, Zen 4, float32
+// 1024 x 1024 1.47 -> 0.14 ms, (8, 128, 1024) -> (8, 1024, 128) 1.37 -> 0.15, NCHW (32, 64, 32, 32) to
+// NHWC 2.8 -> 0.4 (NumPy: 4.1, 3.4, 6.8).
 constexpr int64_t kTile = 32;
 
 // Whether `loop` (destination, source) is such a copy: destination contiguous along the last
