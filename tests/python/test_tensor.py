@@ -304,6 +304,11 @@ def test_elementwise_ops_on_transposed_views(dtype):
     np.testing.assert_array_equal((ta.T - ta.T).asnumpy(), np.zeros_like(b))
     np.testing.assert_array_equal((ta.T + trow).asnumpy(), a.T + row)
     np.testing.assert_array_equal(ms.ops.maximum(ta.T, tb).asnumpy(), np.maximum(a.T, b))
+    column = ms.ops.broadcast_to(ms.Tensor(b[:, :1]), b.shape)  # stride 0 along the last axis: read in place
+    np.testing.assert_array_equal((ta.T + column).asnumpy(), a.T + b[:, :1])
+    x3 = (rng.standard_normal((4, 60, 70)) * 10).astype(dtype)  # a batch of transposed matrices
+    t3 = ms.Tensor(x3).transpose(0, 2, 1) if hasattr(ms.Tensor, "transpose") else ms.Tensor(x3).permute(0, 2, 1)
+    np.testing.assert_array_equal((t3 * 2).asnumpy(), x3.transpose(0, 2, 1) * 2)
 
 
 def test_activation_gradients_read_a_broadcast_gradient():
