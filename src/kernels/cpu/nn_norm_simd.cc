@@ -113,8 +113,8 @@ void ChannelGradSums(const float* dy, const float* x, int64_t plane, int64_t run
   *sum_dy_dev = total(devs) + dev_tail;
 }
 
-// y = (x - mu) * gain + beta over one channel's runs (the compiler's loop around nn_norm_batch.cc's
-// baseline flags moved 4 floats at a time).
+// y = (x - mu) * gain + beta over one channel's runs. (nn_norm_batch.cc is built for the baseline
+// instruction set: its own loop moved 4 floats at a time.)
 void ChannelAffine(const float* x, int64_t plane, int64_t runs, int64_t stride, float mu, float gain, float beta,
                    float* y) {
   const hn::ScalableTag<float> d;

@@ -1,7 +1,7 @@
 // Vectorized float32 normalization kernels (Highway, dispatched at run time as in simd.cc).
-// BatchNorm's per-channel sums: float32 data accumulated in double with four independent vector
-// accumulators. The compiler's `omp simd` reduction keeps one accumulator and waits on its add latency:
-// the statistics and gradient passes ran at half the memory bandwidth (Note [BatchNorm kernels]).
+// BatchNorm's per-channel passes (Note [BatchNorm kernels]): the sums, float32 data accumulated in double
+// with four independent vector accumulators (the compiler's `omp simd` reduction kept one and waited on
+// its add latency: half the memory bandwidth), and the loops that write y and dx.
 // LayerNorm's rows: Note [LayerNorm rows].
 #pragma once
 
