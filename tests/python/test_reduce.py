@@ -131,11 +131,13 @@ def _scan_reference(x, axis, exclusive, reverse, product):
 
 
 @pytest.mark.parametrize("shape, axis", [((262144,), 0), ((5003,), 0), ((513,), 0), ((100,), 0), ((19, 1000), 1),
-                                         ((8, 600), 1), ((3, 777), -1), ((64, 64), 0), ((4, 5, 600), 2)])
+                                         ((8, 600), 1), ((3, 777), -1), ((64, 64), 0), ((4, 5, 600), 2),
+                                         ((10, 1024), 1), ((3, 3, 512), -1)])
 @pytest.mark.parametrize("exclusive, reverse", [(False, False), (True, False), (False, True), (True, True)])
 def test_cumsum_and_cumprod_on_long_runs_match_numpy(shape, axis, exclusive, reverse):
-    """Note [Scans along contiguous runs]: rows scanned eight at a time, long runs in chunks combined in a
-    second pass; every variant against float64 NumPy, integers exactly."""
+    """Note [Scans along contiguous runs]: rows scanned eight at a time, long runs (and rows a multiple of
+    1 KiB long) in chunks combined in a second pass; every variant against float64 NumPy, integers
+    exactly."""
     rng = np.random.default_rng(7)
     x = rng.standard_normal(shape).astype(np.float32)
     got = ops.CumSum(exclusive=exclusive, reverse=reverse)(ms.Tensor(x), axis).asnumpy()
@@ -146,3 +148,22 @@ def test_cumsum_and_cumprod_on_long_runs_match_numpy(shape, axis, exclusive, rev
     i = rng.integers(-5, 5, shape).astype(np.int32)
     got = ops.CumSum(exclusive=exclusive, reverse=reverse)(ms.Tensor(i), axis).asnumpy()
     np.testing.assert_array_equal(got, _scan_reference(i, axis, exclusive, reverse, False).astype(np.int64))
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_argmax_argmin_of_long_rows_match_numpy(dtype):
+    """Rows of 32 or more: the extremum by a vector reduction, then its first position; NumPy's rules for
+    ties (the first), NaN (the first NaN wins) and signed zeros (equal: the first)."""
+    rng = np.random.default_rng(11)
+    x = rng.standard_normal((37, 1000)).astype(dtype)
+    x[3, 100] = x[3, 700] = 50  # a tie: the first
+    x[5, 40] = x[5, 900] = np.nan  # NaN: the first NaN
+    x[6] = 0.0
+    x[6, 10] = -0.0  # zeros only: index 0
+    x[7, :] = -1.0
+    x[7, 500], x[7, 20] = -0.0, 0.0  # +0 and -0 equal: the first of them
+    x[8, -1] = np.inf
+    x[9, 0] = -np.inf
+    t = ms.Tensor(x)
+    np.testing.assert_array_equal(ops.argmax(t, -1).asnumpy(), np.argmax(x, -1))
+    np.testing.assert_array_equal(ops.argmin(t, -1).asnumpy(), np.argmin(x, -1))

@@ -6,6 +6,7 @@
 #include <type_traits>
 
 #include "base/parallel.h"
+#include "kernels/cpu/simd.h"
 #include "kernels/cpu/wrapping_arith.h"
 #include "ops/array_attrs.h"
 #include "ops/op_def.h"
@@ -56,6 +57,21 @@ int64_t arg_run(const T* x, int64_t n) {
   return at;
 }
 
+// The same for float32 and float64 runs of at least kVectorArgRun: the extremum by a vector reduction
+// (NaN propagating), then the first element equal to it, or the first NaN, a vector compared at a time.
+// The scalar loop above waits on a compare and a branch per element: float32 along the last axis, two
+// threads, Zen 4: (8, 128, 1024) 0.61 -> 0.095 ms, (4096, 1000) 1.07 -> 0.39 (NumPy, one thread: 0.08, 0.41).
+constexpr int64_t kVectorArgRun = 32;
+
+template <bool MAX, class T>
+int64_t arg_run_vectorized(const T* x, int64_t n) {
+  // A NaN extremum: the first NaN. +0 and -0 compare equal: the first zero, as arg_run finds. The
+  // extremum is one of the elements, so it is found.
+  const int64_t at = simd_index_of(x, n, simd_reduce(MAX ? ReduceOp::Max : ReduceOp::Min, x, n));
+  SPROUT_ASSERT(at >= 0, "Argmax/Argmin: the extremum of a run is not among its elements");
+  return at;
+}
+
 template <bool MAX>
 void arg_kernel(const ArgAttrs& a, std::span<const Tensor> in, std::span<Tensor> out) {
   const Tensor x = in[0].contiguous();
@@ -73,6 +89,12 @@ void arg_kernel(const ArgAttrs& a, std::span<const Tensor> in, std::span<Tensor>
                      const T* block = px + o * l.n * l.inner;
                      int64_t* bi = best_index.data() + o * l.inner;
                      if (l.inner == 1) {  // a contiguous run: one scalar best
+                       if constexpr (std::is_same_v<T, float> || std::is_same_v<T, double>) {
+                         if (l.n >= kVectorArgRun) {
+                           bi[0] = arg_run_vectorized<MAX>(block, l.n);
+                           continue;
+                         }
+                       }
                        bi[0] = arg_run<MAX, C>(block, l.n);
                        continue;
                      }
@@ -183,11 +205,15 @@ void scan_run(const T* src, T* dst, int64_t n, bool reverse, bool exclusive) {
   scan_lockstep<PRODUCT>(s, d, n, reverse, exclusive, acc);
 }
 
-// Contiguous runs (inner == 1): rows `begin` to `end` of n elements.
+// Contiguous runs (inner == 1): rows `begin` to `end` of n elements. Rows a multiple of 1 KiB long in
+// lockstep would put at least two chains at each offset within a 4 KiB page (all eight at 4 KiB), which
+// serializes them as in scan_run_chunked; long ones are scanned one at a time in chunks instead (float32
+// (8, 128, 1024) along the last axis, two threads: 2.76 -> 0.31-0.41 ms; NumPy 3.5).
 template <bool PRODUCT, class T, class C>
 void scan_rows(const T* px, T* po, int64_t begin, int64_t end, int64_t n, bool reverse, bool exclusive) {
   int64_t o = begin;
-  for (; o + kLockstep <= end; o += kLockstep) {
+  const bool rows_alias = n * static_cast<int64_t>(sizeof(T)) % 1024 == 0 && n >= kLockstep * kMinChunk;
+  for (; !rows_alias && o + kLockstep <= end; o += kLockstep) {
     const T* srcs[kLockstep];
     T* dsts[kLockstep];
     C acc[kLockstep];

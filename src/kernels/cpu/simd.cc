@@ -154,6 +154,26 @@ T reduce_impl(ReduceOp op, const T* x, int64_t n) {
 float ReduceF32(ReduceOp op, const float* x, int64_t n) { return reduce_impl(op, x, n); }
 double ReduceF64(ReduceOp op, const double* x, int64_t n) { return reduce_impl(op, x, n); }
 
+// The first i with x[i] == value (a NaN value: the first NaN), else -1; a vector compared at a time.
+template <class T>
+int64_t index_of(const T* x, int64_t n, T value) {
+  const hn::ScalableTag<T> d;
+  const int64_t lanes = static_cast<int64_t>(hn::Lanes(d));
+  const bool nan = value != value;
+  const auto v = hn::Set(d, value);
+  int64_t i = 0;
+  for (; i + lanes <= n; i += lanes) {
+    const auto xs = hn::LoadU(d, x + i);
+    const intptr_t at = hn::FindFirstTrue(d, nan ? hn::IsNaN(xs) : hn::Eq(xs, v));
+    if (at >= 0) return i + at;
+  }
+  for (; i < n; ++i)
+    if (nan ? x[i] != x[i] : x[i] == value) return i;
+  return -1;
+}
+int64_t IndexOfF32(const float* x, int64_t n, float value) { return index_of(x, n, value); }
+int64_t IndexOfF64(const double* x, int64_t n, double value) { return index_of(x, n, value); }
+
 // Columns in blocks of four vectors held in registers down all the rows, then one vector, then scalars:
 // each input element is loaded once and each output stored once. (Tiles of rows, combined into `out`,
 // measured slower except at a 4 KiB row stride.)
@@ -221,6 +241,8 @@ HWY_EXPORT(StreamCopyF32);
 HWY_EXPORT(StreamCopyF64);
 HWY_EXPORT(ReduceF32);
 HWY_EXPORT(ReduceF64);
+HWY_EXPORT(IndexOfF32);
+HWY_EXPORT(IndexOfF64);
 HWY_EXPORT(ColumnsF32);
 HWY_EXPORT(ColumnsF64);
 
@@ -246,6 +268,10 @@ Stores stores_for(int64_t bytes_touched) {
 }
 float simd_reduce(ReduceOp op, const float* x, int64_t n) { return HWY_DYNAMIC_DISPATCH(ReduceF32)(op, x, n); }
 double simd_reduce(ReduceOp op, const double* x, int64_t n) { return HWY_DYNAMIC_DISPATCH(ReduceF64)(op, x, n); }
+int64_t simd_index_of(const float* x, int64_t n, float value) { return HWY_DYNAMIC_DISPATCH(IndexOfF32)(x, n, value); }
+int64_t simd_index_of(const double* x, int64_t n, double value) {
+  return HWY_DYNAMIC_DISPATCH(IndexOfF64)(x, n, value);
+}
 void simd_reduce_columns(ReduceOp op, const float* x, int64_t rows, int64_t stride, float* out, int64_t n) {
   HWY_DYNAMIC_DISPATCH(ColumnsF32)(op, x, rows, stride, out, n);
 }

@@ -58,6 +58,10 @@ void simd_stream_copy(const double* x, double* out, int64_t n);
 float simd_reduce(ReduceOp op, const float* x, int64_t n);
 double simd_reduce(ReduceOp op, const double* x, int64_t n);
 
+// The first i < n with x[i] == value (for a NaN value, the first NaN), or -1. +0 and -0 are equal.
+int64_t simd_index_of(const float* x, int64_t n, float value);
+int64_t simd_index_of(const double* x, int64_t n, double value);
+
 // out[j] = x[j] op x[stride + j] op ... op x[(rows - 1) stride + j] for j < n (rows > 0): reducing the
 // columns of a row-major block, partial sums kept in registers.
 void simd_reduce_columns(ReduceOp op, const float* x, int64_t rows, int64_t stride, float* out, int64_t n);
