@@ -292,8 +292,8 @@ def test_transposing_copies_move_float32_bits():
 
 @pytest.mark.parametrize("dtype", [np.float32, np.float64, np.int32])
 def test_elementwise_ops_on_transposed_views(dtype):
-    """A transposed operand is copied in tiles before the op (elementwise.cc, gathers_along_rows): the
-    results are those of the op on the views, broadcasting included."""
+    """A transposed operand is copied in tiles before the op, binary or unary (elementwise.cc,
+    gathers_along_rows): the results are those of the op on the views, broadcasting included."""
     rng = np.random.default_rng(3)
     a = (rng.standard_normal((300, 200)) * 10).astype(dtype)
     b = (rng.standard_normal((200, 300)) * 10).astype(dtype)
@@ -309,6 +309,10 @@ def test_elementwise_ops_on_transposed_views(dtype):
     x3 = (rng.standard_normal((4, 60, 70)) * 10).astype(dtype)  # a batch of transposed matrices
     t3 = ms.Tensor(x3).transpose(0, 2, 1) if hasattr(ms.Tensor, "transpose") else ms.Tensor(x3).permute(0, 2, 1)
     np.testing.assert_array_equal((t3 * 2).asnumpy(), x3.transpose(0, 2, 1) * 2)
+    np.testing.assert_array_equal((-ta.T).asnumpy(), -a.T)  # unary ops copy them first too
+    if dtype != np.int32:
+        np.testing.assert_allclose(ms.ops.exp(ta.T / 10).asnumpy(), np.exp(a.T / 10), rtol=1e-6)
+        np.testing.assert_allclose(ms.ops.exp(ta.T).asnumpy(), np.exp(a.T), rtol=1e-6)
 
 
 def test_activation_gradients_read_a_broadcast_gradient():

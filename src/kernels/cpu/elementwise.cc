@@ -99,8 +99,8 @@ int64_t repeated_block(const Tensor& t, const Shape& shape) {
 // Whether an operand of out's shape is worth copying to a contiguous tensor before the op: a transposed
 // view (its next-to-last axis contiguous, its last strided), which the loop would gather an element at a
 // time, where Tensor's transposing copy moves it in tiles (Note [Transposing copies]). float32
-// (1024, 1024), x.T + y: 1.76 -> 0.23 ms. Broadcast views (stride 0) stay as they are: the loop reads them
-// in place.
+// (1024, 1024): x.T + y 1.76 -> 0.23 ms, exp(x.T) 1.85 -> 0.26. Broadcast views (stride 0) stay as they
+// are: the loop reads them in place.
 bool gathers_along_rows(const Tensor& t, const Tensor& out) {
   const size_t r = t.ndim();
   return r >= 2 && t.shape() == out.shape() && t.shape()[r - 1] > 1 && t.shape()[r - 2] > 1 &&
@@ -251,7 +251,11 @@ C unary_scalar(C x) {
 }
 
 template <UnaryOp OP>
-void unary_kernel(const NoAttrs&, std::span<const Tensor> in, std::span<Tensor> out) {
+void unary_kernel(const NoAttrs& attrs, std::span<const Tensor> in, std::span<Tensor> out) {
+  if (gathers_along_rows(in[0], out[0])) {  // a transposed view: copied in tiles first, as for binary ops
+    const Tensor copied[1] = {in[0].contiguous()};
+    return unary_kernel<OP>(attrs, copied, out);
+  }
   const Tensor &x = in[0], &o = out[0];
   NdLoop<2> loop(o.shape(), {std::span<const int64_t>(o.strides()), std::span<const int64_t>(x.strides())});
   const int64_t so = loop.inner_stride(0), sx = loop.inner_stride(1);
