@@ -111,11 +111,9 @@ bool gathers_along_rows(const Tensor& t, const Tensor& out) {
 // Runs row(out, a, b, strides..., n) over the broadcast of in[0] and in[1] into out.
 template <class Row>
 void for_each_binary_row(const Tensor& a_in, const Tensor& b_in, const Tensor& out, Row&& row) {
-  if (gathers_along_rows(a_in, out) || gathers_along_rows(b_in, out)) {
-    const Tensor a = gathers_along_rows(a_in, out) ? a_in.contiguous() : a_in;
-    const Tensor b = gathers_along_rows(b_in, out) ? b_in.contiguous() : b_in;
-    return for_each_binary_row(a, b, out, row);
-  }
+  const bool copy_a = gathers_along_rows(a_in, out), copy_b = gathers_along_rows(b_in, out);
+  if (copy_a || copy_b)
+    return for_each_binary_row(copy_a ? a_in.contiguous() : a_in, copy_b ? b_in.contiguous() : b_in, out, row);
   const int64_t io = out.itemsize(), ia = a_in.itemsize();
   if (a_in.shape() == out.shape() && b_in.shape() == out.shape() && a_in.is_contiguous() && b_in.is_contiguous() &&
       out.is_contiguous()) {  // the common case, without broadcast views or an NdLoop

@@ -40,11 +40,13 @@ struct Moments {
 // float32 in one pass over the data (Note [BatchNorm kernels]); float64, whose result has no digits to
 // spare, in two.
 Moments channel_moments(const float* x, int64_t plane, int64_t runs, int64_t stride) {
-  const double shift = x[0], count = static_cast<double>(plane * runs);
+  // An infinite or NaN first value would turn the shifted sums into NaN where the two-pass mean is inf.
+  const double shift = std::isfinite(x[0]) ? x[0] : 0.0, count = static_cast<double>(plane * runs);
   double sum = 0, sum_sq = 0;
   simd_channel_moments(x, plane, runs, stride, shift, &sum, &sum_sq);
   const double offset = sum / count;  // mean - shift
-  return {shift + offset, std::max(0.0, sum_sq / count - offset * offset)};
+  const double var = sum_sq / count - offset * offset;
+  return {shift + offset, var < 0 ? 0.0 : var};  // rounding may leave it just below 0; a NaN stays NaN
 }
 
 Moments channel_moments(const double* x, int64_t plane, int64_t runs, int64_t stride) {

@@ -124,6 +124,21 @@ def test_batchnorm_statistics_with_an_outlier_first_value(shape):
     np.testing.assert_allclose(y, (x64 - mean.reshape(shape_c)) / np.sqrt(var.reshape(shape_c) + 1e-5), atol=1e-5)
 
 
+def test_batchnorm_statistics_of_non_finite_data_follow_numpy():
+    """An inf in a channel makes its mean inf and its variance NaN, as in NumPy, whether or not it is the
+    channel's first value (the one-pass statistics shift by that value); nothing is clamped to 0."""
+    x = np.random.default_rng(8).standard_normal((4, 3, 3, 3)).astype(np.float32)
+    x[0, 0, 0, 0] = np.inf  # the first value of channel 0
+    x[1, 1, 2, 2] = np.inf  # inside channel 1
+    bn = nn.BatchNorm2d(3, momentum=0.0)
+    bn.set_train()
+    bn(ms.Tensor(x))
+    with np.errstate(invalid="ignore"):
+        mean, var = x.astype(np.float64).mean((0, 2, 3)), x.astype(np.float64).var((0, 2, 3))
+    np.testing.assert_allclose(bn.moving_mean.asnumpy(), mean, rtol=1e-6)
+    np.testing.assert_allclose(bn.moving_variance.asnumpy(), var, rtol=1e-5)
+
+
 def test_layernorm_and_dropout_modes():
     ln = nn.LayerNorm((4,))
     x = np.random.default_rng(2).standard_normal((3, 4)).astype(np.float32)
