@@ -346,3 +346,22 @@ def test_view_as_another_dtype_reads_the_same_bytes():
     assert ms.Tensor(np.ones((2, 3), np.float32)).view(ms.int16).shape == (2, 6)
     with pytest.raises(ValueError, match="Tensor.view: the last axis of shape \\(3,\\) in Int8"):
         ms.Tensor(np.zeros(3, np.int8)).view(ms.int16)
+
+
+def test_reused_tensor_objects_start_fresh():
+    # Dead Tensor objects are parked and reused (nb::pooled): a weak reference must die with its tensor
+    # and stay dead when the object is reused, and a reused object holds only its new value.
+    import weakref
+    died = []
+    x = ms.Tensor(np.arange(3, dtype=np.float32))
+    ref = weakref.ref(x, died.append)
+    del x
+    assert ref() is None and len(died) == 1
+    results = [ops.add(ms.Tensor(np.full(2, i, np.float32)), 1.0) for i in range(300)]
+    assert ref() is None
+    for i, r in enumerate(results):
+        np.testing.assert_array_equal(r.asnumpy(), np.full(2, i + 1, np.float32))
+    y = ops.mul(results[0], 2.0)
+    assert weakref.ref(y)() is y
+    p = ms.Parameter(ms.Tensor(np.zeros(2, np.float32)), name="w")  # a Python subclass: never pooled
+    assert isinstance(p, ms.Tensor) and p.name == "w"
