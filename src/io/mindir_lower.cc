@@ -1,5 +1,8 @@
 #include "io/mindir_lower.h"
 
+#include <algorithm>
+#include <cctype>
+#include <limits>
 #include <tuple>
 #include <utility>
 #include <vector>
@@ -20,8 +23,14 @@ using ir::FuncGraph;
 // as x (1 + erf(x / sqrt 2)) / 2 (MindSpore's GeLU primitive is the tanh approximation), and the
 // recurrences of nn.LSTM / nn.GRU (and the pointwise steps of nn.LSTMCell / nn.GRUCell) unrolled over
 // the sequence, whose length a model file fixes: per step a MatMul with weight_hh, a Split into the
-// gates, their sigmoids and tanhs, and the steps' results joined by Stack. A file of Sprout's own
-// loads these back as the same compositions.
+// gates, their sigmoids and tanhs, and the steps' results joined by Stack; MaxPool with explicit
+// padding (pad_mode "pad") as the input padded with -inf by Concat, then MaxPool. A file of Sprout's
+// own loads these back as the same compositions.
+bool is_pad_mode(std::string mode) {
+  std::transform(mode.begin(), mode.end(), mode.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  return mode == "pad";
+}
+
 class Lowering {
  public:
   explicit Lowering(FuncGraph& g) : g_(g) {}
@@ -109,8 +118,33 @@ class Lowering {
     return compiler::emit_make_tuple(g_, {stack(ys), stack(hidden)});
   }
 
+  // MaxPool with pad_mode "pad": the input padded with -inf (blocks of a broadcast scalar joined by
+  // Concat), then MaxPool without padding.
+  AnfNode* padded_max_pool(CNode* node, const Primitive& prim) {
+    const auto pads = std::get<std::vector<int64_t>>(prim.attr("pad_list"));  // top, bottom, left, right
+    AnfNode* x = node->input(1);
+    AnfNode* low = scalar(-std::numeric_limits<double>::infinity(), x);
+    auto pad_axis = [&](AnfNode* v, int64_t axis, int64_t before, int64_t after) {
+      std::vector<AnfNode*> parts;
+      auto block = [&](int64_t size) {
+        Shape s = shape(v);
+        s[static_cast<size_t>(axis)] = size;
+        parts.push_back(op(Primitive::make("BroadcastTo").with_attr("shape", AttrValue(std::vector<int64_t>(s.begin(), s.end()))), {low}));
+      };
+      if (before) block(before);
+      parts.push_back(v);
+      if (after) block(after);
+      return parts.size() == 1 ? v : op(Primitive::make("Concat").with_attr("axis", AttrValue(axis)), parts);
+    };
+    AnfNode* padded = pad_axis(pad_axis(x, 2, pads[0], pads[1]), 3, pads[2], pads[3]);
+    Primitive valid = prim.with_attr("pad_mode", AttrValue(std::string("valid")))
+                          .with_attr("pad_list", AttrValue(std::vector<int64_t>{0, 0, 0, 0}));
+    return op(valid, {padded});
+  }
+
   AnfNode* rewrite(CNode* node, const Primitive& prim) {
     const std::string& name = prim.name();
+    if (name == "MaxPool" && is_pad_mode(std::get<std::string>(prim.attr("pad_mode")))) return padded_max_pool(node, prim);
     if (name == "LeakyReLU") {
       const double alpha = std::get<double>(prim.attr("alpha"));
       AnfNode* x = node->input(1);

@@ -34,7 +34,13 @@ std::pair<int64_t, int64_t> window_pair(std::string_view op, std::string_view ar
 Pool2DGeometry pool2d_geometry(std::string_view op, const Pool2DAttrs& a, std::span<const int64_t> x) {
   std::string mode = a.pad_mode;
   std::transform(mode.begin(), mode.end(), mode.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-  SPROUT_CHECK(mode == "valid" || mode == "same", ValueError, op, ": 'pad_mode' must be 'valid' or 'same', but got '",
+  SPROUT_CHECK(mode == "valid" || mode == "same" || mode == "pad", ValueError, op,
+               ": 'pad_mode' must be 'valid', 'same' or 'pad', but got '", a.pad_mode, "'");
+  const std::vector<int64_t>& pads = a.pad_list;
+  SPROUT_CHECK(pads.size() == 4 && std::all_of(pads.begin(), pads.end(), [](int64_t p) { return p >= 0; }), ValueError,
+               op, ": 'pad_list' must be 4 non-negative ints (top, bottom, left, right), but got ", shape_str(pads));
+  SPROUT_CHECK(mode == "pad" || std::all_of(pads.begin(), pads.end(), [](int64_t p) { return p == 0; }), ValueError,
+               op, ": 'pad_list' must be 0 unless pad_mode is 'pad', but got ", shape_str(pads), " with pad_mode '",
                a.pad_mode, "'");
   SPROUT_CHECK(a.data_format == "NCHW", ValueError, op, ": 'data_format' must be 'NCHW' on CPU, but got '",
                a.data_format, "'");
@@ -49,10 +55,17 @@ Pool2DGeometry pool2d_geometry(std::string_view op, const Pool2DAttrs& a, std::s
     int64_t ph = std::max<int64_t>(0, (g.oh - 1) * sh + kh - g.h), pw = std::max<int64_t>(0, (g.ow - 1) * sw + kw - g.w);
     g.pt = ph / 2, g.pb = ph - ph / 2, g.pl = pw / 2, g.pr = pw - pw / 2;
   } else {
-    SPROUT_CHECK(g.h >= kh && g.w >= kw, ValueError, op, ": 'kernel_size' ", shape_str(a.kernel_size),
-                 " is larger than the input's spatial size (", g.h, ", ", g.w, ") with pad_mode 'valid'");
-    g.oh = (g.h - kh) / sh + 1;
-    g.ow = (g.w - kw) / sw + 1;
+    g.pt = pads[0], g.pb = pads[1], g.pl = pads[2], g.pr = pads[3];
+    SPROUT_CHECK(g.h + g.pt + g.pb >= kh && g.w + g.pl + g.pr >= kw, ValueError, op, ": 'kernel_size' ",
+                 shape_str(a.kernel_size), " is larger than the input's spatial size (", g.h, ", ", g.w, ")",
+                 mode == "pad" ? str(" padded by ", shape_str(pads)) : std::string(" with pad_mode 'valid'"));
+    g.oh = (g.h + g.pt + g.pb - kh) / sh + 1;
+    g.ow = (g.w + g.pl + g.pr - kw) / sw + 1;
+    // A window wholly in the padding would pool nothing: the first starts before the input's end only
+    // if the padding before it is below the window, the last only if the padding after it allows.
+    SPROUT_CHECK(g.pt < kh && g.pl < kw && (g.oh - 1) * sh < g.h + g.pt && (g.ow - 1) * sw < g.w + g.pl, ValueError,
+                 op, ": 'pad_list' ", shape_str(pads), " leaves windows of (", kh, ", ", kw, ") with strides (", sh,
+                 ", ", sw, ") wholly in the padding of a (", g.h, ", ", g.w, ") input");
   }
   // A window lying wholly in the padding would have nothing to pool; "same" never makes one, as
   // padding is below the window size, but a zero-sized input does.

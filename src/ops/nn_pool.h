@@ -4,8 +4,12 @@
 // Note [Pool2D geometry]
 // MindSpore's MaxPool/AvgPool take `kernel_size` and `strides` as an int, (h, w) or (1, 1, h, w), and
 // pad_mode "valid" (no padding, out = floor((in - k) / s) + 1) or "same" (out = ceil(in / s), padded so,
-// the odd pixel going to the bottom/right). Padded cells never win a max and, as in MindSpore's
-// AvgPool, are not counted in an average.
+// the odd pixel going to the bottom/right). Sprout adds pad_mode "pad" with an explicit `pad_list`
+// (top, bottom, left, right), as MindSpore's MaxPool3D has: out = floor((in + before + after - k) / s)
+// + 1, every window overlapping the input. ops.max_pool2d's padding (ResNet's 3x3 / 2 stem pooling)
+// and ceil_mode's extra cells come this way instead of as a padded copy of the input; a model file
+// gets the copy (Note [Ops written as compositions]). Padded cells never win a max and, as in
+// MindSpore's AvgPool, are not counted in an average.
 #pragma once
 
 #include <span>
@@ -23,12 +27,14 @@ struct Pool2DAttrs {
   std::vector<int64_t> strides = {1};
   std::string pad_mode = "valid";
   std::string data_format = "NCHW";
+  std::vector<int64_t> pad_list = {0, 0, 0, 0};  // last: MindSpore's positional order stays (kernel, strides, mode, format)
   static constexpr auto fields() {
     return std::tuple{
         attr("kernel_size", &Pool2DAttrs::kernel_size, "Window height and width: an int, (h, w) or (1, 1, h, w)."),
         attr("strides", &Pool2DAttrs::strides, "Window stride: an int, (h, w) or (1, 1, h, w)."),
-        attr("pad_mode", &Pool2DAttrs::pad_mode, "'valid' or 'same'."),
-        attr("data_format", &Pool2DAttrs::data_format, "Layout of the input; 'NCHW'.")};
+        attr("pad_mode", &Pool2DAttrs::pad_mode, "'valid', 'same' or 'pad' (padding by pad_list)."),
+        attr("data_format", &Pool2DAttrs::data_format, "Layout of the input; 'NCHW'."),
+        attr("pad_list", &Pool2DAttrs::pad_list, "Padding (top, bottom, left, right) with pad_mode 'pad'.")};
   }
 };
 

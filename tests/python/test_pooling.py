@@ -1,4 +1,5 @@
-"""Max pooling's tiled fast path (windows that tile the input) against a NumPy reference, with ties."""
+"""Max pooling's kernels (2x2 windows tiling the input, and any window, stride and padding) against
+NumPy references, with ties, NaN and infinities."""
 import numpy as np
 import pytest
 
@@ -45,7 +46,7 @@ def test_tiled_max_pool_with_ties(dtype, kernel, shape):
 
 
 @pytest.mark.parametrize("dtype", [np.float32, np.float64])
-@pytest.mark.parametrize("stride", [1, 2])  # overlapping windows (oneDNN for float32) and tiling ones
+@pytest.mark.parametrize("stride", [1, 2])  # overlapping windows and tiling ones
 def test_max_pooling_keeps_inf_and_propagates_nan(dtype, stride):
     x = np.full((1, 2, 4, 4), -np.inf, dtype)
     x[0, 1, 1, 1] = np.nan  # plane 1: windows over (1, 1) are NaN, the others -inf
@@ -84,10 +85,107 @@ def test_pool_functions_check_rank_windows_and_norm_type():
 
 @pytest.mark.parametrize("padding", [0, 1])
 def test_float32_overlapping_max_pooling_of_minus_inf_windows(padding):
-    # No NaN: oneDNN runs, and its -FLT_MAX for windows of -inf is corrected (Note [Max pooling through oneDNN]).
+    # Windows of -inf give -inf (oneDNN's max pooling, which ran here once, gave -FLT_MAX).
     x = np.full((2, 3, 6, 6), -np.inf, np.float32)
     x[1, 2, 4, 4] = 2.5
     got = ops.max_pool2d(ms.Tensor(x), 3, stride=1, padding=padding).asnumpy()
     padded = np.pad(x, ((0, 0), (0, 0), (padding, padding), (padding, padding)), constant_values=-np.inf)
     want = np.lib.stride_tricks.sliding_window_view(padded, (3, 3), axis=(2, 3)).max(axis=(4, 5))
     np.testing.assert_array_equal(got, want)
+
+
+def _first_max(window):
+    """Offset of the first maximum of a flat window, NaN being the maximum (the kernels' replaces_max)."""
+    best = 0
+    for k, v in enumerate(window):
+        if v > window[best] or (np.isnan(v) and not np.isnan(window[best])):
+            best = k
+    return best
+
+
+def _pooled_size(shape, kernel, stride, pads):
+    (kh, kw), (sh, sw), (t, b, l, r) = kernel, stride, pads
+    return (shape[2] + t + b - kh) // sh + 1, (shape[3] + l + r - kw) // sw + 1
+
+
+def _reference_any(x, kernel, stride, pads, dy):
+    """Max pooling with padding (top, bottom, left, right) that never wins, by loops: the output, the
+    gradient of sum(out * dy) (overlapping windows add up) and MaxPoolGradGrad's gather of a tensor of x's
+    shape (here dy's gradient pattern: x itself) at each window's first maximum."""
+    (kh, kw), (sh, sw), (t, b, l, r) = kernel, stride, pads
+    n, c, h, w = x.shape
+    oh, ow = _pooled_size(x.shape, kernel, stride, pads)
+    out, dx, gathered = np.zeros((n, c, oh, ow), x.dtype), np.zeros_like(x), np.zeros((n, c, oh, ow), x.dtype)
+    for i, j, oy, ox in np.ndindex(n, c, oh, ow):
+        y0, x0 = oy * sh - t, ox * sw - l
+        ys, xs = range(max(y0, 0), min(y0 + kh, h)), range(max(x0, 0), min(x0 + kw, w))
+        cells = [(yy, xx) for yy in ys for xx in xs]
+        yy, xx = cells[_first_max([x[i, j, a, e] for a, e in cells])]
+        out[i, j, oy, ox] = x[i, j, yy, xx]
+        dx[i, j, yy, xx] += dy[i, j, oy, ox]
+        gathered[i, j, oy, ox] = x[i, j, yy, xx] * 2
+    return out, dx, gathered
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+@pytest.mark.parametrize("kernel, stride, pads, shape", [
+    ((3, 3), (2, 2), (1, 1, 1, 1), (2, 3, 9, 8)),       # ResNet's stem pooling, rows shorter than a vector
+    ((3, 3), (2, 2), (1, 1, 1, 1), (2, 2, 13, 70)),     # rows of 35 windows: vectors and a last overlapping one
+    ((3, 3), (1, 1), (1, 1, 1, 1), (1, 2, 6, 40)),      # stride 1: contiguous loads, heavy overlap
+    ((2, 3), (3, 3), (0, 1, 1, 2), (2, 2, 11, 60)),     # stride 3: gathered loads; asymmetric padding
+    ((3, 2), (2, 1), (2, 2, 1, 0), (1, 3, 7, 33)),      # padding up to the window: edge windows of one cell
+    ((4, 4), (2, 2), (0, 0, 0, 0), (1, 2, 10, 70)),     # no padding, overlapping
+    ((1, 1), (2, 2), (0, 0, 0, 0), (1, 1, 5, 40)),      # windows of one cell
+    ((3, 3), (2, 2), (1, 1, 1, 1), (8, 16, 20, 20)),    # enough planes to be split across threads
+])
+def test_max_pool_any_window_with_ties_nan_and_inf(dtype, kernel, stride, pads, shape):
+    # Note [Max pooling by window taps]: values and first-maximum positions as the scalar loops give them.
+    rng = np.random.default_rng(1)
+    x = rng.integers(-1, 2, size=shape).astype(dtype)  # few distinct values: ties everywhere
+    flat = x.reshape(-1)
+    flat[rng.choice(flat.size, flat.size // 50 + 1, replace=False)] = np.nan
+    flat[rng.choice(flat.size, flat.size // 20 + 1, replace=False)] = -np.inf
+    flat[rng.choice(flat.size, flat.size // 20 + 1, replace=False)] = np.inf
+    attrs = dict(kernel_size=kernel, strides=stride, pad_mode="pad", pad_list=pads)
+    from sprout.ops.function._prims import prim
+    dy = rng.integers(1, 5, size=shape[:2] + _pooled_size(shape, kernel, stride, pads)).astype(dtype)
+    out, dx, gathered = _reference_any(x, kernel, stride, pads, dy)
+    got = prim("MaxPool", **attrs)(ms.Tensor(x))
+    np.testing.assert_array_equal(got.asnumpy(), out)
+    grad = prim("MaxPoolGrad", **attrs)(ms.Tensor(x), got, ms.Tensor(dy))
+    np.testing.assert_array_equal(grad.asnumpy(), dx)
+    gg = prim("MaxPoolGradGrad", **attrs)(ms.Tensor(x), got, ms.Tensor(x * 2))
+    np.testing.assert_array_equal(gg.asnumpy(), gathered)
+
+
+def test_max_pool2d_padding_and_ceil_mode_through_autodiff_and_graph_mode():
+    # ops.max_pool2d pads inside MaxPool (pad_mode "pad"): the gradient, in both modes, and the second
+    # derivative of a padded, overlapping, ceil_mode pooling against the loops above.
+    rng = np.random.default_rng(2)
+    x = rng.standard_normal((2, 3, 10, 11)).astype(np.float32)
+    dy_shape = ops.max_pool2d(ms.Tensor(x), 3, 2, 1, ceil_mode=True).shape
+    assert dy_shape == (2, 3, 6, 6)  # PyTorch's sizes: ceil((10 + 2 - 3) / 2) + 1 and ceil((11 + 2 - 3) / 2) + 1
+    dy = rng.standard_normal(dy_shape).astype(np.float32)
+    out, dx, _ = _reference_any(x, (3, 3), (2, 2), (1, 2, 1, 1), dy)
+    np.testing.assert_array_equal(ops.max_pool2d(ms.Tensor(x), 3, 2, 1, ceil_mode=True).asnumpy(), out)
+    f = lambda t: (ops.max_pool2d(t, 3, 2, 1, ceil_mode=True) * ms.Tensor(dy)).sum()  # noqa: E731
+    np.testing.assert_allclose(ms.grad(f)(ms.Tensor(x)).asnumpy(), dx, rtol=1e-6)
+    np.testing.assert_allclose(ms.jit(ms.grad(f))(ms.Tensor(x)).asnumpy(), dx, rtol=1e-6)
+    # d/dx of <grad f(x), v>: max pooling is piecewise linear, so zero, through MaxPoolGrad's bprop.
+    v = ms.Tensor(rng.standard_normal(x.shape).astype(np.float32))
+    second = ms.grad(lambda t: (ms.grad(f)(t) * v).sum())(ms.Tensor(x)).asnumpy()
+    np.testing.assert_array_equal(second, np.zeros_like(x))
+
+
+def test_max_pool_padding_is_checked():
+    from sprout.ops.function._prims import prim
+    x = ms.Tensor(np.ones((1, 1, 4, 4), np.float32))
+    with pytest.raises(ValueError, match=r"MaxPool: 'pad_list' \(0, 2, 0, 0\) leaves windows of \(2, 2\) with strides"
+                                         r" \(1, 1\) wholly in the padding of a \(4, 4\) input"):
+        prim("MaxPool", kernel_size=2, strides=1, pad_mode="pad", pad_list=(0, 2, 0, 0))(x)
+    with pytest.raises(ValueError, match=r"MaxPool: 'pad_list' must be 4 non-negative ints"):
+        prim("MaxPool", kernel_size=2, strides=2, pad_mode="pad", pad_list=(1, -1, 0, 0))(x)
+    with pytest.raises(ValueError, match=r"MaxPool: 'pad_list' must be 0 unless pad_mode is 'pad'"):
+        prim("MaxPool", kernel_size=2, strides=2, pad_mode="valid", pad_list=(1, 1, 0, 0))(x)
+    with pytest.raises(ValueError, match=r"'pad_mode' must be 'valid', 'same' or 'pad', but got 'full'"):
+        prim("MaxPool", kernel_size=2, strides=2, pad_mode="full")(x)

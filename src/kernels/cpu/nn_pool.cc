@@ -1,40 +1,56 @@
 // CPU kernels of MaxPool, AvgPool, MaxPoolGrad, AvgPoolGrad and MaxPoolGradGrad: float32 (and
-// float16, widened) through oneDNN, float64 through direct loops (nn_pool_onednn.cc, nn_pool_loops.cc);
-// max pooling with non-overlapping windows in either dtype through nn_pool_tiled.cc.
-#include <atomic>
-#include <cmath>
+// float16, widened): max pooling through loops of Sprout's own in both dtypes (Note [Max pooling
+// kernels]), average pooling through oneDNN in float32 and direct loops in float64 (nn_pool_onednn.cc,
+// nn_pool_loops.cc).
+#include <algorithm>
+#include <cstdint>
 #include <limits>
 
 #include "base/parallel.h"
 #include "kernels/cpu/nn_conv_float32.h"
 #include "kernels/cpu/nn_pool_kernels.h"
-#include "kernels/cpu/simd.h"
 #include "ops/op_def.h"
 
 namespace sprout {
 namespace {
 
-// Note [Max pooling through oneDNN]
-// oneDNN's max pooling starts each window from the lowest finite float and skips NaN: a window of -inf
-// (padding, as max_pool2d pads with -inf, or data) gives -FLT_MAX, and a NaN is lost. An input holding
-// NaN (a max-reduction, which propagates NaN, finds it) takes the direct loops; otherwise oneDNN runs, and
-// outputs of -FLT_MAX are computed again (a min-reduction over the output finds whether there are any).
-// The reduction is one more read of the input: 3x3 / 2 max pooling of (32, 64, 112, 112) takes 22-23 ms
-// where oneDNN's average pooling of it takes 12 and the reduction alone 6 (Xeon, two threads). The price
-// of PyTorch's NaN semantics until the loops are as fast as oneDNN's.
-bool has_nan(const float* x, int64_t n) {
-  std::atomic<bool> found{false};
-  parallel_for(n, int64_t{1} << 16, [&](int64_t begin, int64_t end) {
-    if (std::isnan(simd_reduce(ReduceOp::Max, x + begin, end - begin))) found = true;
-  });
-  return found;
+// Note [Max pooling kernels]
+// Max pooling runs Sprout's own loops in both dtypes: 2x2 windows tiling the input (LeNet's, VGG's)
+// through nn_pool_tiled.cc, every other window through nn_pool_windows_simd.cc (Note [Max pooling by
+// window taps]). oneDNN's max pooling on NCHW buffers is a reference loop, and it starts each window
+// from the lowest finite float and skips NaN, which took a NaN scan of the input and a recomputation of
+// its -FLT_MAX outputs to correct. ResNet-50's stem, 32x64x112x112, 3x3 / 2 with padding 1, two
+// threads on the Zen 4 host (padding then went through Concat): forward 23.9 -> ... ms, forward and
+// backward 40.5 -> ... ms. Average pooling stays on oneDNN in float32.
+template <class T>
+bool positions_fit(const Pool2DGeometry& g) {
+  return sizeof(T) == 8 || g.h * g.w <= std::numeric_limits<int32_t>::max();
 }
 
-void onednn_max_pool2d_forward(const Pool2DGeometry& g, const float* x, float* y) {
-  onednn_pool2d_forward(PoolKind::Max, g, x, y);
-  const int64_t n = g.planes() * g.oh * g.ow;
-  if (simd_reduce(ReduceOp::Min, y, n) <= std::numeric_limits<float>::lowest())
-    loop_max_pool2d_recompute(g, x, y, std::numeric_limits<float>::lowest());
+// Runs fn(begin, end) over ranges of the (n, c) planes, split across threads.
+template <class Fn>
+void for_planes(const Pool2DGeometry& g, Fn&& fn) {
+  parallel_for(g.planes(), std::max<int64_t>(1, kParallelGrain / std::max<int64_t>(1, g.h * g.w)), fn);
+}
+
+template <class T>
+void max_pool_forward(const Pool2DGeometry& g, const T* x, T* y) {
+  if (pool_windows_tile(g)) return tiled_max_pool2d_forward(g, x, y);
+  if (!positions_fit<T>(g)) return loop_pool2d_forward(PoolKind::Max, g, x, y);
+  for_planes(g, [&](int64_t begin, int64_t end) { simd_max_pool_planes(g, x, y, begin, end); });
+}
+
+template <class T>
+void max_pool_backward(const Pool2DGeometry& g, const T* x, const T* dy, T* dx) {
+  if (pool_windows_tile(g)) return tiled_max_pool2d_backward(g, x, dy, dx);
+  if (!positions_fit<T>(g)) return loop_pool2d_backward(PoolKind::Max, g, x, dy, dx);
+  for_planes(g, [&](int64_t begin, int64_t end) { simd_max_pool_grad_planes(g, x, dy, dx, begin, end); });
+}
+
+template <class T>
+void max_pool_gather(const Pool2DGeometry& g, const T* x, const T* grad, T* r) {
+  if (!positions_fit<T>(g)) return loop_max_pool2d_gather(g, x, grad, r);
+  for_planes(g, [&](int64_t begin, int64_t end) { simd_max_pool_gather_planes(g, x, grad, r, begin, end); });
 }
 
 template <PoolKind KIND>
@@ -42,19 +58,14 @@ void pool_kernel(const Pool2DAttrs& a, std::span<const Tensor> in, std::span<Ten
   Pool2DGeometry g = pool2d_geometry(KIND == PoolKind::Max ? "MaxPool" : "AvgPool", a, in[0].shape());
   if (out[0].numel() == 0) return;
   Tensor x = contiguous_compute(in[0]), y = compute_buffer(out[0]);
-  const bool tiled = KIND == PoolKind::Max && pool_windows_tile(g);
   if (y.dtype() == DType::Float64) {
-    if (tiled) return tiled_max_pool2d_forward(g, x.data<double>(), y.data<double>());
+    if (KIND == PoolKind::Max) return max_pool_forward(g, x.data<double>(), y.data<double>());
     return loop_pool2d_forward(KIND, g, x.data<double>(), y.data<double>());
   }
-  if (tiled)
-    tiled_max_pool2d_forward(g, x.data<float>(), y.data<float>());
-  else if (KIND == PoolKind::Max && has_nan(x.data<float>(), x.numel()))
-    loop_pool2d_forward(KIND, g, x.data<float>(), y.data<float>());
-  else if (KIND == PoolKind::Max)
-    onednn_max_pool2d_forward(g, x.data<float>(), y.data<float>());
+  if (KIND == PoolKind::Max)
+    max_pool_forward(g, x.data<float>(), y.data<float>());
   else
-    onednn_pool2d_forward(KIND, g, x.data<float>(), y.data<float>());
+    onednn_avg_pool2d_forward(g, x.data<float>(), y.data<float>());
   store_result(y, out[0]);
 }
 
@@ -63,17 +74,14 @@ void pool_grad_kernel(const Pool2DAttrs& a, std::span<const Tensor> in, std::spa
   Pool2DGeometry g = pool2d_geometry(KIND == PoolKind::Max ? "MaxPoolGrad" : "AvgPoolGrad", a, in[0].shape());
   if (out[0].numel() == 0) return;
   Tensor x = contiguous_compute(in[0]), dy = contiguous_compute(in[2]), dx = compute_buffer(out[0]);
-  const bool tiled = KIND == PoolKind::Max && pool_windows_tile(g);
   if (dx.dtype() == DType::Float64) {
-    if (tiled) return tiled_max_pool2d_backward(g, x.data<double>(), dy.data<double>(), dx.data<double>());
+    if (KIND == PoolKind::Max) return max_pool_backward(g, x.data<double>(), dy.data<double>(), dx.data<double>());
     return loop_pool2d_backward(KIND, g, x.data<double>(), dy.data<double>(), dx.data<double>());
   }
-  if (tiled)
-    tiled_max_pool2d_backward(g, x.data<float>(), dy.data<float>(), dx.data<float>());
-  else if (KIND == PoolKind::Max && has_nan(x.data<float>(), x.numel()))
-    loop_pool2d_backward(KIND, g, x.data<float>(), dy.data<float>(), dx.data<float>());
+  if (KIND == PoolKind::Max)
+    max_pool_backward(g, x.data<float>(), dy.data<float>(), dx.data<float>());
   else
-    onednn_pool2d_backward(KIND, g, x.data<float>(), dy.data<float>(), dx.data<float>());
+    onednn_avg_pool2d_backward(g, dy.data<float>(), dx.data<float>());
   store_result(dx, out[0]);
 }
 
@@ -81,9 +89,8 @@ void max_pool_grad_grad_kernel(const Pool2DAttrs& a, std::span<const Tensor> in,
   Pool2DGeometry g = pool2d_geometry("MaxPoolGradGrad", a, in[0].shape());
   if (out[0].numel() == 0) return;
   Tensor x = contiguous_compute(in[0]), grad = contiguous_compute(in[2]), r = compute_buffer(out[0]);
-  if (r.dtype() == DType::Float64)
-    return loop_max_pool2d_gather(g, x.data<double>(), grad.data<double>(), r.data<double>());
-  loop_max_pool2d_gather(g, x.data<float>(), grad.data<float>(), r.data<float>());
+  if (r.dtype() == DType::Float64) return max_pool_gather(g, x.data<double>(), grad.data<double>(), r.data<double>());
+  max_pool_gather(g, x.data<float>(), grad.data<float>(), r.data<float>());
   store_result(r, out[0]);
 }
 

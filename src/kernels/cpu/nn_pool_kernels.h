@@ -1,6 +1,6 @@
-// The implementations behind the pooling kernels: oneDNN for float32, direct loops (float64, and
-// MaxPoolGradGrad, which oneDNN has no primitive for), and a tiled fast path for max pooling whose
-// windows do not overlap. Buffers are dense NCHW.
+// The implementations behind the pooling kernels: oneDNN for float32 average pooling, direct loops
+// (float64 average pooling, and max pooling of planes too large for int32 positions), Highway loops for
+// max pooling (2x2 windows tiling the input, and any other window). Buffers are dense NCHW.
 #pragma once
 
 #include "ops/nn_pool.h"
@@ -9,9 +9,9 @@ namespace sprout {
 
 enum class PoolKind { Max, Avg };
 
-// Float32 through oneDNN, primitives cached per geometry.
-void onednn_pool2d_forward(PoolKind kind, const Pool2DGeometry& g, const float* x, float* y);
-void onednn_pool2d_backward(PoolKind kind, const Pool2DGeometry& g, const float* x, const float* dy, float* dx);
+// Float32 average pooling through oneDNN, primitives cached per geometry.
+void onednn_avg_pool2d_forward(const Pool2DGeometry& g, const float* x, float* y);
+void onednn_avg_pool2d_backward(const Pool2DGeometry& g, const float* dy, float* dx);
 
 // Whether a window's element v replaces the maximum m so far: when strictly greater, or when it is the
 // window's first NaN (NaN propagates, as in PyTorch: the first NaN is the maximum and its argmax).
@@ -24,11 +24,24 @@ inline bool replaces_max(T v, T m) {
 template <class T> void loop_pool2d_forward(PoolKind kind, const Pool2DGeometry& g, const T* x, T* y);
 template <class T> void loop_pool2d_backward(PoolKind kind, const Pool2DGeometry& g, const T* x, const T* dy, T* dx);
 // r[window] = g[first maximum of x in the window].
-// Max pooling again of each output equal to `value` (oneDNN's wrong -FLT_MAX for a window of -inf).
-void loop_max_pool2d_recompute(const Pool2DGeometry& g, const float* x, float* y, float value);
 template <class T> void loop_max_pool2d_gather(const Pool2DGeometry& g, const T* x, const T* grad, T* r);
 
-// Max pooling whose windows tile the input (nn_pool_tiled.cc): the fast path of both dtypes.
+// Max pooling of any window, stride and padding (nn_pool_windows_simd.cc; Note [Max pooling by window
+// taps]) over planes [begin, end): the values; the gradient (each window's dy added at its first
+// maximum, zero elsewhere); MaxPoolGradGrad's gather (r = grad at each window's first maximum). The
+// float32 ones keep positions in int32: planes of at most INT32_MAX elements.
+void simd_max_pool_planes(const Pool2DGeometry& g, const float* x, float* y, int64_t begin, int64_t end);
+void simd_max_pool_planes(const Pool2DGeometry& g, const double* x, double* y, int64_t begin, int64_t end);
+void simd_max_pool_grad_planes(const Pool2DGeometry& g, const float* x, const float* dy, float* dx, int64_t begin,
+                               int64_t end);
+void simd_max_pool_grad_planes(const Pool2DGeometry& g, const double* x, const double* dy, double* dx,
+                               int64_t begin, int64_t end);
+void simd_max_pool_gather_planes(const Pool2DGeometry& g, const float* x, const float* grad, float* r,
+                                 int64_t begin, int64_t end);
+void simd_max_pool_gather_planes(const Pool2DGeometry& g, const double* x, const double* grad, double* r,
+                                 int64_t begin, int64_t end);
+
+// Max pooling by 2x2 windows tiling the input (nn_pool_tiled.cc): the fast path of both dtypes.
 bool pool_windows_tile(const Pool2DGeometry& g);
 template <class T> void tiled_max_pool2d_forward(const Pool2DGeometry& g, const T* x, T* y);
 template <class T> void tiled_max_pool2d_backward(const Pool2DGeometry& g, const T* x, const T* dy, T* dx);

@@ -1,5 +1,6 @@
-// Pooling as direct loops over each (n, c) plane (float64 and MaxPoolGradGrad; Note [Pool2D geometry]).
-// Each output visits the in-bounds part of its window; the first maximum wins ties, as oneDNN's does.
+// Pooling as direct loops over each (n, c) plane (Note [Pool2D geometry]): float64 average pooling, and
+// max pooling of planes beyond int32 positions. Each output visits the in-bounds part of its window; the
+// first maximum wins ties.
 #include <algorithm>
 #include <cstring>
 
@@ -88,16 +89,6 @@ void loop_max_pool2d_gather(const Pool2DGeometry& g, const T* x, const T* grad, 
     for (int64_t oy = 0; oy < g.oh; ++oy)
       for (int64_t ox = 0; ox < g.ow; ++ox)
         r[p * g.oh * g.ow + oy * g.ow + ox] = grad[p * g.h * g.w + first_max(g, in, window(g, oy, ox))];
-  });
-}
-
-void loop_max_pool2d_recompute(const Pool2DGeometry& g, const float* x, float* y, float value) {
-  for_each_plane(g, [&](int64_t p) {
-    const float* in = x + p * g.h * g.w;
-    float* out = y + p * g.oh * g.ow;
-    for (int64_t oy = 0; oy < g.oh; ++oy)
-      for (int64_t ox = 0; ox < g.ow; ++ox)
-        if (out[oy * g.ow + ox] == value) out[oy * g.ow + ox] = in[first_max(g, in, window(g, oy, ox))];
   });
 }
 

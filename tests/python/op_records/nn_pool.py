@@ -119,8 +119,10 @@ def _t(*shape, dtype=ms.float32):
 POOL_BAD = [
     (lambda: ops.MaxPool(3, 1)(_t(1, 1, 2, 5)), ValueError,
      r"MaxPool: 'kernel_size' \(3,\) is larger than the input's spatial size \(2, 5\)"),
-    (lambda: ops.MaxPool(2, 2, pad_mode="pad")(_t(1, 1, 4, 4)), ValueError,
-     "MaxPool: 'pad_mode' must be 'valid' or 'same', but got 'pad'"),
+    (lambda: ops.MaxPool(2, 2, pad_mode="full")(_t(1, 1, 4, 4)), ValueError,
+     "MaxPool: 'pad_mode' must be 'valid', 'same' or 'pad', but got 'full'"),
+    (lambda: ops.MaxPool(2, 2, "pad", "NCHW", (1, 0, 0))(_t(1, 1, 4, 4)), ValueError,
+     r"MaxPool: 'pad_list' must be 4 non-negative ints \(top, bottom, left, right\), but got \(1, 0, 0\)"),
     (lambda: ops.AvgPool(2, 2)(_t(4, 4)), ValueError, r"AvgPool: 'x' must be 4-d \(N, C, H, W\), but got shape \(4, 4\)"),
     (lambda: ops.MaxPool((2, 2, 2), 1)(_t(1, 1, 4, 4)), ValueError, "MaxPool: 'kernel_size' must be an int"),
     (lambda: ops.MaxPool(0, 1)(_t(1, 1, 4, 4)), ValueError,

@@ -161,11 +161,10 @@ def _max_pool2d(api, x, kernel_size, stride, padding, dilation, return_indices, 
         pair = lambda v: tuple(v) * 2 if len(v) == 1 else tuple(v)  # noqa: E731
         y, indices = max_pool_windows(api, x, pair(kernel), pair(strides), pads, dilations, ceil_mode)
         return (y, indices) if return_indices else y
-    pads = _pool_padding(api, x, kernel, strides, padding, ceil_mode)
-    if any(any(p) for p in pads):
-        low = lowest(x.dtype)
-        x = _pad_spatial(x, pads, low, low)
-    return prim("MaxPool", kernel_size=kernel, strides=strides)(x)
+    (t, b, eh), (l, r, ew) = _pool_padding(api, x, kernel, strides, padding, ceil_mode)
+    if not (t or b or eh or l or r or ew):
+        return prim("MaxPool", kernel_size=kernel, strides=strides)(x)
+    return prim("MaxPool", kernel_size=kernel, strides=strides, pad_mode="pad", pad_list=(t, b + eh, l, r + ew))(x)
 
 
 def avg_pool2d(input_x, kernel_size=1, stride=1, padding=0, ceil_mode=False, count_include_pad=True,
