@@ -187,6 +187,18 @@ def models(ms):
                     self.nll(ops.log_softmax(logits, 1), classes, class_weight)[0], self.smooth(logits, labels),
                     self.kl(ops.log_softmax(logits, 1), ops.softmax(labels, 1)))
 
+    class Pooling(nn.Cell):
+        """Max pooling with padding (ResNet's stem pooling) and with ceil_mode's last partial windows; MindSpore
+        writes it as 3-d pooling (MaxPool3DWithArgmax), Sprout as the input padded by Concat, then MaxPool."""
+
+        def __init__(self):
+            super().__init__()
+            self.stem = nn.MaxPool2d(3, 2, pad_mode="pad", padding=1)
+            self.ceil = nn.MaxPool2d((3, 2), (2, 1), pad_mode="pad", padding=(1, 0), ceil_mode=True)
+
+        def construct(self, x):
+            return self.stem(x), self.ceil(ops.relu(x))
+
     rng = np.random.default_rng(5)
 
     def tensor(*shape):
@@ -210,4 +222,5 @@ def models(ms):
             ("recurrent", Recurrent(), [tensor(3, 2, 4)]),
             ("losses", Losses(), [tensor(3, 4), tensor(3, 4), ms.Tensor(np.array([0, 3, 1], np.int32)),
                                   ms.Tensor(rng.uniform(0.5, 1.5, (3, 4)).astype(np.float32)),
-                                  ms.Tensor(rng.uniform(0.5, 1.5, 4).astype(np.float32))])]
+                                  ms.Tensor(rng.uniform(0.5, 1.5, 4).astype(np.float32))]),
+            ("pooling", Pooling(), [tensor(2, 3, 9, 8)])]

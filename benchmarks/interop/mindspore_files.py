@@ -148,7 +148,8 @@ def main(fixtures=None):
             "Sprout reads MindSpore's files": run(sprout_py, "sprout", "read", by_mindspore, env),
         }
         if fixtures:  # MindSpore's small models, for tests/python/test_mindir.py
-            for name in ("convbn", "mixer", "layers", "primitives", "more_primitives", "conv_layers", "recurrent", "losses"):
+            for name in ("convbn", "mixer", "layers", "primitives", "more_primitives", "conv_layers", "recurrent", "losses",
+                         "pooling"):
                 for ext in (".mindir", ".npz"):
                     shutil.copyfile(os.path.join(by_mindspore, name + ext), os.path.join(fixtures, "mindspore_" + name + ext))
     for what, result in report.items():

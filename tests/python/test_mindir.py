@@ -51,15 +51,15 @@ def test_lenet_exports_and_runs_back_with_the_same_outputs(tmp_path):
     assert not [f for f in os.listdir(tmp_path) if f.endswith(".tmp")]
 
 
-@pytest.mark.parametrize("index", range(9), ids=["lenet", "convbn", "mixer", "layers", "primitives", "more_primitives",
-                                                 "conv_layers", "recurrent", "losses"])
+@pytest.mark.parametrize("index", range(10), ids=["lenet", "convbn", "mixer", "layers", "primitives", "more_primitives",
+                                                  "conv_layers", "recurrent", "losses", "pooling"])
 def test_interop_models_round_trip(tmp_path, index):
     # The models benchmarks/interop runs through MindSpore: BatchNorm with running statistics, padded,
     # strided and grouped convolutions, LayerNorm, shape ops, reductions, several outputs, LeakyReLU and
     # Embedding (written as the ops MindSpore has), int32 inputs, primitives with constructor arguments,
     # comparisons and logic with bool outputs, clamping and the exact GELU (written as MindSpore's ops),
     # transposed and 3-d convolutions, Pad and bilinear resizing, a GRU and an LSTM (unrolled over the sequence),
-    # loss primitives with their reductions.
+    # loss primitives with their reductions, padded and ceil_mode max pooling (padded by Concat).
     name, net, inputs = interop_models()[index]
     net.set_train(False)
     expected = outputs_of(net(*inputs))
@@ -72,7 +72,7 @@ def test_interop_models_round_trip(tmp_path, index):
 
 
 @pytest.mark.parametrize("name", ["convbn", "mixer", "layers", "primitives", "more_primitives", "conv_layers",
-                                  "recurrent", "losses"])
+                                  "recurrent", "losses", "pooling"])
 def test_files_written_by_mindspore_run_in_sprout(name):
     saved = np.load(os.path.join(DATA, f"mindspore_{name}.npz"))
     values = [saved[f"value{i}"] for i in range(len(saved.files) - 1)]
@@ -83,6 +83,14 @@ def test_files_written_by_mindspore_run_in_sprout(name):
     assert len(got) == len(values) - n_inputs
     for g, want in zip(got, values[n_inputs:]):  # MindSpore's own outputs for these inputs
         np.testing.assert_allclose(g, want, rtol=1e-4, atol=1e-5)
+
+
+def test_max_pooling_indices_of_a_mindspore_file_are_refused_by_name():
+    # MindSpore writes nn.MaxPool2d(pad_mode="pad") as MaxPool3DWithArgmax; Sprout reads its values (the
+    # "pooling" file above) but has no op for the argmax, which this file's graph returns.
+    with pytest.raises(RuntimeError, match=r"reads the argmax of a max pooling \(MaxPool3DWithArgmax\), which Sprout"
+                                           r" does not compute"):
+        ms.load(os.path.join(DATA, "mindspore_pool_indices.mindir"))
 
 
 def test_a_function_with_two_outputs_and_a_cast(tmp_path):
