@@ -61,13 +61,14 @@ def models(ms):
             return ops.log_softmax(r, 1), ops.minimum(ops.sigmoid(r), 0.75)
 
     class Layers(nn.Cell):
-        """More layers: 'same' padding, LeakyReLU, adaptive pooling, Dropout at inference, GELU, SiLU,
-        HSwish, ELU, ReLU6, an Embedding (int32 indices), a batched matmul and a transpose."""
+        """More layers: 'same' padding, GroupNorm, LeakyReLU, adaptive pooling, Dropout at inference, GELU,
+        SiLU, HSwish, ELU, ReLU6, an Embedding (int32 indices), a batched matmul and a transpose."""
 
         def __init__(self):
             super().__init__()
             self.conv = nn.Conv2d(3, 8, 3, has_bias=True)
             self.bn = nn.BatchNorm2d(8)
+            self.gn = nn.GroupNorm(2, 8)
             self.pool = nn.AdaptiveAvgPool2d((1, 1))
             self.max_pool = nn.MaxPool2d(3, 1, pad_mode="same")
             self.drop = nn.Dropout(p=0.5)
@@ -77,7 +78,7 @@ def models(ms):
             self.embedding = nn.Embedding(10, 4)
 
         def construct(self, x, indices):
-            y = self.max_pool(self.lrelu(self.bn(self.conv(x))))
+            y = self.max_pool(self.lrelu(self.gn(self.bn(self.conv(x)))))
             y = ops.flatten(self.pool(self.silu(y)))
             y = self.dense(self.hswish(self.drop(self.gelu(y)))) + self.embedding(indices).sum(1)
             y = self.elu(self.relu6(y))

@@ -111,6 +111,7 @@ const std::vector<OpEntry>& function_ops() {
       {"Elu", "Elu", {{"alpha"}}},
       {"ExpandDims", "ExpandDims", {{"axis"}}},
       {"LayerNorm", "LayerNorm", {{"begin_norm_axis"}, {"begin_params_axis"}, {"epsilon"}}},
+      {"GroupNorm", "GroupNorm", {{"num_groups"}, {"epsilon"}}, true, {0, -1, 1, 2, -2}},
       {"LogSoftmax", "LogSoftmax", {{"axis"}}},
       {"MatMul", "MatMul", {{"transpose_a"}, {"transpose_b"}}},
       {"ReduceMax", "ReduceMax", {{"axis"}, {"keep_dims"}}},

@@ -62,6 +62,32 @@ struct LayerNormGradAttrs {
   }
 };
 
+struct GroupNormAttrs {
+  int64_t num_groups = 1;
+  double epsilon = 1e-5;
+  static constexpr auto fields() {
+    return std::tuple{
+        attr("num_groups", &GroupNormAttrs::num_groups, "Groups the channels are split into; divides C."),
+        attr("epsilon", &GroupNormAttrs::epsilon, "Added to the variance before the square root.")};
+  }
+};
+
+struct GroupNormGradAttrs {
+  int64_t num_groups = 1;
+  static constexpr auto fields() {
+    return std::tuple{attr("num_groups", &GroupNormGradAttrs::num_groups, "As the forward op's.")};
+  }
+};
+
+// GroupNorm's view of its (N, C, *) input: N * groups groups of channels (C / groups of them) * spatial
+// contiguous elements each.
+struct GroupNormLayout {
+  int64_t n, c, groups, spatial;
+  int64_t channels_per_group() const { return c / groups; }
+  int64_t group_size() const { return c / groups * spatial; }
+};
+GroupNormLayout group_norm_layout(std::string_view op, int64_t num_groups, std::span<const int64_t> x);
+
 // LayerNorm's view of its input: `rows` independent rows of `row_size` normalized elements; gamma and
 // beta cover the last `params` elements of the flat index (element i uses gamma[i % params]).
 struct LayerNormLayout {

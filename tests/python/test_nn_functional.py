@@ -393,3 +393,19 @@ def test_composite_activations():
     with pytest.raises(ValueError, match="hardtanh: 'min_val' must not exceed 'max_val'"):
         ops.hardtanh(t, 1.0, -1.0)
     np.testing.assert_array_equal(ops.logsigmoid(ms.Tensor(np.array([-1e4, 1e4], np.float32))).asnumpy(), [-1e4, 0])
+
+
+def test_group_norm_of_mixed_dtypes_computes_in_the_promoted_one():
+    # float16 data with float32 parameters (a half-precision model's float32 norm weights) normalizes in
+    # float32, as the multiply by a float32 weight always promoted; without parameters it stays float16.
+    rng = np.random.default_rng(0)
+    x = rng.standard_normal((2, 4, 3, 3)).astype(np.float16)
+    w, b = rng.standard_normal(4).astype(np.float32), rng.standard_normal(4).astype(np.float32)
+    got = ops.group_norm(ms.Tensor(x), 2, ms.Tensor(w), ms.Tensor(b))
+    assert got.dtype == ms.float32
+    grouped = x.astype(np.float64).reshape(2, 2, -1)
+    xhat = ((grouped - grouped.mean(2, keepdims=True)) / np.sqrt(grouped.var(2, keepdims=True) + 1e-5)).reshape(x.shape)
+    np.testing.assert_allclose(got.asnumpy(), xhat * w.reshape(1, 4, 1, 1) + b.reshape(1, 4, 1, 1), rtol=1e-5, atol=1e-5)
+    plain = ops.group_norm(ms.Tensor(x), 2)
+    assert plain.dtype == ms.float16
+    np.testing.assert_allclose(plain.asnumpy(), xhat, rtol=4e-3, atol=4e-3)

@@ -147,6 +147,19 @@ void ChannelGradApply(const float* dy, const float* x, int64_t plane, int64_t ru
   }
 }
 
+// dx = a * dy - u * (x - mu) - v (GroupNorm's backward, per channel of a group).
+void ChannelGradCombine(const float* dy, const float* x, int64_t n, float mu, float a, float u, float v, float* dx) {
+  const hn::ScalableTag<float> d;
+  const int64_t lanes = static_cast<int64_t>(hn::Lanes(d));
+  const auto m = hn::Set(d, mu), va = hn::Set(d, a), vu = hn::Set(d, u), vv = hn::Set(d, v);
+  int64_t j = 0;
+  for (; j + lanes <= n; j += lanes) {
+    const auto dev = hn::Sub(hn::LoadU(d, x + j), m);
+    hn::StoreU(hn::MulSub(va, hn::LoadU(d, dy + j), hn::MulAdd(vu, dev, vv)), d, dx + j);
+  }
+  for (; j < n; ++j) dx[j] = a * dy[j] - u * (x[j] - mu) - v;
+}
+
 // Note [LayerNorm rows]
 // A row is normalized in three passes while it sits in L1 (a 1024-float row is 4 KiB): its sum, its
 // sum of squared deviations from the mean (two passes, not sum and sum of squares, which cancel
@@ -422,6 +435,7 @@ HWY_EXPORT(ChannelMoments);
 HWY_EXPORT(ChannelGradSums);
 HWY_EXPORT(ChannelAffine);
 HWY_EXPORT(ChannelGradApply);
+HWY_EXPORT(ChannelGradCombine);
 HWY_EXPORT(LayerNormRows);
 HWY_EXPORT(LayerNormGradRows);
 
@@ -440,6 +454,10 @@ void simd_channel_affine(const float* x, int64_t plane, int64_t runs, int64_t st
 void simd_channel_grad_apply(const float* dy, const float* x, int64_t plane, int64_t runs, int64_t stride, float mu,
                              float gain, float c_dy, float c_xhat, float* dx) {
   HWY_DYNAMIC_DISPATCH(ChannelGradApply)(dy, x, plane, runs, stride, mu, gain, c_dy, c_xhat, dx);
+}
+void simd_channel_grad_combine(const float* dy, const float* x, int64_t n, float mu, float a, float u, float v,
+                               float* dx) {
+  HWY_DYNAMIC_DISPATCH(ChannelGradCombine)(dy, x, n, mu, a, u, v, dx);
 }
 void simd_layer_norm_rows(const float* x, int64_t rows, int64_t n, const float* gamma, const float* beta,
                           double epsilon, float* y, float* mean, float* rstd, Stores stores) {

@@ -25,6 +25,9 @@ void simd_channel_affine(const float* x, int64_t plane, int64_t runs, int64_t st
 // dx = gain * (dy - c_dy - (x - mu) * c_xhat), dy and dx laid out as x.
 void simd_channel_grad_apply(const float* dy, const float* x, int64_t plane, int64_t runs, int64_t stride, float mu,
                              float gain, float c_dy, float c_xhat, float* dx);
+// dx = a * dy - u * (x - mu) - v over n contiguous floats.
+void simd_channel_grad_combine(const float* dy, const float* x, int64_t n, float mu, float a, float u, float v,
+                               float* dx);
 
 // LayerNorm over `rows` contiguous rows of n floats: y = (x - mean) * rstd, then * gamma + beta when
 // gamma is not null (gamma and beta then have n elements); each row's mean and

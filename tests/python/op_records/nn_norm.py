@@ -221,3 +221,73 @@ RECORDS.append(MultiOutputRecord(
     grad_shapes=[((2, 2, 6), (6,), (6,))],
     bad=[(lambda: ops.group_norm(_t(2, 6, 4), 4), ValueError,
           "group_norm: 'num_groups' must be a positive int dividing the 6 channels, but got 4")]))
+
+
+def _group_norm_ref(num_groups, epsilon):
+    def reference(x, gamma, beta):
+        n, c = x.shape[:2]
+        grouped = x.reshape(n, num_groups, c // num_groups * int(np.prod(x.shape[2:])))
+        mean, var = grouped.mean(axis=2), grouped.var(axis=2)
+        xhat = ((grouped - mean[..., None]) / np.sqrt(var[..., None] + epsilon)).reshape(x.shape)
+        channel = (1, c) + (1,) * (x.ndim - 2)
+        return [xhat * gamma.reshape(channel) + beta.reshape(channel), mean, 1 / np.sqrt(var + epsilon)]
+    return reference
+
+
+def _group_norm_record(x_shapes, num_groups, epsilon=1e-5):
+    attrs = dict(num_groups=num_groups, epsilon=epsilon)
+    shapes = [(s, (s[1],), (s[1],)) for s in x_shapes]
+    return MultiOutputRecord(
+        "GroupNorm", lambda x, g, b: ops.GroupNorm(**attrs)(x, g, b), _group_norm_ref(num_groups, epsilon), shapes,
+        DTYPES, tol=LAYER_NORM_TOL, prim=lambda: _C.Primitive("GroupNorm", attrs), grad_shapes=shapes[:1],
+        bad=GROUP_NORM_BAD, grad_outputs=(0, 1, 2))  # mean and rstd are differentiable, as LayerNorm's
+
+
+GROUP_NORM_BAD = [
+    (lambda: ops.GroupNorm(num_groups=3)(_t(2, 4, 3), _t(4), _t(4)), ValueError,
+     "GroupNorm: 'num_groups' must be positive and divide the 4 channels of 'x', but got 3"),
+    (lambda: ops.GroupNorm(num_groups=2)(_t(4), _t(4), _t(4)), ValueError, r"GroupNorm: 'x' must be \(N, C, \*\)"),
+    (lambda: ops.GroupNorm(num_groups=2)(_t(2, 4, 3), _t(2), _t(4)), ValueError,
+     r"GroupNorm: 'gamma' must have shape \(4,\) \(one per channel of x\), but got \(2,\)"),
+    (lambda: ops.GroupNorm(num_groups=2)(_t(2, 4), _t(4), _t(4, dtype=ms.float64)), TypeError,
+     "GroupNorm: 'beta' must have the dtype of 'x'"),
+    (lambda: ops.GroupNorm(num_groups=2, epsilon=0.0)(_t(2, 4), _t(4), _t(4)), ValueError,
+     "GroupNorm: 'epsilon' must be positive"),
+    (lambda: ops.group_norm(_t(2, 4, 3), 3), ValueError,
+     "group_norm: 'num_groups' must be a positive int dividing the 4 channels, but got 3"),
+]
+
+
+def _group_norm_grad_ref(num_groups):
+    def reference(x, dy, rstd, mean, gamma):
+        n, c = x.shape[:2]
+        channel = (1, c) + (1,) * (x.ndim - 2)
+        grouped = lambda v: v.reshape(n, num_groups, c // num_groups * int(np.prod(x.shape[2:])))  # noqa: E731
+        xhat = (grouped(x) - mean[..., None]) * rstd[..., None]
+        g = grouped(dy * gamma.reshape(channel))
+        dx = rstd[..., None] * (g - g.mean(axis=2, keepdims=True) - xhat * (g * xhat).mean(axis=2, keepdims=True))
+        axes = (0,) + tuple(range(2, x.ndim))
+        return [dx.reshape(x.shape), (dy * xhat.reshape(x.shape)).sum(axis=axes), dy.sum(axis=axes)]
+    return reference
+
+
+def _group_norm_grad_record(x_shape, num_groups):
+    attrs = dict(num_groups=num_groups)
+    stat = (x_shape[0], num_groups)
+    shapes = [(x_shape, x_shape, stat, stat, (x_shape[1],))]
+    return MultiOutputRecord(
+        "GroupNormGrad", lambda *t: ops.GroupNormGrad(**attrs)(*t), _group_norm_grad_ref(num_groups), shapes, DTYPES,
+        low=0.5, high=2.0, tol=LAYER_NORM_TOL, prim=lambda: _C.Primitive("GroupNormGrad", attrs),
+        grad_outputs=(0, 1, 2),
+        bad=[(lambda: ops.GroupNormGrad(num_groups=2)(_t(2, 4), _t(2, 4), _t(2, 1), _t(2, 2), _t(4)), ValueError,
+              r"GroupNormGrad: 'rstd' must have shape \(2, 2\) \(GroupNorm's rstd\), but got \(2, 1\)")])
+
+
+RECORDS += [
+    _group_norm_record([(3, 4, 5), (2, 6, 2, 3), (1, 2), (0, 4, 3)], num_groups=2),
+    _group_norm_record([(2, 6, 3, 2)], num_groups=6, epsilon=1e-3),  # InstanceNorm's grouping
+    _group_norm_record([(2, 3, 7)], num_groups=1),                    # LayerNorm's over (C, *)
+    _group_norm_grad_record((3, 4, 5), 2),
+    _group_norm_grad_record((2, 6, 2, 2), 3),
+    _group_norm_grad_record((2, 2), 1),
+]

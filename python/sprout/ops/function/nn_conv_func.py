@@ -4,6 +4,7 @@ import math
 
 import numpy as np
 
+from sprout import _C
 from sprout.common import dtype as mstype
 from sprout.common.tensor import Tensor
 from sprout.ops.function._pool_windows import lowest, max_pool_windows, output_sizes
@@ -249,12 +250,12 @@ def layer_norm(input, normalized_shape, weight=None, bias=None, eps=1e-5):
 
 def group_norm(input, num_groups, weight=None, bias=None, eps=1e-5):
     """Group normalization of an (N, C, *) `input`: each sample's channels in `num_groups` groups, each
-    group normalized over its channels and spatial positions, then scaled and shifted per channel.
-    Built on LayerNorm (over each group) so its gradient is LayerNorm's."""
+    group normalized over its channels and spatial positions, then scaled and shifted per channel (the
+    GroupNorm primitive; Note [GroupNorm kernels])."""
     _check_tensor("group_norm", "input", input)
     if input.ndim < 2:
         raise ValueError(f"group_norm: 'input' must be (N, C, *), but got shape {input.shape}")
-    n, c = input.shape[:2]
+    c = input.shape[1]
     if isinstance(num_groups, bool) or not isinstance(num_groups, int) or num_groups <= 0 or c % num_groups:
         raise ValueError(f"group_norm: 'num_groups' must be a positive int dividing the {c} channels, "
                          f"but got {num_groups!r}")
@@ -262,17 +263,12 @@ def group_norm(input, num_groups, weight=None, bias=None, eps=1e-5):
     for arg, value in (("weight", weight), ("bias", bias)):
         if value is not None:
             _check_tensor("group_norm", arg, value)
-    grouped = input.reshape(n, num_groups, -1)
-    ones = Tensor(np.ones(grouped.shape[2:]), input.dtype)
-    zeros = Tensor(np.zeros(grouped.shape[2:]), input.dtype)
-    y = prim("LayerNorm", begin_norm_axis=2, begin_params_axis=2, epsilon=eps)(grouped, ones, zeros)[0]
-    y = y.reshape(input.shape)
-    channel_shape = (1, c) + (1,) * (input.ndim - 2)
-    if weight is not None:
-        y = y * weight.reshape(channel_shape)
-    if bias is not None:
-        y = y + bias.reshape(channel_shape)
-    return y
+    dtype = input.dtype  # mixed dtypes (float16 data, float32 parameters) compute in the promoted one
+    for value in (weight, bias):
+        dtype = dtype if value is None else _C.promote_types(dtype, value.dtype)
+    weight = Tensor(np.ones(c), dtype) if weight is None else weight.astype(dtype, copy=False)
+    bias = Tensor(np.zeros(c), dtype) if bias is None else bias.astype(dtype, copy=False)
+    return prim("GroupNorm", num_groups=num_groups, epsilon=eps)(input.astype(dtype, copy=False), weight, bias)[0]
 
 
 _INTERPOLATE_MODES = {3: ("nearest", "linear", "area"), 4: ("nearest", "bilinear", "area"),
