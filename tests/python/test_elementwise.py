@@ -243,3 +243,40 @@ def test_python_floats_follow_floating_tensors_in_exact_ops():
     v = ms.Parameter(ms.Tensor(np.array([1.0], np.float64)), name="v")
     ops.ApplyGradientDescent()(v, 0.1, ms.Tensor(np.array([0.3], np.float64)))
     assert v.dtype == ms.float64 and v.item() == 1.0 - 0.1 * 0.3  # lr kept in double precision
+
+
+EDGES = [0.0, -0.0, 1.0, -1.0, 0.5, -0.5, 2.0, -3.0, 1e-40, -1e-40, 1e30, -1e30, 3e38, np.inf, -np.inf, np.nan]
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+@pytest.mark.parametrize("exponent", [0, 1, 2, 3, -1, -2, 0.5, -0.5, 1.7, -2.5, 4.0, 1e-3, 40.0])
+def test_pow_by_a_scalar_matches_numpy_at_every_edge(dtype, exponent):
+    # Note [Powers by a scalar]: vector formulas per exponent, IEEE's pow at the edges (signed zeros,
+    # infinities, NaN, negatives, subnormals), on runs longer than a vector and a tail.
+    rng = np.random.default_rng(0)
+    body = rng.uniform(-4, 4, 45).astype(dtype)
+    x = np.concatenate([np.array(EDGES, dtype), body, np.abs(body) * 50, np.array(EDGES, dtype)[::-1]])
+    with np.errstate(all="ignore"):  # the Python float becomes x's dtype first (a weak scalar, NumPy 2's rule)
+        want = np.power(x.astype(np.float64), np.float64(dtype(exponent))).astype(dtype)
+    got = (ms.Tensor(x) ** exponent).asnumpy()
+    assert got.dtype == dtype
+    same_class = (np.isnan(got) == np.isnan(want)) & (np.isinf(got) == np.isinf(want))
+    assert same_class.all(), f"x={x[~same_class]} got {got[~same_class]} want {want[~same_class]}"
+    finite = np.isfinite(want)
+    np.testing.assert_array_equal(np.signbit(got[want == 0]), np.signbit(want[want == 0]))
+    np.testing.assert_array_equal(got[np.isinf(want)], want[np.isinf(want)])
+    # Within two ulp of the float64 result rounded (one rounding for 2 and -1, two for 3 and -2; float32
+    # through double exp(e log x)); float64 other than the vector exponents is std::pow itself.
+    ulp = np.spacing(np.abs(want[finite]).astype(dtype))
+    assert (np.abs(got[finite].astype(np.float64) - want[finite].astype(np.float64)) <= 2 * ulp).all()
+
+
+def test_pow_by_a_scalar_in_half_precision_and_against_tensors():
+    x = np.array([0.0, -0.0, 1.5, -2.0, 3.0, np.inf, -np.inf, np.nan] * 5, np.float16)
+    with np.errstate(all="ignore"):
+        for e in (2, 0.5, 1.7):
+            np.testing.assert_array_equal((ms.Tensor(x) ** e).asnumpy(), np.power(x.astype(np.float32), e).astype(np.float16))
+    # A tensor exponent (not one scalar) keeps the element-wise pow.
+    b = np.array([2.0, 0.5, 3.0, -1.0] * 10, np.float32)
+    a = np.linspace(0.5, 4.0, 40).astype(np.float32)
+    np.testing.assert_allclose((ms.Tensor(a) ** ms.Tensor(b)).asnumpy(), np.power(a, b), rtol=1e-6)

@@ -9,6 +9,7 @@
 
 #include "base/parallel.h"
 #include "kernels/cpu/simd.h"
+#include "kernels/cpu/simd_math.h"
 #include "kernels/cpu/simd_half.h"
 #include "kernels/cpu/unit_strides.h"
 #include "kernels/cpu/wrapping_arith.h"
@@ -183,6 +184,17 @@ void arith_kernel(const NoAttrs&, std::span<const Tensor> in, std::span<Tensor> 
         const T* pa = reinterpret_cast<const T*>(a);
         const T* pb = reinterpret_cast<const T*>(b);
         const bool units = so == 1 && sa <= 1 && sb <= 1 && sa >= 0 && sb >= 0;
+        if constexpr (OP == Arith::Pow && (std::is_same_v<T, float> || std::is_same_v<T, double>)) {
+          if (so == 1 && sa == 1 && sb == 0 && simd_pow_scalar(pa, pb[0], po, n)) return;  // Note [Powers by a scalar]
+        } else if constexpr (OP == Arith::Pow && is_half_v<T>) {
+          if (so == 1 && sa == 1 && sb == 0 && std::isfinite(static_cast<float>(pb[0]))) {  // float takes any such e
+            return for_each_widened_block<1, T>({pa}, {1}, n, [&](const auto& w, int64_t i, int64_t m) {
+              alignas(64) float result[kHalfBlock];
+              simd_pow_scalar(w[0], static_cast<float>(pb[0]), result, m);
+              simd_narrow(result, po + i, m);
+            });
+          }
+        }
         if constexpr ((std::is_same_v<T, float> || std::is_same_v<T, double>) && has_simd<OP>()) {
           if (units) return simd_binary(simd_op<OP>(), pa, sa, pb, sb, po, n, stores);
         } else if constexpr (is_half_v<T> && has_simd<OP>()) {

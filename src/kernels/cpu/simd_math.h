@@ -26,6 +26,11 @@ void simd_math(MathOp op, const double* x, double* out, int64_t n);
 void simd_atan2(const float* y, int64_t sy, const float* x, int64_t sx, float* out, int64_t n);
 void simd_atan2(const double* y, int64_t sy, const double* x, int64_t sx, double* out, int64_t n);
 
+// out[i] = pow(x[i], e) for the exponents Note [Powers by a scalar] has vector formulas for (any finite
+// e for float); returns false, writing nothing, for the others. out may alias x.
+bool simd_pow_scalar(const float* x, float e, float* out, int64_t n);
+bool simd_pow_scalar(const double* x, double e, double* out, int64_t n);
+
 // The libm definition of each op: the reference the vector code is fixed up with, and the scalar
 // path of strided or integer inputs.
 double math_scalar(MathOp op, double x);
