@@ -101,3 +101,13 @@ def test_index_fill_takes_negative_positions_and_refuses_out_of_range_ones():
                                   [[0, 0], [0, 0], [5, 5]])
     with pytest.raises(IndexError, match="index_fill: 'index' holds 3, out of range for axis 0 of size 3"):
         ops.index_fill(x, 0, Tensor(np.array([0, 3], np.int32)), 5.0)
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_clamp_by_numbers_keeps_nan_and_applies_max_last(dtype):
+    # The bounds-as-numbers loop (math_nary.cc): NaN in x stays NaN, infinities clamp, and with lo > hi
+    # every value is hi (max applied last, as PyTorch).
+    x = np.concatenate([np.array([np.nan, np.inf, -np.inf, -0.0, 0.25], dtype),
+                        np.random.default_rng(0).uniform(-3, 3, 100003).astype(dtype)])
+    np.testing.assert_array_equal(ops.clamp(ms.Tensor(x), -1.0, 1.5).asnumpy(), np.clip(x, -1.0, 1.5))
+    np.testing.assert_array_equal(ops.clamp(ms.Tensor(x[1:]), 2.0, 1.0).asnumpy(), np.full(x.size - 1, 1.0, dtype))

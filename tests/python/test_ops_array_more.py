@@ -480,3 +480,20 @@ BAD_INPUTS = [
 def test_bad_arguments_name_the_function_and_argument(call, error, message):
     with pytest.raises(error, match=message):
         call()
+
+
+@pytest.mark.parametrize("axis", [0, 1])
+def test_joins_of_few_long_rows_split_across_threads(axis):
+    # Few outer rows: threads split the output's bytes, so one thread's range starts and ends inside
+    # inputs and rows (Concat's pieces); many rows go whole. Odd sizes put the cuts anywhere.
+    rng = np.random.default_rng(0)
+    parts = [rng.standard_normal((3, n)).astype(np.float32) for n in (50001, 7, 30011, 1)]
+    if axis == 0:
+        parts = [p.T.copy() for p in parts[:1]] * 3
+    got = ops.cat([ms.Tensor(p) for p in parts], axis).asnumpy()
+    np.testing.assert_array_equal(got, np.concatenate(parts, axis))
+    same = [rng.standard_normal((2, 40000)).astype(np.float32) for _ in range(3)]
+    np.testing.assert_array_equal(ops.stack([ms.Tensor(p) for p in same], 0).asnumpy(), np.stack(same, 0))
+    np.testing.assert_array_equal(ops.stack([ms.Tensor(p) for p in same], 1).asnumpy(), np.stack(same, 1))
+    many = [rng.standard_normal((100, 3)).astype(np.float32) for _ in range(2)]
+    np.testing.assert_array_equal(ops.cat([ms.Tensor(p) for p in many], 1).asnumpy(), np.concatenate(many, 1))
