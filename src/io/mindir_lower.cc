@@ -23,7 +23,8 @@ using ir::FuncGraph;
 // as x (1 + erf(x / sqrt 2)) / 2 (MindSpore's GeLU primitive is the tanh approximation), and the
 // recurrences of nn.LSTM / nn.GRU (and the pointwise steps of nn.LSTMCell / nn.GRUCell) unrolled over
 // the sequence, whose length a model file fixes: per step a MatMul with weight_hh, a Split into the
-// gates, their sigmoids and tanhs, and the steps' results joined by Stack; MaxPool with explicit
+// gates, their sigmoids and tanhs, and the steps' results joined by Stack; PadEdges (reflect, replicate
+// and circular padding) as Slice, ReverseV2 or BroadcastTo and Concat per axis; MaxPool with explicit
 // padding (pad_mode "pad") as the input padded with -inf by Concat, then MaxPool. A file of Sprout's
 // own loads these back as the same compositions.
 bool is_pad_mode(std::string mode) {
@@ -142,8 +143,46 @@ class Lowering {
     return op(valid, {padded});
   }
 
+  // PadEdges an axis at a time (Note [Padding from the edges]): x joined by Concat with its reversed
+  // slices (reflect), its edge broadcast (replicate) or the other end's slice (circular).
+  AnfNode* pad_edges(CNode* node, const Primitive& prim) {
+    const auto paddings = std::get<std::vector<int64_t>>(prim.attr("paddings"));
+    const std::string mode = std::get<std::string>(prim.attr("mode"));
+    AnfNode* x = node->input(1);
+    for (int64_t axis = static_cast<int64_t>(shape(x).size()) - 1; axis >= 0; --axis) {
+      const int64_t before = paddings[static_cast<size_t>(2 * axis)], after = paddings[static_cast<size_t>(2 * axis + 1)];
+      if (!before && !after) continue;
+      const Shape s = shape(x);
+      const int64_t n = s[static_cast<size_t>(axis)];
+      auto slice = [&](int64_t start, int64_t count) {
+        std::vector<int64_t> begin(s.size(), 0), size(s.begin(), s.end());
+        begin[static_cast<size_t>(axis)] = start;
+        size[static_cast<size_t>(axis)] = count;
+        return op(Primitive::make("Slice").with_attr("begin", AttrValue(begin)).with_attr("size", AttrValue(size)), {x});
+      };
+      auto edge = [&](int64_t count, bool at_end) {
+        if (mode == "reflect")
+          return op(Primitive::make("ReverseV2").with_attr("axis", AttrValue(std::vector<int64_t>{axis})),
+                    {slice(at_end ? n - 1 - count : 1, count)});
+        if (mode == "replicate") {
+          std::vector<int64_t> to(s.begin(), s.end());
+          to[static_cast<size_t>(axis)] = count;
+          return op(Primitive::make("BroadcastTo").with_attr("shape", AttrValue(to)), {slice(at_end ? n - 1 : 0, 1)});
+        }
+        return slice(at_end ? 0 : n - count, count);  // circular: the other end's elements
+      };
+      std::vector<AnfNode*> parts;
+      if (before) parts.push_back(edge(before, false));
+      parts.push_back(x);
+      if (after) parts.push_back(edge(after, true));
+      x = op(Primitive::make("Concat").with_attr("axis", AttrValue(axis)), parts);
+    }
+    return x;
+  }
+
   AnfNode* rewrite(CNode* node, const Primitive& prim) {
     const std::string& name = prim.name();
+    if (name == "PadEdges") return pad_edges(node, prim);
     if (name == "MaxPool" && is_pad_mode(std::get<std::string>(prim.attr("pad_mode")))) return padded_max_pool(node, prim);
     if (name == "LeakyReLU") {
       const double alpha = std::get<double>(prim.attr("alpha"));

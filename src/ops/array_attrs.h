@@ -237,6 +237,18 @@ struct PadAttrs {
   }
 };
 
+// PadEdges and PadEdgesGrad (Note [Padding from the edges]).
+struct PadEdgesAttrs {
+  std::vector<int64_t> paddings;
+  std::string mode = "reflect";
+  static constexpr auto fields() {
+    return std::tuple{attr("paddings", &PadEdgesAttrs::paddings, "(before, after) elements per axis."),
+                      attr("mode", &PadEdgesAttrs::mode, "'reflect', 'replicate' or 'circular'.")};
+  }
+};
+// For an axis of n elements padded by (before, after): the index of x each output index reads.
+std::vector<int64_t> pad_edges_map(int64_t n, int64_t before, int64_t after, std::string_view mode);
+
 struct SliceAttrs {
   std::vector<int64_t> begin;
   std::vector<int64_t> size;

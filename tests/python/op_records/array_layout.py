@@ -107,3 +107,53 @@ RECORDS += [
                   (lambda: ops.scatter_add(_ones(3, 2), ms.Tensor([0]), _ones(2)), ValueError,
                    r"ScatterAdd: 'updates' must have shape indices.shape \+ input_x.shape\[1:\] = \(1, 2\)")]),
 ]
+
+
+# PadEdges (Note [Padding from the edges]) through ops.pad, against np.pad's 'reflect', 'edge' and 'wrap'.
+_NP_MODE = {"reflect": "reflect", "replicate": "edge", "circular": "wrap"}
+
+
+def _pad_edges_record(mode, padding, shapes, dtypes=ALL_DTYPES):
+    pairs = lambda ndim: [(0, 0)] * (ndim - len(padding) // 2) + [  # noqa: E731
+        (padding[2 * i], padding[2 * i + 1]) for i in reversed(range(len(padding) // 2))]
+    flat = lambda ndim: tuple(v for p in pairs(ndim) for v in p)  # noqa: E731
+    return OpRecord("PadEdges", lambda x: ops.pad(x, padding, mode=mode),
+                    lambda x: np.pad(x, pairs(x.ndim), mode=_NP_MODE[mode]), [(s,) for s in shapes], dtypes, exact=True,
+                    prim=lambda: _C.Primitive("PadEdges", {"paddings": flat(len(shapes[0])), "mode": mode}),
+                    grad_shapes=[(shapes[0],)])
+
+
+def _pad_edges_grad_ref(x_shape, paddings, mode):
+    """The adjoint of np.pad: each dy element added where it was read from (by padding an index grid)."""
+    def reference(dy):
+        index = np.arange(int(np.prod(x_shape))).reshape(x_shape)
+        read = np.pad(index, [(paddings[2 * d], paddings[2 * d + 1]) for d in range(len(x_shape))],
+                      mode=_NP_MODE[mode])
+        dx = np.zeros(int(np.prod(x_shape)), np.float64)
+        np.add.at(dx, read.reshape(-1), dy.reshape(-1).astype(np.float64))
+        return dx.reshape(x_shape).astype(dy.dtype)
+    return reference
+
+
+RECORDS += [
+    _pad_edges_record("reflect", (2, 1, 1, 3), [(2, 3, 4, 5), (1, 2, 4, 3)]),
+    _pad_edges_record("replicate", (3, 0, 2, 2), [(2, 3, 1, 5), (0, 2, 1, 2)]),  # padding beyond the size
+    _pad_edges_record("circular", (1, 4), [(3, 5), (2, 4)]),
+    _pad_edges_record("reflect", (1, 1, 1, 1, 1, 1), [(2, 3, 4, 3)]),  # three axes, the first of 2 padded
+    OpRecord("PadEdgesGrad", lambda dy: ops.PadEdgesGrad(paddings=(0, 0, 2, 1, 1, 3), mode="reflect")(dy),
+             _pad_edges_grad_ref((2, 4, 5), (0, 0, 2, 1, 1, 3), "reflect"), [((2, 7, 9),)],
+             (ms.float16, ms.float32, ms.float64, ms.int32),
+             prim=lambda: _C.Primitive("PadEdgesGrad", {"paddings": (0, 0, 2, 1, 1, 3), "mode": "reflect"}),
+             bad=[(lambda: ops.PadEdgesGrad(paddings=(0, 0, 2, 1, 1, 3), mode="reflect")(_ones(2, 2, 9)), ValueError,
+                   r"PadEdgesGrad: 'dy' of shape \(2, 2, 9\) is smaller than its padding"),
+                  (lambda: ops.PadEdges(paddings=(3, 0), mode="reflect")(_ones(3)), ValueError,
+                   "PadEdges: mode 'reflect' pads axis 0 of size 3 by at most 2 on each side, but got \\(3, 0\\)"),
+                  (lambda: ops.PadEdges(paddings=(1, 0), mode="mirror")(_ones(3)), ValueError,
+                   "PadEdges: 'mode' must be 'reflect', 'replicate' or 'circular'")]),
+    OpRecord("PadEdgesGrad", lambda dy: ops.PadEdgesGrad(paddings=(3, 2, 0, 1), mode="replicate")(dy),
+             _pad_edges_grad_ref((2, 3), (3, 2, 0, 1), "replicate"), [((7, 4),)], (ms.float32, ms.float64),
+             prim=lambda: _C.Primitive("PadEdgesGrad", {"paddings": (3, 2, 0, 1), "mode": "replicate"})),
+    OpRecord("PadEdgesGrad", lambda dy: ops.PadEdgesGrad(paddings=(0, 0, 4, 2), mode="circular")(dy),
+             _pad_edges_grad_ref((3, 4), (0, 0, 4, 2), "circular"), [((3, 10),)], (ms.float32, ms.float64),
+             prim=lambda: _C.Primitive("PadEdgesGrad", {"paddings": (0, 0, 4, 2), "mode": "circular"})),
+]

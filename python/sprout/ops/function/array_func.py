@@ -531,32 +531,6 @@ def _shift(x, axis, by, fill):
     return _narrow(pad(x, padding, value=fill), axis, 0, x.shape[axis])
 
 
-def _pad_edges(x, axis, before, after, mode):
-    """x extended along `axis` by `before` and `after` elements taken from itself as `mode` says."""
-    n = x.shape[axis]
-    limit = n - 1 if mode == "reflect" else n
-    if before > limit or after > limit or (mode == "replicate" and n == 0):
-        raise ValueError(f"pad: mode={mode!r} pads an axis of size {n} by at most {limit} on each side, but got "
-                         f"({before}, {after})")
-
-    def edge(start, count, at_end):
-        if mode == "reflect":  # mirrored about the edge element, which is not repeated
-            return flip(_narrow(x, axis, start, count), (axis,))
-        if mode == "replicate":
-            shape = list(x.shape)
-            shape[axis] = count
-            return prim("BroadcastTo", shape=tuple(shape))(_narrow(x, axis, n - 1 if at_end else 0, 1))
-        return _narrow(x, axis, start, count)  # circular: the other end's elements
-
-    parts = []
-    if before:
-        parts.append(edge(1 if mode == "reflect" else n - before, before, False))
-    parts.append(x)
-    if after:
-        parts.append(edge(n - 1 - after if mode == "reflect" else 0, after, True))
-    return concat(parts, axis) if len(parts) > 1 else x
-
-
 def pad(input_x, padding, mode='constant', value=None):
     """Pads `input_x`; `padding` pairs start from the last axis: (left, right, top, bottom ...). mode
     'constant' fills with `value` (0 by default); 'reflect' mirrors about the edge, 'replicate' repeats the
@@ -568,17 +542,22 @@ def pad(input_x, padding, mode='constant', value=None):
     if len(padding) % 2 or len(padding) // 2 > x.ndim:
         raise ValueError(f"pad: 'padding' must hold (before, after) pairs for at most {x.ndim} axes, "
                          f"but got {padding}")
+    pairs = [(0, 0)] * (x.ndim - len(padding) // 2) + [
+        (padding[2 * i], padding[2 * i + 1]) for i in reversed(builtins.range(len(padding) // 2))]
+    flat = tuple(v for pair in pairs for v in pair)
     if mode != "constant":
         if value is not None:
             raise ValueError(f"pad: 'value' applies to mode='constant' only, but got value={value!r} with {mode!r}")
         if builtins.any(p < 0 for p in padding):
             raise ValueError(f"pad: mode={mode!r} needs non-negative 'padding', but got {padding}")
-        for i in builtins.range(len(padding) // 2):
-            x = _pad_edges(x, x.ndim - 1 - i, padding[2 * i], padding[2 * i + 1], mode)
-        return x
-    pairs = [(0, 0)] * (x.ndim - len(padding) // 2) + [
-        (padding[2 * i], padding[2 * i + 1]) for i in reversed(builtins.range(len(padding) // 2))]
-    flat = tuple(v for pair in pairs for v in pair)
+        for n, (before, after) in zip(x.shape, pairs):  # PyTorch's limits: replicate needs one element only
+            limit = n - 1 if mode == "reflect" else n if mode == "circular" else (before + after if n else 0)
+            if (before or after) and (before > limit or after > limit or n == 0):
+                raise ValueError(f"pad: mode={mode!r} pads an axis of size {n} by at most {limit} on each side, "
+                                 f"but got ({before}, {after})")
+        if not builtins.any(flat):
+            return x
+        return prim("PadEdges", paddings=flat, mode=mode)(x)  # Note [Padding from the edges]
     fill = 0.0 if value is None else _fill_value(value, "pad", "value")
     if fill == 0 or builtins.any(p < 0 for p in flat):
         return prim("Pad", paddings=flat)(x)  # which names a negative padding
