@@ -50,7 +50,7 @@ int64_t first_max_scalar(const Pool2DGeometry& g, const T* plane, int64_t oy, in
   int64_t best = y0 * g.w + x0;
   T max = plane[best];
   for (int64_t yy = y0; yy < y1; ++yy)
-    for (int64_t xx = x0; xx < x1; ++xx) {  // selects rather than branches: random data mispredicts
+    for (int64_t xx = x0; xx < x1; ++xx) {  // the running maximum in a register, not read back from the plane
       const T v = plane[yy * g.w + xx];
       const bool take = replaces_max(v, max);
       max = take ? v : max;
