@@ -21,7 +21,10 @@ CASES = [  # name: (sprout constructor, torch constructor, input shape)
     ("Softmax(-1)", "nn.Softmax(-1)", "nn.Softmax(-1)", (16, 4, 128, 128)),
     ("MaxPool2d(2)", "nn.MaxPool2d(2, 2)", "nn.MaxPool2d(2, 2)", (32, 64, 32, 32)),
     ("AvgPool2d(2)", "nn.AvgPool2d(2, 2)", "nn.AvgPool2d(2, 2)", (32, 64, 32, 32)),
+    ("MaxPool2d(3, 2, padding 1)", "nn.MaxPool2d(3, 2, pad_mode='pad', padding=1)", "nn.MaxPool2d(3, 2, 1)",
+     (8, 64, 56, 56)),  # ResNet-50's stem pooling, a quarter of its batch-32 size
     ("AdaptiveAvgPool2d(1)", "nn.AdaptiveAvgPool2d(1)", "nn.AdaptiveAvgPool2d(1)", (32, 512, 8, 8)),
+    ("ReflectionPad2d(2)", "nn.ReflectionPad2d(2)", "nn.ReflectionPad2d(2)", (16, 32, 64, 64)),
     ("Conv1d(64, 64, 3)", "nn.Conv1d(64, 64, 3, pad_mode='same')", "nn.Conv1d(64, 64, 3, padding='same')",
      (32, 64, 256)),
     ("ConvTranspose2d(64, 32, 2, s2)", "nn.Conv2dTranspose(64, 32, 2, stride=2)",
