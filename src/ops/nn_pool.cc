@@ -34,8 +34,12 @@ std::pair<int64_t, int64_t> window_pair(std::string_view op, std::string_view ar
 Pool2DGeometry pool2d_geometry(std::string_view op, const Pool2DAttrs& a, std::span<const int64_t> x) {
   std::string mode = a.pad_mode;
   std::transform(mode.begin(), mode.end(), mode.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-  SPROUT_CHECK(mode == "valid" || mode == "same" || mode == "pad", ValueError, op,
-               ": 'pad_mode' must be 'valid', 'same' or 'pad', but got '", a.pad_mode, "'");
+  // Explicit padding is max pooling's (ops.max_pool2d); average pooling pads with zeros in Python, which
+  // counts them as count_include_pad asks.
+  const bool max_pool = op.starts_with("Max");
+  SPROUT_CHECK(mode == "valid" || mode == "same" || (mode == "pad" && max_pool), ValueError, op,
+               ": 'pad_mode' must be ", max_pool ? "'valid', 'same' or 'pad'" : "'valid' or 'same'", ", but got '",
+               a.pad_mode, "'");
   const std::vector<int64_t>& pads = a.pad_list;
   SPROUT_CHECK(pads.size() == 4 && std::all_of(pads.begin(), pads.end(), [](int64_t p) { return p >= 0; }), ValueError,
                op, ": 'pad_list' must be 4 non-negative ints (top, bottom, left, right), but got ", shape_str(pads));

@@ -4,8 +4,8 @@
 // Note [Pool2D geometry]
 // MindSpore's MaxPool/AvgPool take `kernel_size` and `strides` as an int, (h, w) or (1, 1, h, w), and
 // pad_mode "valid" (no padding, out = floor((in - k) / s) + 1) or "same" (out = ceil(in / s), padded so,
-// the odd pixel going to the bottom/right). Sprout adds pad_mode "pad" with an explicit `pad_list`
-// (top, bottom, left, right), as MindSpore's MaxPool3D has: out = floor((in + before + after - k) / s)
+// the odd pixel going to the bottom/right). Sprout's max pooling ops add pad_mode "pad" with an explicit
+// `pad_list` (top, bottom, left, right), as MindSpore's MaxPool3D has: out = floor((in + before + after - k) / s)
 // + 1, every window overlapping the input. ops.max_pool2d's padding (ResNet's 3x3 / 2 stem pooling)
 // and ceil_mode's extra cells come this way instead of as a padded copy of the input; a model file
 // gets the copy (Note [Ops written as compositions]). Padded cells never win a max and, as in
@@ -32,7 +32,7 @@ struct Pool2DAttrs {
     return std::tuple{
         attr("kernel_size", &Pool2DAttrs::kernel_size, "Window height and width: an int, (h, w) or (1, 1, h, w)."),
         attr("strides", &Pool2DAttrs::strides, "Window stride: an int, (h, w) or (1, 1, h, w)."),
-        attr("pad_mode", &Pool2DAttrs::pad_mode, "'valid', 'same' or 'pad' (padding by pad_list)."),
+        attr("pad_mode", &Pool2DAttrs::pad_mode, "'valid', 'same' or (max pooling) 'pad', padding by pad_list."),
         attr("data_format", &Pool2DAttrs::data_format, "Layout of the input; 'NCHW'."),
         attr("pad_list", &Pool2DAttrs::pad_list, "Padding (top, bottom, left, right) with pad_mode 'pad'.")};
   }

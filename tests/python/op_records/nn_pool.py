@@ -124,6 +124,8 @@ POOL_BAD = [
     (lambda: ops.MaxPool(2, 2, "pad", "NCHW", (1, 0, 0))(_t(1, 1, 4, 4)), ValueError,
      r"MaxPool: 'pad_list' must be 4 non-negative ints \(top, bottom, left, right\), but got \(1, 0, 0\)"),
     (lambda: ops.AvgPool(2, 2)(_t(4, 4)), ValueError, r"AvgPool: 'x' must be 4-d \(N, C, H, W\), but got shape \(4, 4\)"),
+    (lambda: ops.AvgPool(2, 2, "pad")(_t(1, 1, 4, 4)), ValueError,
+     "AvgPool: 'pad_mode' must be 'valid' or 'same', but got 'pad'"),
     (lambda: ops.MaxPool((2, 2, 2), 1)(_t(1, 1, 4, 4)), ValueError, "MaxPool: 'kernel_size' must be an int"),
     (lambda: ops.MaxPool(0, 1)(_t(1, 1, 4, 4)), ValueError,
      r"MaxPool: 'kernel_size' must be in \[1, 2147483647\], but got \(0,\)"),
