@@ -9,7 +9,8 @@
 // value. Threads split the N * G groups; dgamma and dbeta add up per-sample channel sums afterwards, so no
 // two threads write the same value. Built on LayerNorm over (N, G, -1) before, GroupNorm paid a second
 // pass for an affine of ones, a third for the per-channel one, and LayerNormGrad's parameter gradients
-// of that ones vector: 32x64x32x32, 8 groups, two threads, forward and backward 1.70 ms (PyTorch 1.66).
+// of that ones vector: 32x64x32x32, 8 groups, two threads, forward 0.70 -> 0.28 ms, forward and backward
+// 1.70 -> 0.83 (PyTorch 1.66).
 #include <algorithm>
 #include <cmath>
 #include <type_traits>
