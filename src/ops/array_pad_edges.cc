@@ -35,12 +35,16 @@ std::vector<int64_t> pad_edges_map(int64_t n, int64_t before, int64_t after, std
 
 namespace {
 
-// x's shape padded by a.paddings, after checking them against x (whose shape `x` is; out: the padded one).
+void check_pair_count(const OpDef& op, const PadEdgesAttrs& a, size_t rank) {
+  SPROUT_CHECK(a.paddings.size() == 2 * rank, ValueError, op.name, ": 'paddings' must hold a (before, after) ",
+               "pair for each of the ", rank, " axes, but got ", a.paddings.size() / 2, " pairs");
+}
+
+// x's shape padded by a.paddings, after checking them against x.
 Shape padded_shape(const OpDef& op, const PadEdgesAttrs& a, const Shape& x) {
   SPROUT_CHECK(a.mode == "reflect" || a.mode == "replicate" || a.mode == "circular", ValueError, op.name,
                ": 'mode' must be 'reflect', 'replicate' or 'circular', but got '", a.mode, "'");
-  SPROUT_CHECK(a.paddings.size() == 2 * x.size(), ValueError, op.name, ": 'paddings' must hold a (before, after) ",
-               "pair for each of the ", x.size(), " axes, but got ", a.paddings.size() / 2, " pairs");
+  check_pair_count(op, a, x.size());
   Shape out = x;
   for (size_t d = 0; d < x.size(); ++d) {
     const int64_t before = a.paddings[2 * d], after = a.paddings[2 * d + 1], n = x[d];
@@ -62,8 +66,7 @@ std::vector<TensorSpec> infer_pad_edges(const OpDef& op, const PadEdgesAttrs& a,
 // (dy) -> dx of the unpadded shape.
 std::vector<TensorSpec> infer_pad_edges_grad(const OpDef& op, const PadEdgesAttrs& a, std::span<const TensorSpec> in) {
   const Shape& dy = in[0].shape;
-  SPROUT_CHECK(a.paddings.size() == 2 * dy.size(), ValueError, op.name, ": 'paddings' must hold a (before, after) ",
-               "pair for each of the ", dy.size(), " axes, but got ", a.paddings.size() / 2, " pairs");
+  check_pair_count(op, a, dy.size());
   Shape x = dy;
   for (size_t d = 0; d < dy.size(); ++d) {
     x[d] -= a.paddings[2 * d] + a.paddings[2 * d + 1];

@@ -6,6 +6,7 @@
 #include <string_view>
 #include <tuple>
 
+#include "base/shape.h"
 #include "ops/attrs.h"
 
 namespace sprout {
@@ -61,6 +62,14 @@ struct LayerNormGradAttrs {
                       attr("begin_params_axis", &LayerNormGradAttrs::begin_params_axis, "As the forward op's.")};
   }
 };
+
+struct OpDef;
+struct TensorSpec;
+
+// Input i of a normalization op (gamma, a saved statistic, dy ...) must have shape `want` (described by
+// `what` in the error) and the dtype of input 0.
+void check_norm_input_like(const OpDef& op, size_t i, const TensorSpec& t, const Shape& want, const char* what,
+                           DType dtype);
 
 struct GroupNormAttrs {
   int64_t num_groups = 1;

@@ -27,13 +27,6 @@ namespace {
 
 constexpr std::initializer_list<DType> kTypes = {DType::Float16, DType::BFloat16, DType::Float32, DType::Float64};
 
-void check_like(const OpDef& op, size_t i, const TensorSpec& t, const Shape& want, const char* what, DType dtype) {
-  SPROUT_CHECK(t.shape == want, ValueError, op.name, ": '", op.inputs[i], "' must have shape ", shape_str(want), " (",
-               what, "), but got ", shape_str(t.shape));
-  SPROUT_CHECK(t.dtype == dtype, TypeError, op.name, ": '", op.inputs[i], "' must have the dtype of '", op.inputs[0],
-               "' (", name(dtype), "), but got ", name(t.dtype));
-}
-
 GroupNormLayout checked_layout(const OpDef& op, int64_t num_groups, const TensorSpec& x) {
   check_dtype_in(op, 0, x, kTypes);
   check_shape(op.name, op.inputs[0], x.shape);
@@ -44,7 +37,7 @@ std::vector<TensorSpec> infer_group_norm(const OpDef& op, const GroupNormAttrs& 
   const TensorSpec& x = in[0];
   GroupNormLayout l = checked_layout(op, a.num_groups, x);
   SPROUT_CHECK(a.epsilon > 0, ValueError, op.name, ": 'epsilon' must be positive, but got ", a.epsilon);
-  for (size_t i = 1; i < 3; ++i) check_like(op, i, in[i], Shape{l.c}, "one per channel of x", x.dtype);
+  for (size_t i = 1; i < 3; ++i) check_norm_input_like(op, i, in[i], Shape{l.c}, "one per channel of x", x.dtype);
   TensorSpec stat{x.dtype, Shape{l.n, l.groups}};
   return {x, stat, stat};
 }
@@ -55,10 +48,10 @@ std::vector<TensorSpec> infer_group_norm_grad(const OpDef& op, const GroupNormGr
   const TensorSpec& x = in[0];
   GroupNormLayout l = checked_layout(op, a.num_groups, x);
   const Shape stat{l.n, l.groups}, params{l.c};
-  check_like(op, 1, in[1], x.shape, "the shape of x", x.dtype);
-  check_like(op, 2, in[2], stat, "GroupNorm's rstd", x.dtype);
-  check_like(op, 3, in[3], stat, "GroupNorm's mean", x.dtype);
-  check_like(op, 4, in[4], params, "one per channel of x", x.dtype);
+  check_norm_input_like(op, 1, in[1], x.shape, "the shape of x", x.dtype);
+  check_norm_input_like(op, 2, in[2], stat, "GroupNorm's rstd", x.dtype);
+  check_norm_input_like(op, 3, in[3], stat, "GroupNorm's mean", x.dtype);
+  check_norm_input_like(op, 4, in[4], params, "one per channel of x", x.dtype);
   return {x, TensorSpec{x.dtype, params}, TensorSpec{x.dtype, params}};
 }
 

@@ -35,6 +35,14 @@ LayerNormLayout layer_norm_layout(std::string_view op, int64_t begin_norm_axis, 
   return l;
 }
 
+void check_norm_input_like(const OpDef& op, size_t i, const TensorSpec& t, const Shape& want, const char* what,
+                           DType dtype) {
+  SPROUT_CHECK(t.shape == want, ValueError, op.name, ": '", op.inputs[i], "' must have shape ", shape_str(want), " (",
+               what, "), but got ", shape_str(t.shape));
+  SPROUT_CHECK(t.dtype == dtype, TypeError, op.name, ": '", op.inputs[i], "' must have the dtype of '", op.inputs[0],
+               "' (", name(dtype), "), but got ", name(t.dtype));
+}
+
 namespace {
 
 constexpr std::initializer_list<DType> kTypes = {DType::Float16, DType::BFloat16, DType::Float32, DType::Float64};
@@ -43,13 +51,6 @@ Shape stat_shape(const LayerNormLayout& l, const Shape& x) {
   Shape stat(x);
   for (size_t d = static_cast<size_t>(l.norm_axis); d < stat.size(); ++d) stat[d] = 1;
   return stat;
-}
-
-void check_like(const OpDef& op, size_t i, const TensorSpec& t, const Shape& want, const char* what, DType dtype) {
-  SPROUT_CHECK(t.shape == want, ValueError, op.name, ": '", op.inputs[i], "' must have shape ", shape_str(want), " (",
-               what, "), but got ", shape_str(t.shape));
-  SPROUT_CHECK(t.dtype == dtype, TypeError, op.name, ": '", op.inputs[i], "' must have the dtype of '", op.inputs[0],
-               "' (", name(dtype), "), but got ", name(t.dtype));
 }
 
 LayerNormLayout checked_layout(const OpDef& op, int64_t norm_axis, int64_t params_axis, const TensorSpec& x) {
@@ -65,7 +66,8 @@ std::vector<TensorSpec> infer_layer_norm(const OpDef& op, const LayerNormAttrs& 
   LayerNormLayout l = checked_layout(op, a.begin_norm_axis, a.begin_params_axis, x);
   SPROUT_CHECK(a.epsilon > 0, ValueError, op.name, ": 'epsilon' must be positive, but got ", a.epsilon);
   Shape params(x.shape.begin() + l.params_axis, x.shape.end());
-  for (size_t i = 1; i < 3; ++i) check_like(op, i, in[i], params, "input_x.shape[begin_params_axis:]", x.dtype);
+  for (size_t i = 1; i < 3; ++i)
+    check_norm_input_like(op, i, in[i], params, "input_x.shape[begin_params_axis:]", x.dtype);
   TensorSpec stat{x.dtype, stat_shape(l, x.shape)};
   return {x, stat, stat};
 }
@@ -76,10 +78,10 @@ std::vector<TensorSpec> infer_layer_norm_grad(const OpDef& op, const LayerNormGr
   const TensorSpec& x = in[0];
   LayerNormLayout l = checked_layout(op, a.begin_norm_axis, a.begin_params_axis, x);
   Shape params(x.shape.begin() + l.params_axis, x.shape.end()), stat = stat_shape(l, x.shape);
-  check_like(op, 1, in[1], x.shape, "the shape of x", x.dtype);
-  check_like(op, 2, in[2], stat, "LayerNorm's rstd", x.dtype);
-  check_like(op, 3, in[3], stat, "LayerNorm's mean", x.dtype);
-  check_like(op, 4, in[4], params, "x.shape[begin_params_axis:]", x.dtype);
+  check_norm_input_like(op, 1, in[1], x.shape, "the shape of x", x.dtype);
+  check_norm_input_like(op, 2, in[2], stat, "LayerNorm's rstd", x.dtype);
+  check_norm_input_like(op, 3, in[3], stat, "LayerNorm's mean", x.dtype);
+  check_norm_input_like(op, 4, in[4], params, "x.shape[begin_params_axis:]", x.dtype);
   return {x, TensorSpec{x.dtype, params}, TensorSpec{x.dtype, params}};
 }
 

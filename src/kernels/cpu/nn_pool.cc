@@ -28,30 +28,24 @@ bool positions_fit(const Pool2DGeometry& g) {
   return sizeof(T) == 8 || g.h * g.w <= std::numeric_limits<int32_t>::max();
 }
 
-// Runs fn(begin, end) over ranges of the (n, c) planes, split across threads.
-template <class Fn>
-void for_planes(const Pool2DGeometry& g, Fn&& fn) {
-  parallel_for(g.planes(), std::max<int64_t>(1, kParallelGrain / std::max<int64_t>(1, g.h * g.w)), fn);
-}
-
 template <class T>
 void max_pool_forward(const Pool2DGeometry& g, const T* x, T* y) {
   if (pool_windows_tile(g)) return tiled_max_pool2d_forward(g, x, y);
   if (!positions_fit<T>(g)) return loop_pool2d_forward(PoolKind::Max, g, x, y);
-  for_planes(g, [&](int64_t begin, int64_t end) { simd_max_pool_planes(g, x, y, begin, end); });
+  for_plane_ranges(g, [&](int64_t begin, int64_t end) { simd_max_pool_planes(g, x, y, begin, end); });
 }
 
 template <class T>
 void max_pool_backward(const Pool2DGeometry& g, const T* x, const T* dy, T* dx) {
   if (pool_windows_tile(g)) return tiled_max_pool2d_backward(g, x, dy, dx);
   if (!positions_fit<T>(g)) return loop_pool2d_backward(PoolKind::Max, g, x, dy, dx);
-  for_planes(g, [&](int64_t begin, int64_t end) { simd_max_pool_grad_planes(g, x, dy, dx, begin, end); });
+  for_plane_ranges(g, [&](int64_t begin, int64_t end) { simd_max_pool_grad_planes(g, x, dy, dx, begin, end); });
 }
 
 template <class T>
 void max_pool_gather(const Pool2DGeometry& g, const T* x, const T* grad, T* r) {
   if (!positions_fit<T>(g)) return loop_max_pool2d_gather(g, x, grad, r);
-  for_planes(g, [&](int64_t begin, int64_t end) { simd_max_pool_gather_planes(g, x, grad, r, begin, end); });
+  for_plane_ranges(g, [&](int64_t begin, int64_t end) { simd_max_pool_gather_planes(g, x, grad, r, begin, end); });
 }
 
 template <PoolKind KIND>

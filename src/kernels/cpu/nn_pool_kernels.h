@@ -3,11 +3,20 @@
 // max pooling (2x2 windows tiling the input, and any other window). Buffers are dense NCHW.
 #pragma once
 
+#include <algorithm>
+
+#include "base/parallel.h"
 #include "ops/nn_pool.h"
 
 namespace sprout {
 
 enum class PoolKind { Max, Avg };
+
+// Runs fn(first plane, end plane) over ranges of the (n, c) planes, split across threads.
+template <class Fn>
+void for_plane_ranges(const Pool2DGeometry& g, Fn&& fn) {
+  parallel_for(g.planes(), std::max<int64_t>(1, kParallelGrain / std::max<int64_t>(1, g.h * g.w)), fn);
+}
 
 // Float32 average pooling through oneDNN, primitives cached per geometry.
 void onednn_avg_pool2d_forward(const Pool2DGeometry& g, const float* x, float* y);

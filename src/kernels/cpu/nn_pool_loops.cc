@@ -32,8 +32,7 @@ int64_t first_max(const Pool2DGeometry& g, const T* plane, const Window& win) {
 // Runs fn(plane index) for every (n, c) plane, splitting planes across threads.
 template <class Fn>
 void for_each_plane(const Pool2DGeometry& g, Fn&& fn) {
-  int64_t work = std::max<int64_t>(1, g.h * g.w);
-  parallel_for(g.planes(), std::max<int64_t>(1, kParallelGrain / work), [&](int64_t begin, int64_t end) {
+  for_plane_ranges(g, [&](int64_t begin, int64_t end) {
     for (int64_t p = begin; p < end; ++p) fn(p);
   });
 }

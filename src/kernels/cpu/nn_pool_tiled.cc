@@ -10,15 +10,6 @@
 #include "kernels/cpu/nn_pool_kernels.h"
 
 namespace sprout {
-namespace {
-
-// Runs fn(first plane, end plane) over the (n, c) planes, split across threads.
-template <class Fn>
-void for_each_planes(const Pool2DGeometry& g, Fn&& fn) {
-  parallel_for(g.planes(), std::max<int64_t>(1, kParallelGrain / std::max<int64_t>(1, g.h * g.w)), fn);
-}
-
-}  // namespace
 
 bool pool_windows_tile(const Pool2DGeometry& g) {
   return g.kh == 2 && g.kw == 2 && g.sh == 2 && g.sw == 2 && g.pt == 0 && g.pl == 0 && 2 * g.oh <= g.h &&
@@ -28,7 +19,7 @@ bool pool_windows_tile(const Pool2DGeometry& g) {
 template <class T>
 void tiled_max_pool2d_forward(const Pool2DGeometry& g, const T* x, T* y) {
   const int64_t in_plane = g.h * g.w, out_plane = g.oh * g.ow;
-  for_each_planes(g, [&](int64_t begin, int64_t end) {
+  for_plane_ranges(g, [&](int64_t begin, int64_t end) {
     if (g.h == 2 * g.oh)  // the planes' rows follow each other with no row left over: one block
       return simd_max_pool2x2_rows(x + begin * in_plane, y + begin * out_plane, (end - begin) * g.oh, g.ow, g.w);
     for (int64_t p = begin; p < end; ++p) simd_max_pool2x2_rows(x + p * in_plane, y + p * out_plane, g.oh, g.ow, g.w);
@@ -39,7 +30,7 @@ template <class T>
 void tiled_max_pool2d_backward(const Pool2DGeometry& g, const T* x, const T* dy, T* dx) {
   const int64_t in_plane = g.h * g.w, out_plane = g.oh * g.ow;
   const bool covered = g.h == 2 * g.oh && g.w == 2 * g.ow;  // every input element is in a window
-  for_each_planes(g, [&](int64_t begin, int64_t end) {
+  for_plane_ranges(g, [&](int64_t begin, int64_t end) {
     if (covered)
       return simd_max_pool2x2_grad_rows(x + begin * in_plane, dy + begin * out_plane, dx + begin * in_plane,
                                         (end - begin) * g.oh, g.ow, g.w);

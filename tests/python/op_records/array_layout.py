@@ -113,14 +113,14 @@ RECORDS += [
 _NP_MODE = {"reflect": "reflect", "replicate": "edge", "circular": "wrap"}
 
 
-def _pad_edges_record(mode, padding, shapes, dtypes=ALL_DTYPES):
+def _pad_edges_record(mode, padding, shapes, dtypes=ALL_DTYPES, bad=()):
     pairs = lambda ndim: [(0, 0)] * (ndim - len(padding) // 2) + [  # noqa: E731
         (padding[2 * i], padding[2 * i + 1]) for i in reversed(range(len(padding) // 2))]
     flat = lambda ndim: tuple(v for p in pairs(ndim) for v in p)  # noqa: E731
     return OpRecord("PadEdges", lambda x: ops.pad(x, padding, mode=mode),
                     lambda x: np.pad(x, pairs(x.ndim), mode=_NP_MODE[mode]), [(s,) for s in shapes], dtypes, exact=True,
                     prim=lambda: _C.Primitive("PadEdges", {"paddings": flat(len(shapes[0])), "mode": mode}),
-                    grad_shapes=[(shapes[0],)])
+                    grad_shapes=[(shapes[0],)], bad=list(bad))
 
 
 def _pad_edges_grad_ref(x_shape, paddings, mode):
@@ -136,7 +136,16 @@ def _pad_edges_grad_ref(x_shape, paddings, mode):
 
 
 RECORDS += [
-    _pad_edges_record("reflect", (2, 1, 1, 3), [(2, 3, 4, 5), (1, 2, 4, 3)]),
+    _pad_edges_record("reflect", (2, 1, 1, 3), [(2, 3, 4, 5), (1, 2, 4, 3)], bad=[
+        (lambda: ops.pad(_ones(2, 3), (3, 0), mode="reflect"), ValueError,
+         r"pad: mode='reflect' pads an axis of size 3 by at most 2 on each side, but got \(3, 0\)"),
+        (lambda: ops.pad(_ones(2, 3), (0, 4), mode="circular"), ValueError,
+         r"pad: mode='circular' pads an axis of size 3 by at most 3 on each side, but got \(0, 4\)"),
+        (lambda: ops.pad(_ones(2, 0), (1, 1), mode="replicate"), ValueError,
+         r"pad: mode='replicate' pads an axis of size 0 by at most 0 on each side"),
+        (lambda: ops.pad(_ones(2, 3), (-1, 1), mode="reflect"), ValueError, "pad: mode='reflect' needs non-negative"),
+        (lambda: ops.pad(_ones(2, 3), (1, 1), mode="reflect", value=2.0), ValueError,
+         "pad: 'value' applies to mode='constant' only")]),
     _pad_edges_record("replicate", (3, 0, 2, 2), [(2, 3, 1, 5), (0, 2, 1, 2)]),  # padding beyond the size
     _pad_edges_record("circular", (1, 4), [(3, 5), (2, 4)]),
     _pad_edges_record("reflect", (1, 1, 1, 1, 1, 1), [(2, 3, 4, 3)]),  # three axes, the first of 2 padded
