@@ -190,15 +190,22 @@ def models(ms):
 
     class Pooling(nn.Cell):
         """Max pooling with padding (ResNet's stem pooling) and with ceil_mode's last partial windows; MindSpore
-        writes it as 3-d pooling (MaxPool3DWithArgmax), Sprout as the input padded by Concat, then MaxPool."""
+        writes it as 3-d pooling (MaxPool3DWithArgmax), Sprout as the input padded by Concat, then MaxPool.
+        Dilated pooling returning its indices (MaxPool3DWithArgmax again in MindSpore's file), and the
+        MaxPoolWithArgmaxV2 primitive with an int32 argmax (Sprout writes both as MaxPoolWithArgmaxV2)."""
 
         def __init__(self):
             super().__init__()
             self.stem = nn.MaxPool2d(3, 2, pad_mode="pad", padding=1)
             self.ceil = nn.MaxPool2d((3, 2), (2, 1), pad_mode="pad", padding=(1, 0), ceil_mode=True)
+            self.dilated = nn.MaxPool2d(3, 2, pad_mode="pad", padding=1, dilation=2, return_indices=True,
+                                        ceil_mode=True)
+            self.argmax = ops.MaxPoolWithArgmaxV2((3, 2), (1, 2), (1, 1), (1, 2), False, ms.int32)
 
         def construct(self, x):
-            return self.stem(x), self.ceil(ops.relu(x))
+            values, indices = self.dilated(x)
+            y, argmax = self.argmax(ops.relu(x))
+            return self.stem(x), self.ceil(ops.relu(x)), values, indices, y, argmax
 
     rng = np.random.default_rng(5)
 

@@ -21,8 +21,7 @@ using Attr = mind_ir::AttributeProto;
 
 // What a name of the file stands for.
 struct Ref {
-  // Missing: an output of MindSpore's op that Sprout does not compute (MaxPool3DWithArgmax's argmax).
-  enum class Kind : uint8_t { Node, Tuple, Constant, Tensor, Monad, Missing };
+  enum class Kind : uint8_t { Node, Tuple, Constant, Tensor, Monad };
   Kind kind = Kind::Monad;
   AnfNode* node = nullptr;
   std::vector<Ref> items;
@@ -126,8 +125,6 @@ class Reader {
   AnfNode* tensor_node(const Ref& r, const std::string& user) {
     if (r.kind == Ref::Kind::Node) return r.node;
     if (r.kind == Ref::Kind::Tensor) return compiler::constant_tensor(*g_, r.tensor);
-    SPROUT_CHECK(r.kind != Ref::Kind::Missing, RuntimeError, "load MindIR: ", user, " in '", path_,
-                 "' reads the argmax of a max pooling (MaxPool3DWithArgmax), which Sprout does not compute");
     throw RuntimeError(str("load MindIR: ", user, " in '", path_, "' takes a ",
                            r.kind == Ref::Kind::Tuple ? "tuple" : "constant", " where a tensor is expected"));
   }
@@ -333,57 +330,50 @@ class Reader {
 
   // MindSpore's nn.MaxPool2d with pad_mode "pad" (and ops.max_pool2d) writes MaxPool3DWithArgmax of x with a
   // depth axis of 1 (ExpandDims before it, Squeeze after): (x (N, C, D, H, W)) -> (output, argmax), the
-  // padding `pads` on both sides of each axis. Read as MaxPool with pad_mode "pad" over (N, C * D, H, W) when
-  // the depth window, stride and padding are 1, 1 and 0 and nothing is dilated; ceil_mode's last partial
-  // windows (PyTorch's rule: each starts inside the input or its leading padding) as padding after. The
-  // argmax has no op of Sprout's: a graph reading it is refused.
+  // padding `pads` on both sides of each axis, the argmax flat in each D x H x W volume. With a depth window,
+  // stride and padding of 1, 1 and 0 (the depth dilation then does nothing) it is MaxPoolWithArgmaxV2 over
+  // (N, C * D, H, W) planes, whose argmax is the volume's when D is 1 (Note [Max pooling with argmax]).
   Ref max_pool_with_argmax(const std::vector<const Ref*>& in, const std::vector<NamedConstant>& attrs,
                            const std::string& user) {
-    auto triple = [&](const char* name) {
+    auto attr = [&](const char* name) -> const AttrValue* {
       for (const NamedConstant& a : attrs)
-        if (a.name == name && a.value)
-          if (const auto* v = std::get_if<std::vector<int64_t>>(&*a.value); v && v->size() == 3) return *v;
+        if (a.name == name && a.value) return &*a.value;
+      return nullptr;
+    };
+    auto triple = [&](const char* name) {
+      const AttrValue* a = attr(name);
+      if (const auto* v = a ? std::get_if<std::vector<int64_t>>(a) : nullptr; v && v->size() == 3) return *v;
       throw RuntimeError(str("load MindIR: ", user, " of '", path_, "' has no attribute '", name, "' of 3 ints"));
     };
-    bool ceil_mode = false;
-    for (const NamedConstant& a : attrs)
-      if (a.name == "ceil_mode" && a.value)
-        if (const auto* b = std::get_if<bool>(&*a.value)) ceil_mode = *b;
+    const AttrValue* ceil_mode = attr("ceil_mode");
+    const AttrValue* argmax_type = attr("argmax_type");
+    const bool int32 = argmax_type && std::holds_alternative<std::string>(*argmax_type) &&
+                       std::get<std::string>(*argmax_type) == "int32";
     const std::vector<int64_t> k = triple("ksize"), s = triple("strides"), p = triple("pads"), dil = triple("dilation");
-    const bool planar = k[0] == 1 && s[0] == 1 && p[0] == 0 && dil[0] == 1 && dil[1] == 1 && dil[2] == 1;
-    SPROUT_CHECK(in.size() == 1 && planar, RuntimeError, "load MindIR: ", user, " of '", path_, "' pools over depth or dilates its window; "
-                 "Sprout reads MaxPool3DWithArgmax as 2-d pooling (depth window 1, no dilation), what MindSpore's "
-                 "nn.MaxPool2d writes");
+    SPROUT_CHECK(in.size() == 1 && k[0] == 1 && s[0] == 1 && p[0] == 0, RuntimeError, "load MindIR: ", user, " of '",
+                 path_, "' pools over depth; Sprout reads MaxPool3DWithArgmax as 2-d pooling (depth window 1), what "
+                 "MindSpore's nn.MaxPool2d writes");
     AnfNode* x = tensor_node(*in[0], user);
     const Shape xs = compiler::node_spec(x).shape;
-    SPROUT_CHECK(xs.size() == 5, RuntimeError, "load MindIR: ", user, " of '", path_,
-                 "' takes a 5-d x (N, C, D, H, W), but its x has shape ", shape_str(xs));
-    auto pooled = [&](int64_t size, int64_t axis) {  // (output size, extra padding after) along axis 1 or 2
-      const int64_t span = size + 2 * p[axis] - k[axis];
-      int64_t out = (ceil_mode ? (span + s[axis] - 1) / s[axis] : span / s[axis]) + 1;
-      if (ceil_mode && (out - 1) * s[axis] >= size + p[axis]) --out;
-      return std::pair{out, std::max<int64_t>(0, (out - 1) * s[axis] + k[axis] - (size + 2 * p[axis]))};
-    };
-    const auto [oh, extra_h] = pooled(xs[3], 1);
-    const auto [ow, extra_w] = pooled(xs[4], 2);
-    auto emit_one = [&](const Primitive& prim, AnfNode* t) {
-      return compiler::emit_primitive(*g_, prim, std::vector<AnfNode*>{t})[0];
+    SPROUT_CHECK(xs.size() == 5 && xs[2] == 1, RuntimeError, "load MindIR: ", user, " of '", path_,
+                 "' takes a 5-d x (N, C, 1, H, W), but its x has shape ", shape_str(xs));
+    auto emit = [&](const Primitive& prim, AnfNode* t) {
+      return compiler::emit_primitive(*g_, prim, std::vector<AnfNode*>{t});
     };
     auto reshape = [&](std::vector<int64_t> shape) {
       return Primitive::make("Reshape").with_attr("shape", AttrValue(std::move(shape)));
     };
-    const std::vector<int64_t> kernel{k[1], k[2]}, strides{s[1], s[2]};
-    const std::vector<int64_t> pads{p[1], p[1] + extra_h, p[2], p[2] + extra_w};
-    const Primitive pool = Primitive::make("MaxPool")
-                               .with_attr("kernel_size", AttrValue(kernel))
-                               .with_attr("strides", AttrValue(strides))
-                               .with_attr("pad_mode", AttrValue(std::string("pad")))
-                               .with_attr("pad_list", AttrValue(pads));
-    AnfNode* planes = emit_one(reshape({xs[0], xs[1] * xs[2], xs[3], xs[4]}), x);
-    AnfNode* y = emit_one(reshape({xs[0], xs[1], xs[2], oh, ow}), emit_one(pool, planes));
-    Ref argmax;
-    argmax.kind = Ref::Kind::Missing;
-    return tuple_ref({node_ref(y), argmax});
+    const Primitive pool = Primitive::make("MaxPoolWithArgmaxV2")
+                               .with_attr("kernel_size", AttrValue(std::vector<int64_t>{k[1], k[2]}))
+                               .with_attr("strides", AttrValue(std::vector<int64_t>{s[1], s[2]}))
+                               .with_attr("pads", AttrValue(std::vector<int64_t>{p[1], p[2]}))
+                               .with_attr("dilation", AttrValue(std::vector<int64_t>{dil[1], dil[2]}))
+                               .with_attr("ceil_mode", ceil_mode ? *ceil_mode : AttrValue(false))
+                               .with_attr("argmax_type", AttrValue(int32 ? DType::Int32 : DType::Int64));
+    const std::vector<AnfNode*> pooled = emit(pool, emit(reshape({xs[0], xs[1], xs[3], xs[4]}), x)[0]);
+    const Shape ys = compiler::node_spec(pooled[0]).shape;
+    const std::vector<int64_t> volume{ys[0], ys[1], 1, ys[2], ys[3]};
+    return tuple_ref({node_ref(emit(reshape(volume), pooled[0])[0]), node_ref(emit(reshape(volume), pooled[1])[0])});
   }
 
   // BiasAdd(x, bias, data_format): bias along the channel axis, 1 for NCHW (axis -1 for NHWC and 2-d x).

@@ -407,6 +407,35 @@ Primitive maxpool_from_mindspore(const std::vector<NamedConstant>& attrs) {
   return p;
 }
 
+// MaxPoolWithArgmaxV2 keeps its argmax dtype as a number of its own: 3 for int32, 4 for int64 (what
+// MindSpore 2.10 writes), not the TypeId of Cast.
+constexpr int64_t kArgmaxInt32 = 3, kArgmaxInt64 = 4;
+
+MindSporeCall maxpool_argmax_to_mindspore(const Primitive& p) {
+  const std::string& op = p.name();
+  const bool int32 = std::get<DType>(p.attr("argmax_type")) == DType::Int32;
+  // Every window attribute as (1, 1, h, w), pads too: MindSpore writes pads (1, 2) as (1, 1, 1, 2).
+  return {"MaxPoolWithArgmaxV2", false,
+          {{"kernel_size", AttrValue(window_nchw(ints_of(p, "kernel_size"), op, "kernel_size"))},
+           {"strides", AttrValue(window_nchw(ints_of(p, "strides"), op, "strides"))},
+           {"pads", AttrValue(window_nchw(ints_of(p, "pads"), op, "pads"))},
+           {"dilation", AttrValue(window_nchw(ints_of(p, "dilation"), op, "dilation"))},
+           {"ceil_mode", p.attr("ceil_mode")},
+           {"argmax_type", AttrValue(int32 ? kArgmaxInt32 : kArgmaxInt64)}}};
+}
+
+Primitive maxpool_argmax_from_mindspore(const std::vector<NamedConstant>& attrs) {
+  const std::string op = "MaxPoolWithArgmaxV2";
+  Primitive p = Primitive::make(op);
+  for (const char* window : {"kernel_size", "strides", "pads", "dilation"})
+    p = p.with_attr(window, AttrValue(window_pair(required<std::vector<int64_t>>(attrs, window, op), op, window)));
+  p = p.with_attr("ceil_mode", AttrValue(required<bool>(attrs, "ceil_mode", op)));
+  const int64_t argmax = required<int64_t>(attrs, "argmax_type", op);
+  SPROUT_CHECK(argmax == kArgmaxInt32 || argmax == kArgmaxInt64, RuntimeError, "load MindIR: ", op,
+               "'s argmax_type is ", argmax, "; expected ", kArgmaxInt32, " (int32) or ", kArgmaxInt64, " (int64)");
+  return p.with_attr("argmax_type", AttrValue(argmax == kArgmaxInt32 ? DType::Int32 : DType::Int64));
+}
+
 }  // namespace
 
 int64_t type_id(DType dtype) {
@@ -437,7 +466,7 @@ DType dtype_of_type_id(int64_t id) {
 std::string exportable_ops() {
   // Embedding, LeakyReLU and ClipByValue are written as the ops MindSpore computes them with (mindir_export.cc).
   std::vector<std::string> names = {"Conv2D", "Conv2DTranspose", "Conv3D", "Conv3DBackpropInput", "MaxPool", "Embedding",
-                                    "LeakyReLU", "ClipByValue"};
+                                    "LeakyReLU", "ClipByValue", "MaxPoolWithArgmaxV2"};
   for (const OpEntry& e : function_ops()) names.push_back(e.sprout);
   return sorted_list(names);
 }
@@ -446,7 +475,7 @@ std::string loadable_ops() {
   // BiasAdd, MatMulExt, SumExt and MeanExt become other registry ops (mindir_import.cc).
   std::vector<std::string> names = {"Conv2D", "Conv2DTranspose", "Conv2DBackpropInput", "Conv3D", "MaxPool", "BiasAdd",
                                     "MatMulExt", "SumExt", "MeanExt", "ClampScalar", "LSTM", "Conv3DBackpropInput",
-                                    "Conv3DTranspose"};
+                                    "Conv3DTranspose", "MaxPoolWithArgmaxV2", "MaxPool3DWithArgmax"};
   for (const OpEntry& e : function_ops()) names.push_back(e.mindspore);
   return sorted_list(names);
 }
@@ -458,6 +487,7 @@ MindSporeCall to_mindspore(const Primitive& prim) {
   if (name == "Conv3D") return conv3d_to_mindspore(prim);
   if (name == "Conv3DBackpropInput") return conv3d_backprop_input_to_mindspore(prim);
   if (name == "MaxPool") return maxpool_to_mindspore(prim);
+  if (name == "MaxPoolWithArgmaxV2") return maxpool_argmax_to_mindspore(prim);
   const OpEntry* e = find_by_sprout(name);
   SPROUT_CHECK(e, RuntimeError, "export MindIR: the graph uses ", name,
                ", which has no MindIR form here; ops that do: ", exportable_ops());
@@ -496,6 +526,7 @@ SproutCall from_mindspore(const std::string& op_type, bool function, const std::
     return {p, 2};
   }
   if (op_type == "MaxPool") return {maxpool_from_mindspore(attributes), 1};
+  if (op_type == "MaxPoolWithArgmaxV2") return {maxpool_argmax_from_mindspore(attributes), 1};
   const OpEntry* e = find_by_mindspore(op_type);
   SPROUT_CHECK(e, RuntimeError, "load MindIR: the model uses MindSpore's ", op_type,
                ", which Sprout cannot load; ops it can: ", loadable_ops());

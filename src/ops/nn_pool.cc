@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <limits>
 
 #include "ops/bprop_builder.h"
 #include "ops/infer_util.h"
@@ -15,7 +16,9 @@
 namespace sprout {
 namespace {
 
-std::pair<int64_t, int64_t> window_pair(std::string_view op, std::string_view arg, const std::vector<int64_t>& v) {
+// (h, w) of an int, (h, w) or (1, 1, h, w), each in [minimum, 2^31 - 1].
+std::pair<int64_t, int64_t> window_pair(std::string_view op, std::string_view arg, const std::vector<int64_t>& v,
+                                        int64_t minimum = 1) {
   std::pair<int64_t, int64_t> hw;
   if (v.size() == 1) hw = {v[0], v[0]};
   else if (v.size() == 2) hw = {v[0], v[1]};
@@ -24,8 +27,8 @@ std::pair<int64_t, int64_t> window_pair(std::string_view op, std::string_view ar
     throw ValueError(str(op, ": '", arg, "' must be an int, a tuple of 2 ints or (1, 1, h, w), but got ", shape_str(v)));
   // Beyond 2^31 - 1 a window is certainly a mistake, and would overflow oneDNN's 32-bit window parameters.
   constexpr int64_t kMax = (int64_t{1} << 31) - 1;
-  SPROUT_CHECK(hw.first > 0 && hw.second > 0 && hw.first <= kMax && hw.second <= kMax, ValueError, op, ": '", arg,
-               "' must be in [1, ", kMax, "], but got ", shape_str(v));
+  SPROUT_CHECK(hw.first >= minimum && hw.second >= minimum && hw.first <= kMax && hw.second <= kMax, ValueError, op,
+               ": '", arg, "' must be in [", minimum, ", ", kMax, "], but got ", shape_str(v));
   return hw;
 }
 
@@ -76,6 +79,43 @@ Pool2DGeometry pool2d_geometry(std::string_view op, const Pool2DAttrs& a, std::s
   SPROUT_CHECK(g.oh > 0 && g.ow > 0, ValueError, op, ": the input's spatial size (", g.h, ", ", g.w,
                ") is empty; there is nothing to pool");
   return g;
+}
+
+// Note [Max pooling with argmax]
+// MindSpore's MaxPoolWithArgmaxV2 is ops.max_pool2d's op when it returns indices or dilates its window
+// (and what MindSpore's own files of nn.MaxPool2d, MaxPool3DWithArgmax of a depth-1 volume, load as).
+// PyTorch's geometry: a window of k cells spaced by d spans d (k - 1) + 1; padding p on both sides of an
+// axis, at most k / 2; out = floor((n + 2 p - span) / s) + 1, and ceil_mode rounds up while the last
+// window still starts inside the input or its leading padding. The argmax is each window's first maximum
+// (a NaN is the maximum) as a flat offset in its H x W plane, the index max_unpool2d takes. The
+// gradient, MaxPoolGradWithArgmaxV2, adds each dy at its argmax; its own gradient gathers there
+// (GatherElements over the flattened plane), so every order of derivative is exact. The kernels are the
+// window-tap loops of MaxPool (Note [Max pooling by window taps]), which step by the dilation.
+Pool2DGeometry max_pool_argmax_geometry(std::string_view op, const MaxPoolArgmaxAttrs& a, std::span<const int64_t> x) {
+  SPROUT_CHECK(x.size() == 4, ValueError, op, ": 'x' must be 4-d (N, C, H, W), but got shape ", shape_str(x));
+  check_shape(op, "x", x);
+  SPROUT_CHECK(a.argmax_type == DType::Int32 || a.argmax_type == DType::Int64, TypeError, op,
+               ": 'argmax_type' must be Int32 or Int64, but got ", name(a.argmax_type));
+  SPROUT_CHECK(a.argmax_type == DType::Int64 || x[2] * x[3] <= std::numeric_limits<int32_t>::max(), ValueError, op,
+               ": an int32 argmax cannot index planes of ", x[2], " x ", x[3], " elements; use argmax_type Int64");
+  auto [kh, kw] = window_pair(op, "kernel_size", a.kernel_size);
+  auto [sh, sw] = window_pair(op, "strides", a.strides);
+  auto [dh, dw] = window_pair(op, "dilation", a.dilation);
+  auto [ph, pw] = window_pair(op, "pads", a.pads, 0);
+  // (output size, padding after) along one axis.
+  auto axis = [&](const char* which, int64_t n, int64_t k, int64_t s, int64_t p, int64_t d) {
+    SPROUT_CHECK(2 * p <= k, ValueError, op, ": 'pads' must be at most half the kernel size, but got ", p,
+                 " for a window of ", k, " along the ", which);
+    const int64_t span = d * (k - 1) + 1, room = n + 2 * p - span;
+    SPROUT_CHECK(room >= 0, ValueError, op, ": a window of ", k, " cells at dilation ", d, " (", span,
+                 " wide) is larger than the ", which, " of the padded input (", n, " + 2 * ", p, ")");
+    int64_t out = (room + (a.ceil_mode ? s - 1 : 0)) / s + 1;
+    if (a.ceil_mode && (out - 1) * s >= n + p) --out;
+    return std::pair{out, std::max<int64_t>((out - 1) * s + span - n - p, 0)};
+  };
+  const auto [oh, pb] = axis("height", x[2], kh, sh, ph, dh);
+  const auto [ow, pr] = axis("width", x[3], kw, sw, pw, dw);
+  return Pool2DGeometry{x[0], x[1], x[2], x[3], kh, kw, sh, sw, oh, ow, ph, pb, pw, pr, dh, dw};
 }
 
 namespace {

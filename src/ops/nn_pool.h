@@ -38,15 +38,39 @@ struct Pool2DAttrs {
   }
 };
 
+// Attributes of MaxPoolWithArgmaxV2 and its gradient, MindSpore's (Note [Max pooling with argmax]).
+struct MaxPoolArgmaxAttrs {
+  std::vector<int64_t> kernel_size = {1};
+  std::vector<int64_t> strides = {1};
+  std::vector<int64_t> pads = {0};
+  std::vector<int64_t> dilation = {1};
+  bool ceil_mode = false;
+  DType argmax_type = DType::Int64;
+  static constexpr auto fields() {
+    return std::tuple{
+        attr("kernel_size", &MaxPoolArgmaxAttrs::kernel_size, "Window height and width: an int, (h, w) or (1, 1, h, w)."),
+        attr("strides", &MaxPoolArgmaxAttrs::strides, "Window stride: an int, (h, w) or (1, 1, h, w)."),
+        attr("pads", &MaxPoolArgmaxAttrs::pads,
+             "Padding on both sides of each axis: an int, (h, w) or (1, 1, h, w); at most half the window."),
+        attr("dilation", &MaxPoolArgmaxAttrs::dilation, "Spacing of a window's cells: an int, (h, w) or (1, 1, h, w)."),
+        attr("ceil_mode", &MaxPoolArgmaxAttrs::ceil_mode,
+             "Keep a last partial window that starts inside the input or its leading padding."),
+        attr("argmax_type", &MaxPoolArgmaxAttrs::argmax_type, "Dtype of the argmax (Int32 or Int64).")};
+  }
+};
+
 struct Pool2DGeometry {
   int64_t n, c, h, w;      // input (N, C, H, W)
   int64_t kh, kw, sh, sw;  // window and stride
   int64_t oh, ow;          // output spatial size
   int64_t pt, pb, pl, pr;  // padding: top, bottom, left, right
+  int64_t dh = 1, dw = 1;  // dilation: MaxPoolWithArgmaxV2's only; the other kernels take 1
   int64_t planes() const { return n * c; }
 };
 
 // Validates the attributes against the input shape `x`; user errors name `op` (Note [Pool2D geometry]).
 Pool2DGeometry pool2d_geometry(std::string_view op, const Pool2DAttrs& a, std::span<const int64_t> x);
+// The same for MaxPoolWithArgmaxV2 and its gradient (Note [Max pooling with argmax]).
+Pool2DGeometry max_pool_argmax_geometry(std::string_view op, const MaxPoolArgmaxAttrs& a, std::span<const int64_t> x);
 
 }  // namespace sprout

@@ -85,14 +85,6 @@ def test_files_written_by_mindspore_run_in_sprout(name):
         np.testing.assert_allclose(g, want, rtol=1e-4, atol=1e-5)
 
 
-def test_max_pooling_indices_of_a_mindspore_file_are_refused_by_name():
-    # MindSpore writes nn.MaxPool2d(pad_mode="pad") as MaxPool3DWithArgmax; Sprout reads its values (the
-    # "pooling" file above) but has no op for the argmax, which this file's graph returns.
-    with pytest.raises(RuntimeError, match=r"reads the argmax of a max pooling \(MaxPool3DWithArgmax\), which Sprout"
-                                           r" does not compute"):
-        ms.load(os.path.join(DATA, "mindspore_pool_indices.mindir"))
-
-
 def test_a_function_with_two_outputs_and_a_cast(tmp_path):
     def f(x, y):
         return ops.cast(x * y + 1.0, ms.float16), ops.sum(ops.exp(x), 0)

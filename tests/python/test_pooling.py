@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 
 import sprout as ms
-from sprout import ops
+from sprout import nn, ops
 
 
 def _reference(x, kh, kw):
@@ -189,3 +189,94 @@ def test_max_pool_padding_is_checked():
         prim("MaxPool", kernel_size=2, strides=2, pad_mode="valid", pad_list=(1, 1, 0, 0))(x)
     with pytest.raises(ValueError, match=r"'pad_mode' must be 'valid', 'same' or 'pad', but got 'full'"):
         prim("MaxPool", kernel_size=2, strides=2, pad_mode="full")(x)
+
+
+def _reference_argmax(x, kernel, stride, pads, dilation, ceil_mode, dy):
+    """MaxPoolWithArgmaxV2 by loops (PyTorch's geometry): values, flat argmax and the gradient of
+    sum(out * dy); a window with no input cell gives -inf at the first cell of its clipped taps, no gradient."""
+    n, c, h, w = x.shape
+    taps = []
+    for size, k, s, p, d in zip((h, w), kernel, stride, pads, dilation):
+        room = size + 2 * p - d * (k - 1) - 1
+        out = (room + (s - 1 if ceil_mode else 0)) // s + 1
+        out -= 1 if ceil_mode and (out - 1) * s >= size + p else 0
+        taps.append([[o * s - p + i * d for i in range(k)] for o in range(out)])
+    oh, ow = len(taps[0]), len(taps[1])
+    out, at, dx = np.zeros((n, c, oh, ow), x.dtype), np.zeros((n, c, oh, ow), np.int64), np.zeros_like(x)
+    for i, j, oy, ox in np.ndindex(n, c, oh, ow):
+        rows = [r for r in taps[0][oy] if 0 <= r < h]
+        cols = [e for e in taps[1][ox] if 0 <= e < w]
+        if not rows or not cols:
+            r = rows[0] if rows else min(max(taps[0][oy][0], 0), h - 1)
+            e = cols[0] if cols else min(max(taps[1][ox][0], 0), w - 1)
+            out[i, j, oy, ox], at[i, j, oy, ox] = -np.inf, r * w + e
+            continue
+        cells = [(r, e) for r in rows for e in cols]
+        r, e = cells[_first_max([x[i, j, a, b] for a, b in cells])]
+        out[i, j, oy, ox], at[i, j, oy, ox] = x[i, j, r, e], r * w + e
+        dx[i, j, r, e] += dy[i, j, oy, ox]
+    return out, at, dx
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+@pytest.mark.parametrize("argmax_type", [ms.int32, ms.int64])
+@pytest.mark.parametrize("kernel, stride, pads, dilation, ceil_mode, shape", [
+    ((3, 3), (2, 2), (1, 1), (1, 1), False, (2, 3, 9, 8)),    # ResNet's stem pooling, with indices
+    ((3, 3), (1, 1), (1, 1), (2, 2), False, (1, 2, 7, 70)),   # dilated, stride 1: contiguous vector loads
+    ((3, 2), (2, 2), (1, 1), (2, 3), True, (2, 2, 11, 66)),   # dilated, stride 2, ceil_mode's partial windows
+    ((2, 3), (3, 3), (1, 0), (1, 2), True, (1, 3, 10, 61)),   # stride 3: gathered loads
+    ((2, 2), (1, 1), (1, 1), (2, 2), False, (1, 2, 1, 1)),    # windows missing the input: -inf
+    ((3, 3), (2, 2), (1, 1), (1, 1), False, (8, 16, 20, 20)),  # planes split across threads
+])
+def test_max_pool_with_argmax_any_dilation(dtype, argmax_type, kernel, stride, pads, dilation, ceil_mode, shape):
+    # Note [Max pooling with argmax]: values, positions and gradient as the loops give them, with ties,
+    # NaN and infinities.
+    rng = np.random.default_rng(3)
+    x = rng.integers(-1, 2, size=shape).astype(dtype)
+    flat = x.reshape(-1)
+    flat[rng.choice(flat.size, flat.size // 50 + 1, replace=False)] = np.nan
+    flat[rng.choice(flat.size, flat.size // 20 + 1, replace=False)] = np.inf
+    attrs = dict(kernel_size=kernel, strides=stride, pads=pads, dilation=dilation, ceil_mode=ceil_mode,
+                 argmax_type=argmax_type)
+    y, argmax = ops.MaxPoolWithArgmaxV2(**attrs)(ms.Tensor(x))
+    dy = rng.integers(1, 5, size=y.shape).astype(dtype)
+    out, at, dx = _reference_argmax(x, kernel, stride, pads, dilation, ceil_mode, dy)
+    np.testing.assert_array_equal(y.asnumpy(), out)
+    assert argmax.dtype == argmax_type
+    np.testing.assert_array_equal(argmax.asnumpy(), at)
+    grad = ops.MaxPoolGradWithArgmaxV2(**attrs)(ms.Tensor(x), ms.Tensor(dy), argmax)
+    np.testing.assert_array_equal(grad.asnumpy(), dx)
+    f = lambda t: (ops.MaxPoolWithArgmaxV2(**attrs)(t)[0] * ms.Tensor(dy)).sum()  # noqa: E731
+    np.testing.assert_array_equal(ms.grad(f)(ms.Tensor(x)).asnumpy(), dx)
+
+
+def test_max_pool2d_indices_through_layers_graph_mode_and_unpooling():
+    # return_indices and dilation reach MaxPoolWithArgmaxV2 from ops.max_pool2d, nn.MaxPool2d and max_pool1d,
+    # in both modes; max_unpool2d puts each maximum back where the indices say; second derivatives are zero.
+    rng = np.random.default_rng(4)
+    x = rng.standard_normal((2, 3, 10, 11)).astype(np.float32)
+    dy = rng.standard_normal((2, 3, 5, 5)).astype(np.float32)
+    out, at, dx = _reference_argmax(x, (3, 3), (2, 2), (1, 1), (2, 2), True, dy)
+    y, idx = ops.max_pool2d(ms.Tensor(x), 3, 2, 1, 2, return_indices=True, ceil_mode=True)
+    np.testing.assert_array_equal(y.asnumpy(), out)
+    np.testing.assert_array_equal(idx.asnumpy(), at)
+    layer = nn.MaxPool2d(3, 2, pad_mode="pad", padding=1, dilation=2, return_indices=True, ceil_mode=True)
+    for values, indices in (layer(ms.Tensor(x)), ms.jit(lambda t: layer(t))(ms.Tensor(x))):
+        np.testing.assert_array_equal(values.asnumpy(), out)
+        np.testing.assert_array_equal(indices.asnumpy(), at)
+    f = lambda t: (ops.max_pool2d(t, 3, 2, 1, 2, ceil_mode=True) * ms.Tensor(dy)).sum()  # noqa: E731
+    np.testing.assert_allclose(ms.grad(f)(ms.Tensor(x)).asnumpy(), dx, rtol=1e-6)
+    np.testing.assert_allclose(ms.jit(ms.grad(f))(ms.Tensor(x)).asnumpy(), dx, rtol=1e-6)
+    v = ms.Tensor(rng.standard_normal(x.shape).astype(np.float32))
+    second = ms.grad(lambda t: (ms.grad(f)(t) * v).sum())(ms.Tensor(x)).asnumpy()
+    np.testing.assert_array_equal(second, np.zeros_like(x))
+    y2, idx2 = ops.max_pool2d(ms.Tensor(x), 2, return_indices=True)
+    unpooled = ops.max_unpool2d(y2, idx2, 2, output_size=(10, 11)).asnumpy()
+    expected = np.zeros_like(x).reshape(2, 3, -1)
+    np.put_along_axis(expected, idx2.asnumpy().reshape(2, 3, -1), y2.asnumpy().reshape(2, 3, -1), -1)
+    np.testing.assert_array_equal(unpooled, expected.reshape(x.shape))
+    z = x[0, 0]  # (C, L) = (10, 11)
+    ref1, at1, _ = _reference_argmax(z[None, :, None, :], (1, 3), (1, 2), (0, 1), (1, 2), False, np.zeros((1, 10, 1, 5)))
+    y1, idx1 = ops.max_pool1d(ms.Tensor(z), 3, 2, 1, 2, return_indices=True)
+    np.testing.assert_array_equal(y1.asnumpy(), ref1[0, :, 0])
+    np.testing.assert_array_equal(idx1.asnumpy(), at1[0, :, 0])

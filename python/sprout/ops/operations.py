@@ -5,6 +5,7 @@ registry); attributes marked "call" in the registry are given when calling, as M
 (``ops.ReduceSum(keep_dims=True)(x, axis)``, ``ops.Reshape()(x, shape)``).
 """
 from sprout import _C
+from sprout.common import dtype as mstype
 from sprout.ops.primitive import Primitive
 
 
@@ -90,6 +91,27 @@ def _none_keeps_input_size(cls):
 
 AdaptiveAvgPool2D = _none_keeps_input_size(globals()["AdaptiveAvgPool2D"])
 AdaptiveMaxPool2D = _none_keeps_input_size(globals()["AdaptiveMaxPool2D"])
+
+
+class MaxPoolWithArgmaxV2(globals()["MaxPoolWithArgmaxV2"]):
+    """``ops.MaxPoolWithArgmaxV2(kernel_size, strides=None, pads=0, dilation=(1, 1), ceil_mode=False,
+    argmax_type=mindspore.int64)(x)``: MindSpore's signature, strides None meaning the kernel size. The
+    registry op takes floating-point x; integer x pools by gathered windows (Note [Max pooling indices])."""
+
+    def __init__(self, kernel_size=1, strides=None, pads=0, dilation=(1, 1), ceil_mode=False,
+                 argmax_type=mstype.int64):
+        super().__init__(kernel_size, kernel_size if strides is None else strides, pads, dilation, ceil_mode,
+                         argmax_type)
+
+    def __call__(self, x):
+        from sprout.ops.function import nn_conv_func  # imports this module
+        if getattr(x, "dtype", None) in mstype.int_type + mstype.uint_type:
+            a = self.attrs
+            pair = lambda v: tuple(v) * 2 if len(v) == 1 else tuple(v[-2:])  # noqa: E731
+            return nn_conv_func._max_pool2d_with_argmax(
+                "MaxPoolWithArgmaxV2", x, pair(a["kernel_size"]), pair(a["strides"]), pair(a["pads"]),
+                pair(a["dilation"]), a["ceil_mode"], a["argmax_type"])
+        return self._c(x)
 
 
 class Print(globals()["Print"]):

@@ -50,6 +50,17 @@ void simd_max_pool_gather_planes(const Pool2DGeometry& g, const float* x, const 
 void simd_max_pool_gather_planes(const Pool2DGeometry& g, const double* x, const double* grad, double* r,
                                  int64_t begin, int64_t end);
 
+// Max pooling's values and argmax (MaxPoolWithArgmaxV2; Note [Max pooling with argmax]) over planes
+// [begin, end), any dilation, the argmax a flat offset in each H x W plane.
+void simd_max_pool_argmax_planes(const Pool2DGeometry& g, const float* x, float* y, int32_t* argmax, int64_t begin,
+                                 int64_t end);
+void simd_max_pool_argmax_planes(const Pool2DGeometry& g, const float* x, float* y, int64_t* argmax, int64_t begin,
+                                 int64_t end);
+void simd_max_pool_argmax_planes(const Pool2DGeometry& g, const double* x, double* y, int32_t* argmax,
+                                 int64_t begin, int64_t end);
+void simd_max_pool_argmax_planes(const Pool2DGeometry& g, const double* x, double* y, int64_t* argmax,
+                                 int64_t begin, int64_t end);
+
 // Max pooling by 2x2 windows tiling the input (nn_pool_tiled.cc): the fast path of both dtypes.
 bool pool_windows_tile(const Pool2DGeometry& g);
 template <class T> void tiled_max_pool2d_forward(const Pool2DGeometry& g, const T* x, T* y);

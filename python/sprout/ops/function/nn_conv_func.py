@@ -158,14 +158,26 @@ def _max_pool2d(api, x, kernel_size, stride, padding, dilation, return_indices, 
     _check_bool(api, "ceil_mode", ceil_mode)
     kernel, strides = _pool_window(api, "x", x, kernel_size, stride)
     pads, dilations = _pool_pairs(api, padding, dilation)
-    if return_indices or dilations != (1, 1):  # the MaxPool primitive has neither: gather the windows
-        pair = lambda v: tuple(v) * 2 if len(v) == 1 else tuple(v)  # noqa: E731
-        y, indices = max_pool_windows(api, x, pair(kernel), pair(strides), pads, dilations, ceil_mode)
+    if return_indices or dilations != (1, 1):  # MaxPool has neither (Note [Max pooling with argmax])
+        y, indices = _max_pool2d_with_argmax(api, x, kernel, strides, pads, dilations, ceil_mode, mstype.int64)
         return (y, indices) if return_indices else y
     (t, b, eh), (l, r, ew) = _pool_padding(api, x, kernel, strides, padding, ceil_mode)
     if not (t or b or eh or l or r or ew):
         return prim("MaxPool", kernel_size=kernel, strides=strides)(x)
     return prim("MaxPool", kernel_size=kernel, strides=strides, pad_mode="pad", pad_list=(t, b + eh, l, r + ew))(x)
+
+
+def _max_pool2d_with_argmax(api, x, kernel, strides, pads, dilations, ceil_mode, argmax_type):
+    """(values, argmax) of a 2-d max pool: the MaxPoolWithArgmaxV2 primitive for floating-point x, the
+    gathered windows of Note [Max pooling indices] for integers (which the primitive does not take)."""
+    pair = lambda v: tuple(v) * 2 if len(v) == 1 else tuple(v)  # noqa: E731
+    kernel, strides = pair(kernel), pair(strides)
+    if not mstype.is_floating_type(x.dtype):
+        y, indices = max_pool_windows(api, x, kernel, strides, pads, dilations, ceil_mode)
+        return y, indices.astype(argmax_type)
+    output_sizes(api, x.shape[2:4], kernel, strides, pads, dilations, ceil_mode)  # its errors name `api`
+    return prim("MaxPoolWithArgmaxV2", kernel_size=kernel, strides=strides, pads=pads, dilation=dilations,
+                ceil_mode=ceil_mode, argmax_type=argmax_type)(x)
 
 
 def avg_pool2d(input_x, kernel_size=1, stride=1, padding=0, ceil_mode=False, count_include_pad=True,

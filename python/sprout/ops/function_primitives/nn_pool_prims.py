@@ -1,5 +1,5 @@
 """Pooling and unpooling Primitive classes MindSpore has beside the registry's MaxPool/AvgPool
-(``ops.MaxPool3D()``, ``ops.AvgPool3D()``, ``ops.MaxPoolWithArgmaxV2()``, ``ops.MaxUnpool2D()`` ...), each
+(``ops.MaxPool3D()``, ``ops.AvgPool3D()``, ``ops.MaxUnpool2D()`` ...), each
 carried out by the functional op."""
 import math
 
@@ -12,7 +12,7 @@ from sprout.ops.function import nn_pool3d_more_func as _pool3d_more
 from sprout.ops.function._pool_windows import lowest
 from sprout.ops.primitive import Primitive, prim_attr_register
 
-__all__ = ["AvgPool3D", "MaxPool3D", "MaxPool3DWithArgmax", "MaxPoolWithArgmaxV2", "AdaptiveAvgPool3D",
+__all__ = ["AvgPool3D", "MaxPool3D", "MaxPool3DWithArgmax", "AdaptiveAvgPool3D",
            "AdaptiveMaxPool3D", "MaxUnpool2D", "MaxUnpool3D"]
 
 
@@ -131,24 +131,6 @@ class MaxPool3DWithArgmax(Primitive):
     def __call__(self, x):
         _check_5d("MaxPool3DWithArgmax", x)
         y, argmax = _pool3d.max_pool3d(x, self.ksize, self.strides, self.pads, self.dilation, self.ceil_mode, True)
-        return y, argmax.astype(self.argmax_type)
-
-
-class MaxPoolWithArgmaxV2(Primitive):
-    """``MaxPoolWithArgmaxV2(kernel_size, strides=None, pads=0, dilation=(1, 1), ceil_mode=False,
-    argmax_type=mindspore.int64)(x)``: (output, argmax) of 2-d max pooling, argmax flat in each H * W plane."""
-
-    @prim_attr_register
-    def __init__(self, kernel_size, strides=None, pads=0, dilation=(1, 1), ceil_mode=False, argmax_type=mstype.int64):
-        _argmax_type("MaxPoolWithArgmaxV2", argmax_type)
-        self.init_prim_io_names(["x"], ["output", "argmax"])
-
-    def __call__(self, x):
-        _conv._check_tensor("MaxPoolWithArgmaxV2", "x", x)
-        if x.ndim != 4:
-            raise ValueError(f"MaxPoolWithArgmaxV2: 'x' must be 4-d (N, C, H, W), but got shape {x.shape}")
-        y, argmax = _conv.max_pool2d(x, self.kernel_size, self.strides, self.pads, self.dilation, True,
-                                     self.ceil_mode)
         return y, argmax.astype(self.argmax_type)
 
 
