@@ -59,7 +59,8 @@ def test_interop_models_round_trip(tmp_path, index):
     # Embedding (written as the ops MindSpore has), int32 inputs, primitives with constructor arguments,
     # comparisons and logic with bool outputs, clamping and the exact GELU (written as MindSpore's ops),
     # transposed and 3-d convolutions, Pad and bilinear resizing, a GRU and an LSTM (unrolled over the sequence),
-    # loss primitives with their reductions, padded and ceil_mode max pooling (padded by Concat).
+    # loss primitives with their reductions, padded and ceil_mode max pooling (padded by Concat), dilated
+    # max pooling with its indices and MaxPoolWithArgmaxV2 (an int32 argmax).
     name, net, inputs = interop_models()[index]
     net.set_train(False)
     expected = outputs_of(net(*inputs))

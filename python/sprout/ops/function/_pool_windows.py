@@ -1,6 +1,7 @@
 """Max pooling through gathered windows: the maxima with their indices, for any dilation, over 1 to 3
-spatial axes. max_pool1d/2d/3d come here for return_indices or dilation; without them they keep the
-MaxPool primitive's fast kernels.
+spatial axes. max_pool3d comes here for return_indices or dilation, max_pool1d/2d for those with integer
+inputs; floating-point 1-d and 2-d pooling has the MaxPoolWithArgmaxV2 primitive (Note [Max pooling with
+argmax]) and, without them, MaxPool.
 
 Note [Max pooling indices]
 The input is padded with the dtype's lowest value, flattened per (sample, channel), and one Gather
