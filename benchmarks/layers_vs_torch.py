@@ -23,7 +23,16 @@ CASES = [  # name: (sprout constructor, torch constructor, input shape)
     ("AvgPool2d(2)", "nn.AvgPool2d(2, 2)", "nn.AvgPool2d(2, 2)", (32, 64, 32, 32)),
     ("MaxPool2d(3, 2, padding 1)", "nn.MaxPool2d(3, 2, pad_mode='pad', padding=1)", "nn.MaxPool2d(3, 2, 1)",
      (8, 64, 56, 56)),  # ResNet-50's stem pooling, a quarter of its batch-32 size
+    ("MaxPool2d(3, 2, pad 1, dilation 2, indices)",
+     "nn.MaxPool2d(3, 2, pad_mode='pad', padding=1, dilation=2, return_indices=True)",
+     "nn.MaxPool2d(3, 2, 1, dilation=2, return_indices=True)", (8, 64, 56, 56)),
     ("AdaptiveAvgPool2d(1)", "nn.AdaptiveAvgPool2d(1)", "nn.AdaptiveAvgPool2d(1)", (32, 512, 8, 8)),
+    ("InstanceNorm2d(64)", "nn.InstanceNorm2d(64)", "nn.InstanceNorm2d(64)", (16, 64, 16, 16)),
+    ("Upsample(x2, bilinear)", "nn.Upsample(scale_factor=2.0, mode='bilinear')",
+     "nn.Upsample(scale_factor=2.0, mode='bilinear')", (8, 64, 32, 32)),
+    ("PixelShuffle(2)", "nn.PixelShuffle(2)", "nn.PixelShuffle(2)", (8, 256, 32, 32)),
+    ("PReLU(64)", "nn.PReLU(64)", "nn.PReLU(64)", (32, 64, 32, 32)),
+    ("LogSoftmax(-1)", "nn.LogSoftmax(-1)", "nn.LogSoftmax(-1)", (64, 32000)),
     ("ReflectionPad2d(2)", "nn.ReflectionPad2d(2)", "nn.ReflectionPad2d(2)", (16, 32, 64, 64)),
     ("Conv1d(64, 64, 3)", "nn.Conv1d(64, 64, 3, pad_mode='same')", "nn.Conv1d(64, 64, 3, padding='same')",
      (32, 64, 256)),
@@ -96,9 +105,9 @@ def main():
     sprout_python, torch_python, env = pythons_and_env(__doc__.splitlines()[0])
     sprout = run(sprout_python, "sprout", env)
     torch = run(torch_python, "torch", env)
-    print(f"{'forward + backward':36} {'Sprout ms':>10} {'PyTorch ms':>11} {'Sprout/PyTorch':>15}")
+    print(f"{'forward + backward':44} {'Sprout ms':>10} {'PyTorch ms':>11} {'Sprout/PyTorch':>15}")
     for name in [c[0] for c in CASES] + SPECIAL:
-        print(f"{name:36} {sprout[name]:10.3f} {torch[name]:11.3f} {sprout[name] / torch[name]:15.2f}")
+        print(f"{name:44} {sprout[name]:10.3f} {torch[name]:11.3f} {sprout[name] / torch[name]:15.2f}")
 
 
 if __name__ == "__main__":

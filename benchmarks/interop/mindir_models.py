@@ -172,7 +172,9 @@ def models(ms):
             return self.gru(x)[0], y, h, c
 
     class Losses(nn.Cell):
-        """Loss primitives with their reductions (MindSpore writes a reduction as a number)."""
+        """Loss primitives with their reductions (MindSpore writes a reduction as a number); cross entropy with
+        class weights, label smoothing and an ignored class (Sprout writes its CrossEntropy as LogSoftmax and
+        NLLLoss, MindSpore its own composition)."""
 
         def __init__(self):
             super().__init__()
@@ -181,12 +183,15 @@ def models(ms):
             self.nll = ops.NLLLoss(reduction="none")
             self.smooth = ops.SmoothL1Loss(beta=0.5, reduction="mean")
             self.kl = ops.KLDivLoss(reduction="sum")
+            self.ce = nn.CrossEntropyLoss(label_smoothing=0.1)
 
         def construct(self, logits, labels, classes, weight, class_weight):
             probabilities, targets = ops.sigmoid(logits), ops.sigmoid(labels)
             return (self.bce(probabilities, targets, weight), self.bce_logits(logits, targets, weight, class_weight),
                     self.nll(ops.log_softmax(logits, 1), classes, class_weight)[0], self.smooth(logits, labels),
-                    self.kl(ops.log_softmax(logits, 1), ops.softmax(labels, 1)))
+                    self.kl(ops.log_softmax(logits, 1), ops.softmax(labels, 1)), self.ce(logits, classes),
+                    ops.cross_entropy(logits, classes, class_weight, reduction="sum", label_smoothing=0.2),
+                    ops.cross_entropy(logits, classes, class_weight, ignore_index=1, reduction="none"))
 
     class Pooling(nn.Cell):
         """Max pooling with padding (ResNet's stem pooling) and with ceil_mode's last partial windows; MindSpore

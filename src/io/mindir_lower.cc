@@ -25,8 +25,11 @@ using ir::FuncGraph;
 // the sequence, whose length a model file fixes: per step a MatMul with weight_hh, a Split into the
 // gates, their sigmoids and tanhs, and the steps' results joined by Stack; PadEdges (reflect, replicate
 // and circular padding) as Slice, ReverseV2 or BroadcastTo and Concat per axis; MaxPool with explicit
-// padding (pad_mode "pad") as the input padded with -inf by Concat, then MaxPool. A file of Sprout's
-// own loads these back as the same compositions.
+// padding (pad_mode "pad") as the input padded with -inf by Concat, then MaxPool; CrossEntropy as
+// LogSoftmax and NLLLoss, plus label smoothing's sum of weighted log-probabilities. NLLLoss with reduction
+// 'none' has its ignored rows set to 0 by Select: MindSpore 2.10's CPU kernel leaves them unwritten
+// (garbage, every time, in a loop of 300 calls). A file of Sprout's own loads these back as the same
+// compositions.
 bool is_pad_mode(std::string mode) {
   std::transform(mode.begin(), mode.end(), mode.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
   return mode == "pad";
@@ -180,8 +183,59 @@ class Lowering {
     return x;
   }
 
+  // NLLLoss's (loss, total_weight), the ignored rows of a 'none' loss zeroed by Select.
+  std::vector<AnfNode*> nll_loss(const Primitive& prim, AnfNode* log_p, AnfNode* labels, AnfNode* w) {
+    std::vector<AnfNode*> out = outputs(prim, {log_p, labels, w});
+    if (std::get<std::string>(prim.attr("reduction")) != "none") return out;
+    const double ignore = static_cast<double>(std::get<int64_t>(prim.attr("ignore_index")));
+    out[0] = op("Select", {op("NotEqual", {labels, scalar(ignore, labels)}), out[0], op("ZerosLike", {out[0]})});
+    return out;
+  }
+
+  // CrossEntropy(x, labels, w) (Note [Cross entropy in one op]): (1 - e) NLLLoss(LogSoftmax(x)) plus e / C
+  // times the kept rows' -sum_c w_c log p_c, reduced as NLLLoss reduces (divided by its total weight); its
+  // second output, the rows' log-sum-exp, as x - log p at column 0.
+  AnfNode* cross_entropy(CNode* node, const Primitive& prim) {
+    AnfNode* log_p = op(Primitive::make("LogSoftmax").with_attr("axis", AttrValue(int64_t{1})), {node->input(1)});
+    const int64_t rows = shape(log_p)[0];
+    auto column0 = [&](AnfNode* t) {
+      return op(Primitive::make("Slice")
+                    .with_attr("begin", AttrValue(std::vector<int64_t>{0, 0}))
+                    .with_attr("size", AttrValue(std::vector<int64_t>{rows, 1})),
+                {t});
+    };
+    AnfNode* lse = op(Primitive::make("Reshape").with_attr("shape", AttrValue(std::vector<int64_t>{rows})),
+                      {op("Sub", {column0(node->input(1)), column0(log_p)})});
+    return compiler::emit_make_tuple(g_, {cross_entropy_loss(node, prim, log_p), lse});
+  }
+
+  AnfNode* cross_entropy_loss(CNode* node, const Primitive& prim, AnfNode* log_p) {
+    AnfNode *x = node->input(1), *labels = node->input(2), *w = node->input(3);
+    const std::string reduction = std::get<std::string>(prim.attr("reduction"));
+    const int64_t ignore = std::get<int64_t>(prim.attr("ignore_index"));
+    const double e = std::get<double>(prim.attr("label_smoothing"));
+    const std::vector<AnfNode*> nll = nll_loss(Primitive::make("NLLLoss")
+                                                   .with_attr("reduction", AttrValue(reduction))
+                                                   .with_attr("ignore_index", AttrValue(ignore)),
+                                               log_p, labels, w);
+    if (e == 0) return nll[0];
+    auto sum = [&](AnfNode* t, std::vector<int64_t> axes) {
+      return op(Primitive::make("ReduceSum").with_attr("axis", AttrValue(std::move(axes))), {t});
+    };
+    AnfNode* kept = op(Primitive::make("Cast").with_attr("dst_type", AttrValue(compiler::node_spec(x).dtype)),
+                       {op("NotEqual", {labels, scalar(static_cast<double>(ignore), labels)})});
+    AnfNode* smooth = op("Mul", {op("Neg", {sum(op("Mul", {log_p, w}), {1})}), kept});
+    if (reduction != "none") smooth = sum(smooth, {});
+    if (reduction == "mean") smooth = op("RealDiv", {smooth, nll[1]});
+    const double classes = static_cast<double>(shape(x)[1]);
+    return op("Add", {op("Mul", {nll[0], scalar(1 - e, x)}), op("Mul", {smooth, scalar(e / classes, x)})});
+  }
+
   AnfNode* rewrite(CNode* node, const Primitive& prim) {
     const std::string& name = prim.name();
+    if (name == "CrossEntropy") return cross_entropy(node, prim);
+    if (name == "NLLLoss" && std::get<std::string>(prim.attr("reduction")) == "none")
+      return compiler::emit_make_tuple(g_, nll_loss(prim, node->input(1), node->input(2), node->input(3)));
     if (name == "PadEdges") return pad_edges(node, prim);
     if (name == "MaxPool" && is_pad_mode(std::get<std::string>(prim.attr("pad_mode")))) return padded_max_pool(node, prim);
     if (name == "LeakyReLU") {

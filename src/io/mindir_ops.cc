@@ -464,9 +464,10 @@ DType dtype_of_type_id(int64_t id) {
 }
 
 std::string exportable_ops() {
-  // Embedding, LeakyReLU and ClipByValue are written as the ops MindSpore computes them with (mindir_export.cc).
+  // Embedding, LeakyReLU, ClipByValue and CrossEntropy are written as the ops MindSpore computes them with
+  // (mindir_lower.cc).
   std::vector<std::string> names = {"Conv2D", "Conv2DTranspose", "Conv3D", "Conv3DBackpropInput", "MaxPool", "Embedding",
-                                    "LeakyReLU", "ClipByValue", "MaxPoolWithArgmaxV2"};
+                                    "LeakyReLU", "ClipByValue", "MaxPoolWithArgmaxV2", "CrossEntropy"};
   for (const OpEntry& e : function_ops()) names.push_back(e.sprout);
   return sorted_list(names);
 }

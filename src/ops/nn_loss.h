@@ -45,6 +45,19 @@ struct NLLLossAttrs {
   }
 };
 
+// CrossEntropy and CrossEntropyGrad (Note [Cross entropy in one op]).
+struct CrossEntropyAttrs {
+  std::string reduction = "mean";
+  int64_t ignore_index = -100;
+  double label_smoothing = 0.0;
+  static constexpr auto fields() {
+    return std::tuple{attr("reduction", &CrossEntropyAttrs::reduction, "'none', 'mean' or 'sum'."),
+                      attr("ignore_index", &CrossEntropyAttrs::ignore_index, "A label value that contributes nothing."),
+                      attr("label_smoothing", &CrossEntropyAttrs::label_smoothing,
+                           "The share of the target spread evenly over all classes, in [0, 1].")};
+  }
+};
+
 struct SparseSoftmaxCrossEntropyAttrs {
   bool is_grad = false;
   static constexpr auto fields() {

@@ -331,6 +331,32 @@ double ExpShiftedSumF64(const double* x, double shift, double* out, int64_t n, c
 }
 
 template <class T>
+void scaled_exp_shifted_impl(const T* x, T shift, T scale, const T* w, T w_scale, T* out, int64_t n) {
+  const hn::ScalableTag<T> d;
+  const int64_t lanes = static_cast<int64_t>(hn::Lanes(d));
+  const auto vs = hn::Set(d, shift), vk = hn::Set(d, scale), vw = hn::Set(d, w_scale);
+  auto term = [&](auto xv, auto wv) { return hn::NegMulAdd(vw, wv, hn::Mul(vk, exp_flush(d, hn::Sub(xv, vs)))); };
+  int64_t i = 0;
+  for (; i + lanes <= n; i += lanes)
+    hn::StoreU(term(hn::LoadU(d, x + i), w ? hn::LoadU(d, w + i) : hn::Zero(d)), d, out + i);
+  if (i < n) {
+    HWY_ALIGN T tx[hn::MaxLanes(d)] = {}, tw[hn::MaxLanes(d)] = {}, to[hn::MaxLanes(d)];
+    std::memcpy(tx, x + i, static_cast<size_t>(n - i) * sizeof(T));
+    if (w) std::memcpy(tw, w + i, static_cast<size_t>(n - i) * sizeof(T));
+    hn::Store(term(hn::Load(d, tx), hn::Load(d, tw)), d, to);
+    std::memcpy(out + i, to, static_cast<size_t>(n - i) * sizeof(T));
+  }
+}
+void ScaledExpShiftedF32(const float* x, float shift, float scale, const float* w, float w_scale, float* out,
+                         int64_t n) {
+  scaled_exp_shifted_impl(x, shift, scale, w, w_scale, out, n);
+}
+void ScaledExpShiftedF64(const double* x, double shift, double scale, const double* w, double w_scale, double* out,
+                         int64_t n) {
+  scaled_exp_shifted_impl(x, shift, scale, w, w_scale, out, n);
+}
+
+template <class T>
 void exp_shifted_accumulate_impl(const T* x, const T* shift, T* out, T* sum, int64_t n) {
   const hn::ScalableTag<T> d;
   const int64_t lanes = static_cast<int64_t>(hn::Lanes(d));
@@ -398,6 +424,8 @@ HWY_EXPORT(ActivationGradF32);
 HWY_EXPORT(ActivationGradF64);
 HWY_EXPORT(ExpShiftedSumF32);
 HWY_EXPORT(ExpShiftedSumF64);
+HWY_EXPORT(ScaledExpShiftedF32);
+HWY_EXPORT(ScaledExpShiftedF64);
 HWY_EXPORT(ExpShiftedAccumulateF32);
 HWY_EXPORT(ExpShiftedAccumulateF64);
 HWY_EXPORT(SoftmaxGradRowsF32);
@@ -414,6 +442,14 @@ void simd_activation_grad(ActivationGrad act, const float* dy, const float* x, f
 }
 void simd_activation_grad(ActivationGrad act, const double* dy, const double* x, double* out, int64_t n) {
   HWY_DYNAMIC_DISPATCH(ActivationGradF64)(act, dy, x, out, n);
+}
+void simd_scaled_exp_shifted(const float* x, float shift, float scale, const float* w, float w_scale, float* out,
+                             int64_t n) {
+  HWY_DYNAMIC_DISPATCH(ScaledExpShiftedF32)(x, shift, scale, w, w_scale, out, n);
+}
+void simd_scaled_exp_shifted(const double* x, double shift, double scale, const double* w, double w_scale,
+                             double* out, int64_t n) {
+  HWY_DYNAMIC_DISPATCH(ScaledExpShiftedF64)(x, shift, scale, w, w_scale, out, n);
 }
 float simd_exp_shifted_sum(const float* x, float shift, float* out, int64_t n, const float* next,
                            float* next_max) {

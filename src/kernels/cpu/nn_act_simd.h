@@ -37,6 +37,13 @@ float simd_exp_shifted_sum(const float* x, float shift, float* out, int64_t n, c
 double simd_exp_shifted_sum(const double* x, double shift, double* out, int64_t n, const double* next = nullptr,
                             double* next_max = nullptr);
 
+// out[i] = scale * exp(x[i] - shift) - w_scale * w[i] (no w term when w is null): a row of a softmax
+// from its log-sum-exp, scaled, in one pass (CrossEntropyGrad).
+void simd_scaled_exp_shifted(const float* x, float shift, float scale, const float* w, float w_scale, float* out,
+                             int64_t n);
+void simd_scaled_exp_shifted(const double* x, double shift, double scale, const double* w, double w_scale,
+                             double* out, int64_t n);
+
 // out[i] = exp(x[i] - shift[i]); sum[i] += out[i]: one row of a softmax over an outer axis.
 void simd_exp_shifted_accumulate(const float* x, const float* shift, float* out, float* sum, int64_t n);
 void simd_exp_shifted_accumulate(const double* x, const double* shift, double* out, double* sum, int64_t n);

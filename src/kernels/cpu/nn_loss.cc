@@ -2,55 +2,16 @@
 // SparseSoftmaxCrossEntropyWithLogits, NLLLoss). Rows of logits run the SIMD max / exp-sum loops of the
 // softmax kernel; inputs in other layouts or half precision are converted to contiguous float first.
 // Class indices are checked before any work, so a bad index is a ValueError, never a wild read.
-#include <cmath>
-#include <limits>
-#include <optional>
-#include <string>
 #include <vector>
 
-#include "kernels/cpu/nn_act_common.h"
-#include "kernels/cpu/nn_act_simd.h"
 #include "base/parallel.h"
+#include "kernels/cpu/nn_loss_rows.h"
 #include "kernels/cpu/simd.h"
 #include "ops/nn_loss.h"
 #include "ops/op_def.h"
 
 namespace sprout {
 namespace {
-
-// The class indices as int64, checked to lie in [0, classes) (or equal `ignore`, when given).
-std::vector<int64_t> read_labels(std::string_view op, const Tensor& labels, int64_t classes,
-                                 std::optional<int64_t> ignore = std::nullopt) {
-  Tensor l = contiguous_as(labels, DType::Int64);
-  const int64_t* p = l.data<int64_t>();
-  std::vector<int64_t> out(p, p + l.numel());
-  for (size_t n = 0; n < out.size(); ++n)
-    SPROUT_CHECK((out[n] >= 0 && out[n] < classes) || (ignore && out[n] == *ignore), ValueError, op,
-                 ": 'labels' must be class indices in [0, ", classes, ")",
-                 ignore ? str(" or ignore_index ", *ignore) : std::string(), ", but labels[", n, "] is ", out[n]);
-  return out;
-}
-
-// Runs fn with C the compute type of the floating dtype t.
-template <class Fn>
-void with_compute_type(DType t, Fn&& fn) {
-  if (t == DType::Float64) fn(double{});
-  else fn(float{});
-}
-
-// A row's maximum and sum(exp(row - max)): its log-sum-exp is max + log(sum), its softmax
-// exp(row - max) / sum. exp(row - max) is left in `scratch` (length n) when given.
-template <class C>
-struct RowExp {
-  C max, sum;
-  C log_sum_exp() const { return max + std::log(sum); }
-};
-
-template <class C>
-RowExp<C> row_exp(const C* row, int64_t n, C* scratch) {
-  const C max = simd_reduce(ReduceOp::Max, row, n);
-  return {max, simd_exp_shifted_sum(row, max, scratch, n)};
-}
 
 void softmax_ce_kernel(const NoAttrs&, std::span<const Tensor> in, std::span<Tensor> out) {
   const int64_t rows = in[0].shape()[0], classes = in[0].shape()[1];

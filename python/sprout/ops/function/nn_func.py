@@ -275,10 +275,10 @@ def cross_entropy(input, target, weight=None, ignore_index=-100, reduction='mean
     _check_reduction("cross_entropy", reduction)
     if input.ndim == 0:
         raise ValueError("cross_entropy: 'input' must have a class dimension, but got a 0-d tensor")
+    if target.dtype not in (mstype.float16, mstype.bfloat16, mstype.float32, mstype.float64):
+        return _cross_entropy_of_indices(input, target, weight, ignore_index, reduction, label_smoothing)
     class_axis = 1 if input.ndim > 1 else 0
     log_probs = prim("LogSoftmax", axis=class_axis)(input)
-    if target.dtype not in (mstype.float16, mstype.bfloat16, mstype.float32, mstype.float64):
-        return nll_loss(log_probs, target, weight, ignore_index, reduction, label_smoothing)
     # Class probabilities: -sum_c w_c target_c log p_c per sample, the batch mean for 'mean'.
     if tuple(target.shape) != tuple(input.shape):
         raise ValueError(f"cross_entropy: class-probability 'target' must have the shape of 'input' {input.shape}, "
@@ -295,6 +295,24 @@ def cross_entropy(input, target, weight=None, ignore_index=-100, reduction='mean
         batch = input.shape[0] if input.ndim > 1 else 1
         return prim("RealDiv")(prim("ReduceSum")(loss, ()), float(batch))
     return _reduce("cross_entropy", loss, reduction)
+
+
+def _cross_entropy_of_indices(input, target, weight, ignore_index, reduction, label_smoothing):
+    """cross_entropy against class indices: the CrossEntropy primitive over (M, C) rows (Note [Cross
+    entropy in one op])."""
+    label_smoothing = _check_float_arg("cross_entropy", "label_smoothing", label_smoothing)
+    if not 0.0 <= label_smoothing <= 1.0:
+        raise ValueError(f"cross_entropy: 'label_smoothing' must be in [0, 1], but got {label_smoothing}")
+    if input.ndim > 1 and tuple(target.shape) != (input.shape[0],) + tuple(input.shape[2:]):
+        raise ValueError(f"cross_entropy: class-index 'target' must have shape "
+                         f"{(input.shape[0],) + tuple(input.shape[2:])} for 'input' of shape {input.shape}, "
+                         f"but got {target.shape}")
+    out_shape = (input.shape[0],) + tuple(input.shape[2:]) if input.ndim > 1 else ()
+    x, t = _classes_last("cross_entropy", input, target)
+    w = _ones_like_classes(x, x.shape[1]) if weight is None else weight
+    loss = prim("CrossEntropy", reduction=reduction, ignore_index=int(ignore_index),
+                label_smoothing=label_smoothing)(x, t, w)[0]
+    return loss.reshape(out_shape) if reduction == "none" else loss
 
 
 def mse_loss(input, target, reduction='mean'):
