@@ -267,7 +267,10 @@ FixedRightGemm<T>::FixedRightGemm(const BlasOperand& b, int64_t m, int64_t n, in
                              : forced == MatmulBackend::OneDnn || forced == MatmulBackend::Mkl;
     const bool packs =
         library && !omp_in_parallel() && (work >= kOneDnnOverMklMinWork || mkl_for_products() == nullptr);
-    if (!packs) return;
+    if (!packs) {
+      copy_transposed_b();
+      return;
+    }
     using dnnl::memory;
     const std::string key = str("fixed_right:", m, ",", n, ",", k, ",", lda);
     memory::desc a_md({m, k}, memory::data_type::f32, memory::dims{lda, 1});
@@ -291,6 +294,22 @@ FixedRightGemm<T>::FixedRightGemm(const BlasOperand& b, int64_t m, int64_t n, in
 
 template <class T>
 FixedRightGemm<T>::~FixedRightGemm() = default;
+
+template <class T>
+void FixedRightGemm<T>::copy_transposed_b() {
+  if (!b_.trans) return;
+  b_transposed_.resize(static_cast<size_t>(k_ * n_));
+  const T* b = static_cast<const T*>(b_.data);  // (n, k) with leading dimension ld
+  constexpr int64_t kTile = 32;  // 32 x 32 tiles: neither side's lines leave the cache before they are used up
+  parallel_for(n_, std::max<int64_t>(kTile, kParallelGrain / std::max<int64_t>(k_, 1)), [&](int64_t begin, int64_t end) {
+    for (int64_t j0 = begin; j0 < end; j0 += kTile)
+      for (int64_t i0 = 0; i0 < k_; i0 += kTile)
+        for (int64_t j = j0; j < std::min(j0 + kTile, end); ++j)
+          for (int64_t i = i0; i < std::min(i0 + kTile, k_); ++i)
+            b_transposed_[static_cast<size_t>(i * n_ + j)] = b[j * b_.ld + i];
+  });
+  b_ = {b_transposed_.data(), n_, false};
+}
 
 template <class T>
 void FixedRightGemm<T>::run(const T* a, T* c) {
