@@ -121,6 +121,33 @@ def test_unique_consecutive_matches_a_reference():
         ops.unique_consecutive(T(m), dim=2)
 
 
+@pytest.mark.parametrize("dtype", [np.int8, np.int32, np.int64, np.uint8, np.uint64, np.float16, np.float32,
+                                   np.float64])
+@pytest.mark.parametrize("spread", [50, 10**6, None])
+def test_unique_takes_each_path_and_matches_numpy(dtype, spread):
+    # Note [Unique by one sort]: integers in a short range through the table, others through one sort of
+    # (key, index) pairs (64-bit ones as K64V64, with std::sort when a key is the largest); NaNs are one
+    # value, -0.0 and 0.0 one, the extremes of int64 and uint64 kept.
+    info = np.iinfo(dtype) if np.issubdtype(dtype, np.integer) else None
+    for n in (1, 9, 5000):
+        if spread is None:
+            a = (RNG.integers(info.min, info.max, n, dtype=dtype, endpoint=True) if info is not None
+                 else RNG.standard_normal(n).astype(dtype))
+        else:
+            spread = spread if info is not None else min(spread, 30000)  # float16 stays finite
+            low = 0 if info is not None and info.min == 0 else -spread // 2
+            high = min(spread, int(info.max)) if info is not None else spread
+            a = RNG.integers(low, high, n).astype(dtype)
+        if n > 5 and info is None:
+            a[:5] = [np.nan, -0.0, 0.0, np.inf, np.nan]
+        if n > 5 and dtype in (np.int64, np.uint64):
+            a[:3] = [info.max, info.min, info.max]
+        values, inverse = ops.unique(T(a))
+        want = np.unique(a)
+        np.testing.assert_array_equal(values.asnumpy(), want)
+        np.testing.assert_array_equal(values.asnumpy()[inverse.asnumpy()], a)
+
+
 # ---- products ----------------------------------------------------------------------------------------
 
 def test_products_match_numpy():
