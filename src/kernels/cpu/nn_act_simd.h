@@ -38,7 +38,8 @@ double simd_exp_shifted_sum(const double* x, double shift, double* out, int64_t 
                             double* next_max = nullptr);
 
 // out[i] = scale * exp(x[i] - shift) - w_scale * w[i] (no w term when w is null): a row of a softmax
-// from its log-sum-exp, scaled, in one pass (CrossEntropyGrad).
+// from its log-sum-exp, scaled, in one pass (CrossEntropyGrad, LogSoftmaxGrad). x[i] - shift must be at
+// most 20 (exp_flush's domain): a log-probability, or logits less their log-sum-exp.
 void simd_scaled_exp_shifted(const float* x, float shift, float scale, const float* w, float w_scale, float* out,
                              int64_t n);
 void simd_scaled_exp_shifted(const double* x, double shift, double scale, const double* w, double w_scale,

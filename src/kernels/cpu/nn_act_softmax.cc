@@ -203,10 +203,9 @@ void log_softmax_grad_rows(const C* y, const C* dy, C* dx, int64_t rows, int64_t
         for (int64_t c = 0; c < n; ++c) dxr[c] = dyr[c] - std::exp(yr[c]) * s;
         continue;
       }
+      // dx = dy - s exp(y) in one pass after the sum (three passes before: exp, scale, subtract).
       const C s = simd_reduce(ReduceOp::Sum, dyr, n);
-      simd_unary(UnaryOp::Exp, yr, dxr, n);
-      simd_binary(BinaryOp::Mul, dxr, 1, &s, 0, dxr, n);
-      simd_binary(BinaryOp::Sub, dyr, 1, dxr, 1, dxr, n);
+      simd_scaled_exp_shifted(yr, C(0), -s, dyr, C(-1), dxr, n);
     }
   });
 }
