@@ -5,7 +5,7 @@ import numpy as np
 import pytest
 
 import sprout as ms
-from sprout import nn, ops
+from sprout import mint, nn, ops
 
 from finite_differences import check_grad
 
@@ -75,6 +75,25 @@ def test_repeat_interleave_and_nonzero():
     np.testing.assert_array_equal(ops.repeat_interleave(T(x), T(2), axis=0).asnumpy(), np.repeat(x, 2, axis=0))
     with pytest.raises(ValueError, match="repeat_interleave: 'repeats' must be >= 0"):
         ops.repeat_interleave(T(x), -1)
+    # One count per element (a list, tuple or 1-d Tensor): a Gather, so autodiff and graph mode follow.
+    f = x.astype(np.float64)
+    for counts, axis in (([1, 3], 0), ((0, 2), 1), (T(np.array([2, 0, 1, 1])), None)):
+        want = np.repeat(f, counts.asnumpy() if isinstance(counts, ms.Tensor) else counts, axis=axis)
+        np.testing.assert_array_equal(ops.repeat_interleave(T(f), counts, axis).asnumpy(), want)
+    np.testing.assert_array_equal(ms.jit(lambda t: ops.repeat_interleave(t, [1, 3], 0))(T(f)).asnumpy(),
+                                  np.repeat(f, [1, 3], axis=0))
+    weights = np.arange(8.0).reshape(4, 2)
+    grad = ms.grad(lambda t: (ops.repeat_interleave(t, [1, 3], 0) * T(weights)).sum())(T(f)).asnumpy()
+    np.testing.assert_array_equal(grad, [weights[0], weights[1:].sum(0)])
+    np.testing.assert_array_equal(mint.repeat_interleave(T(f), T(np.array([2, 1])), dim=1).asnumpy(),
+                                  np.repeat(f, [2, 1], axis=1))
+    with pytest.raises(ValueError, match=r"repeat_interleave: 'repeats' must hold one count per element along "
+                                         r"axis 0 \(2\), or a single count, but got 3 counts"):
+        ops.repeat_interleave(T(f), [1, 2, 3], 0)
+    with pytest.raises(ValueError, match="repeat_interleave: 'repeats' must be >= 0, but got"):
+        ops.repeat_interleave(T(f), [1, -1], 0)
+    with pytest.raises(ValueError, match="repeat_interleave: a Tensor 'repeats' must be a 0-d or 1-d integer"):
+        ops.repeat_interleave(T(f), T(np.array([1.0, 2.0])), 0)
     m = np.array([[0.0, 1.5, 0.0], [-2.0, 0.0, np.nan]])
     np.testing.assert_array_equal(ops.nonzero(T(m)).asnumpy(), np.argwhere(m))
     assert ops.nonzero(T(m)).dtype == ms.int64

@@ -6,6 +6,8 @@ MindSpore 2.x names and arguments, built from registry primitives (views where t
 eager mode, graph mode and autodiff see the same ops.
 """
 
+import numpy as np
+
 from sprout.common import dtype as mstype
 from sprout.common.tensor import Tensor
 from sprout.ops.function._prims import prim
@@ -96,25 +98,45 @@ def vstack(inputs):
     return concat(_at_least(inputs, "vstack", 2), 0)
 
 
-def repeat_interleave(input, repeats, axis=None):
-    """Each element repeated `repeats` times along `axis` (over the flattened input when None)."""
-    x = _tensor(input, "repeat_interleave", "input")
+def _repeat_counts(repeats):
+    """repeat_interleave's `repeats` as an int or a tuple of per-element counts, each checked >= 0."""
     if isinstance(repeats, Tensor):
-        if repeats.size != 1:
-            raise ValueError("repeat_interleave: a Tensor 'repeats' must hold one count (per-element counts are "
-                             f"not supported), but got shape {repeats.shape}")
-        repeats = int(repeats.asnumpy().reshape(()))
-    repeats = _int(repeats, "repeat_interleave", "repeats")
-    if repeats < 0:
+        if repeats.ndim > 1 or repeats.dtype not in mstype.int_type + mstype.uint_type:
+            raise ValueError(f"repeat_interleave: a Tensor 'repeats' must be a 0-d or 1-d integer tensor, but got "
+                             f"{repeats.dtype} of shape {repeats.shape}")
+        values = repeats.asnumpy().reshape(-1).tolist()  # the output's shape depends on them
+        repeats = values[0] if repeats.ndim == 0 else tuple(values)
+    if isinstance(repeats, (list, tuple)):
+        counts = tuple(_int(r, "repeat_interleave", "repeats") for r in repeats)
+    else:
+        counts = _int(repeats, "repeat_interleave", "repeats")
+    if min(counts if isinstance(counts, tuple) else (counts,), default=0) < 0:
         raise ValueError(f"repeat_interleave: 'repeats' must be >= 0, but got {repeats}")
+    return counts
+
+
+def repeat_interleave(input, repeats, axis=None):
+    """Each element repeated along `axis` (over the flattened input when None): `repeats` times (an int),
+    or counts[i] times for element i (a list, tuple or 1-d Tensor of one count per element)."""
+    x = _tensor(input, "repeat_interleave", "input")
+    counts = _repeat_counts(repeats)
     if axis is not None:
         axis = _axis("repeat_interleave", "axis", axis, x.ndim)
     if axis is None or x.ndim == 0:  # over the flattened input (a 0-d one as its one element, as NumPy)
         x, axis = reshape(x, (-1,)), 0
+    if isinstance(counts, tuple) and len(counts) == 1:
+        counts = counts[0]
+    if isinstance(counts, tuple):  # element i's index counts[i] times, then one Gather
+        n = x.shape[axis]
+        if len(counts) != n:
+            raise ValueError(f"repeat_interleave: 'repeats' must hold one count per element along axis {axis} "
+                             f"({n}), or a single count, but got {len(counts)} counts")
+        index = np.repeat(np.arange(n, dtype=np.int64), counts)
+        return prim("Gather")(x, Tensor(index), axis)
     # (..., n, 1, ...) broadcast to (..., n, repeats, ...), then the two axes merged.
     expanded = broadcast_to(reshape(x, x.shape[:axis + 1] + (1,) + x.shape[axis + 1:]),
-                            x.shape[:axis + 1] + (repeats,) + x.shape[axis + 1:])
-    return reshape(expanded, x.shape[:axis] + (x.shape[axis] * repeats,) + x.shape[axis + 1:])
+                            x.shape[:axis + 1] + (counts,) + x.shape[axis + 1:])
+    return reshape(expanded, x.shape[:axis] + (x.shape[axis] * counts,) + x.shape[axis + 1:])
 
 
 def nonzero(input, as_tuple=False):
