@@ -19,6 +19,11 @@ class BpropBuilder {
   V out(size_t i = 0) const { return args_.outputs[i]; }
   V dout(size_t i = 0) const { return args_.douts[i]; }
   const Primitive& prim() const { return args_.prim; }
+  // Op `op` with this primitive's attributes: the gradient ops that share their forward op's attribute
+  // struct (MaxPool's MaxPoolGrad, CrossEntropy's CrossEntropyGrad).
+  Primitive prim_like(std::string_view op) const {
+    return Primitive(OpRegistry::instance().get(op), prim().def().attrs->clone(prim().attrs()));
+  }
   // Whether input i's gradient is wanted (see BpropArgs::wanted); a rule may return V{} where not.
   bool wants(size_t i) const { return args_.wanted.empty() || args_.wanted[i]; }
   TensorSpec spec(V v) const { return e_.spec(v); }

@@ -86,11 +86,6 @@ Terms terms(BpropBuilder& b, const CrossEntropyAttrs& a, V x, V labels, V w) {
   return {hot, w_t, b.reduce_sum(w_t, {0, 1}, false), kept};
 }
 
-// `op` with the attributes of the primitive whose rule this is.
-Primitive same_attrs(BpropBuilder& b, const char* op) {
-  return Primitive(OpRegistry::instance().get(op), b.prim().def().attrs->clone(b.prim().attrs()));
-}
-
 // p = exp(x - lse), the softmax of rows whose log-sum-exp is lse (N,).
 V softmax_from_lse(BpropBuilder& b, V x, V lse) {
   return nn::exp(b, b.sub(x, b.reshape(lse, Shape{b.spec(x).shape[0], 1})));
@@ -110,7 +105,7 @@ std::vector<V> cross_entropy_bprop(BpropBuilder& b) {
   std::vector<V> args{x, labels, w, lse, d};
   V dx{};
   if (b.wants(0)) {
-    dx = b.emitter().emit(same_attrs(b, "CrossEntropyGrad"), args);
+    dx = b.emitter().emit(b.prim_like("CrossEntropyGrad"), args);
     if (!b.emitter().is_zero(b.dout(1)))  // d lse / dx = p
       dx = b.add(dx, b.mul(b.reshape(b.dout(1), Shape{b.spec(x).shape[0], 1}), softmax_from_lse(b, x, lse)));
   }

@@ -148,8 +148,7 @@ std::vector<TensorSpec> infer_pool_grad(const OpDef& op, const Pool2DAttrs& a, s
 using V = BpropBuilder::V;
 
 V emit_like(BpropBuilder& b, const char* op, std::initializer_list<V> inputs) {
-  Primitive prim(OpRegistry::instance().get(op), b.prim().def().attrs->clone(b.prim().attrs()));
-  return b.emitter().emit(prim, std::span<const V>(inputs.begin(), inputs.size()));
+  return b.emitter().emit(b.prim_like(op), std::span<const V>(inputs.begin(), inputs.size()));
 }
 
 // The bprop of a gradient op (x, y, grad) -> r that is linear in grad: `transpose` maps r's

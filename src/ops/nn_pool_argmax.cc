@@ -34,11 +34,6 @@ std::vector<TensorSpec> infer_max_pool_grad_argmax(const OpDef& op, const MaxPoo
   return {TensorSpec{in[0].dtype, in[0].shape}};
 }
 
-V emit_like(BpropBuilder& b, const char* op, std::initializer_list<V> inputs) {
-  Primitive prim(OpRegistry::instance().get(op), b.prim().def().attrs->clone(b.prim().attrs()));
-  return b.emitter().emit(prim, std::span<const V>(inputs.begin(), inputs.size()));
-}
-
 // r[n, c, oy, ox] = t[n, c, argmax[n, c, oy, ox]]: `t` (N, C, H, W) read at each window's argmax.
 V gather_at_argmax(BpropBuilder& b, V t, V argmax) {
   const Shape ts = b.spec(t).shape, pooled = b.spec(argmax).shape;
@@ -57,7 +52,8 @@ SPROUT_REGISTER(nn_pool_argmax) {
       .outputs({"output", "argmax"})
       .infer(infer_max_pool_argmax)
       .bprop(bprop_rule([](BpropBuilder& b) -> std::vector<V> {
-        return {emit_like(b, "MaxPoolGradWithArgmaxV2", {b.input(0), b.dout(0), b.out(1)})};
+        const std::vector<V> args{b.input(0), b.dout(0), b.out(1)};
+        return {b.emitter().emit(b.prim_like("MaxPoolGradWithArgmaxV2"), args)};
       }));
   define_op<MaxPoolArgmaxAttrs>("MaxPoolGradWithArgmaxV2")
       .doc("Gradient of MaxPoolWithArgmaxV2: each window's gradient added at its argmax.")
