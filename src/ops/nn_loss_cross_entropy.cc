@@ -27,9 +27,10 @@ namespace {
 
 using nn::V;
 
-// Checks (logits (N, C) floating, labels (N,) int32/int64, weight (C,) of the logits' dtype).
-void check_cross_entropy_inputs(const OpDef& op, const CrossEntropyAttrs& a, std::span<const TensorSpec> in) {
-  parse_reduction(op.name, a.reduction);
+// Checks (logits (N, C) floating, labels (N,) int32/int64, weight (C,) of the logits' dtype) and the
+// attributes; returns the reduction.
+Reduction check_cross_entropy_inputs(const OpDef& op, const CrossEntropyAttrs& a, std::span<const TensorSpec> in) {
+  const Reduction r = parse_reduction(op.name, a.reduction);
   SPROUT_CHECK(a.label_smoothing >= 0 && a.label_smoothing <= 1, ValueError, op.name,
                ": 'label_smoothing' must be in [0, 1], but got ", a.label_smoothing);
   SPROUT_CHECK(in[0].shape.size() == 2, ValueError, op.name, ": 'logits' must be 2-d (batch, classes), but got shape ",
@@ -42,20 +43,19 @@ void check_cross_entropy_inputs(const OpDef& op, const CrossEntropyAttrs& a, std
                name(in[0].dtype), "), but got ", name(in[2].dtype));
   SPROUT_CHECK(in[2].shape == Shape{in[0].shape[1]}, ValueError, op.name, ": 'weight' must have shape (",
                in[0].shape[1], ",), one weight per class, but got ", shape_str(in[2].shape));
+  return r;
 }
 
 std::vector<TensorSpec> infer_cross_entropy(const OpDef& op, const CrossEntropyAttrs& a,
                                             std::span<const TensorSpec> in) {
-  check_cross_entropy_inputs(op, a, in);
-  const bool none = parse_reduction(op.name, a.reduction) == Reduction::None;
+  const bool none = check_cross_entropy_inputs(op, a, in) == Reduction::None;
   const Shape rows{in[0].shape[0]};
   return {TensorSpec{in[0].dtype, none ? rows : Shape{}}, TensorSpec{in[0].dtype, rows}};
 }
 
 std::vector<TensorSpec> infer_cross_entropy_grad(const OpDef& op, const CrossEntropyAttrs& a,
                                                  std::span<const TensorSpec> in) {
-  check_cross_entropy_inputs(op, a, in);
-  const bool none = parse_reduction(op.name, a.reduction) == Reduction::None;
+  const bool none = check_cross_entropy_inputs(op, a, in) == Reduction::None;
   const Shape rows{in[0].shape[0]};
   for (size_t i : {size_t{3}, size_t{4}}) {
     const Shape want = i == 3 || none ? rows : Shape{};

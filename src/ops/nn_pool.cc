@@ -120,21 +120,17 @@ Pool2DGeometry max_pool_argmax_geometry(std::string_view op, const MaxPoolArgmax
 
 namespace {
 
-constexpr std::initializer_list<DType> kPoolTypes = {DType::Float16, DType::BFloat16, DType::Float32, DType::Float64};
-
-Shape pooled_shape(const Pool2DGeometry& g) { return Shape{g.n, g.c, g.oh, g.ow}; }
-
 std::vector<TensorSpec> infer_pool(const OpDef& op, const Pool2DAttrs& a, std::span<const TensorSpec> in) {
-  check_dtype_in(op, 0, in[0], kPoolTypes);
-  return {TensorSpec{in[0].dtype, pooled_shape(pool2d_geometry(op.name, a, in[0].shape))}};
+  check_dtype_in(op, 0, in[0], kPool2DTypes);
+  return {TensorSpec{in[0].dtype, pool2d_geometry(op.name, a, in[0].shape).pooled_shape()}};
 }
 
 // (x_origin, out_origin, grad): out_origin and grad have the pooled shape; the result has x's
 // (`to_input`, the gradients) or the pooled shape (MaxPoolGradGrad).
 template <bool TO_INPUT>
 std::vector<TensorSpec> infer_pool_grad(const OpDef& op, const Pool2DAttrs& a, std::span<const TensorSpec> in) {
-  check_dtype_in(op, 0, in[0], kPoolTypes);
-  Shape pooled = pooled_shape(pool2d_geometry(op.name, a, in[0].shape));
+  check_dtype_in(op, 0, in[0], kPool2DTypes);
+  Shape pooled = pool2d_geometry(op.name, a, in[0].shape).pooled_shape();
   for (size_t i = 1; i < 3; ++i) {
     SPROUT_CHECK(in[i].dtype == in[0].dtype, TypeError, op.name, ": '", op.inputs[i], "' must have the dtype of '",
                  op.inputs[0], "' (", name(in[0].dtype), "), but got ", name(in[i].dtype));

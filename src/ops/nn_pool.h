@@ -12,12 +12,15 @@
 // MindSpore's AvgPool, are not counted in an average.
 #pragma once
 
+#include <initializer_list>
 #include <span>
 #include <string>
 #include <string_view>
 #include <tuple>
 #include <vector>
 
+#include "base/dtype.h"
+#include "base/shape.h"
 #include "ops/attrs.h"
 
 namespace sprout {
@@ -66,7 +69,12 @@ struct Pool2DGeometry {
   int64_t pt, pb, pl, pr;  // padding: top, bottom, left, right
   int64_t dh = 1, dw = 1;  // dilation: MaxPoolWithArgmaxV2's only; the other kernels take 1
   int64_t planes() const { return n * c; }
+  Shape pooled_shape() const { return Shape{n, c, oh, ow}; }
 };
+
+// The dtypes the 2-d max and average pooling ops take.
+inline constexpr std::initializer_list<DType> kPool2DTypes = {DType::Float16, DType::BFloat16, DType::Float32,
+                                                              DType::Float64};
 
 // Validates the attributes against the input shape `x`; user errors name `op` (Note [Pool2D geometry]).
 Pool2DGeometry pool2d_geometry(std::string_view op, const Pool2DAttrs& a, std::span<const int64_t> x);

@@ -10,21 +10,17 @@ namespace {
 
 using V = BpropBuilder::V;
 
-constexpr std::initializer_list<DType> kPoolTypes = {DType::Float16, DType::BFloat16, DType::Float32, DType::Float64};
-
-Shape pooled_shape(const Pool2DGeometry& g) { return Shape{g.n, g.c, g.oh, g.ow}; }
-
 std::vector<TensorSpec> infer_max_pool_argmax(const OpDef& op, const MaxPoolArgmaxAttrs& a,
                                               std::span<const TensorSpec> in) {
-  check_dtype_in(op, 0, in[0], kPoolTypes);
-  const Shape pooled = pooled_shape(max_pool_argmax_geometry(op.name, a, in[0].shape));
+  check_dtype_in(op, 0, in[0], kPool2DTypes);
+  const Shape pooled = max_pool_argmax_geometry(op.name, a, in[0].shape).pooled_shape();
   return {TensorSpec{in[0].dtype, pooled}, TensorSpec{a.argmax_type, pooled}};
 }
 
 std::vector<TensorSpec> infer_max_pool_grad_argmax(const OpDef& op, const MaxPoolArgmaxAttrs& a,
                                                    std::span<const TensorSpec> in) {
-  check_dtype_in(op, 0, in[0], kPoolTypes);
-  const Shape pooled = pooled_shape(max_pool_argmax_geometry(op.name, a, in[0].shape));
+  check_dtype_in(op, 0, in[0], kPool2DTypes);
+  const Shape pooled = max_pool_argmax_geometry(op.name, a, in[0].shape).pooled_shape();
   SPROUT_CHECK(in[1].dtype == in[0].dtype, TypeError, op.name, ": 'grads' must have the dtype of 'x' (",
                name(in[0].dtype), "), but got ", name(in[1].dtype));
   check_dtype_in(op, 2, in[2], {DType::Int32, DType::Int64});

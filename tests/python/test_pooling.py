@@ -280,3 +280,16 @@ def test_max_pool2d_indices_through_layers_graph_mode_and_unpooling():
     y1, idx1 = ops.max_pool1d(ms.Tensor(z), 3, 2, 1, 2, return_indices=True)
     np.testing.assert_array_equal(y1.asnumpy(), ref1[0, :, 0])
     np.testing.assert_array_equal(idx1.asnumpy(), at1[0, :, 0])
+
+
+def test_max_pool_with_argmax_primitive_on_integers():
+    # The registry op takes floating-point x; ops.MaxPoolWithArgmaxV2 pools integers by gathered windows
+    # (Note [Max pooling indices]), with the same values, argmax and argmax dtype as on floats.
+    x = np.random.default_rng(5).integers(-50, 50, size=(2, 3, 7, 9)).astype(np.int32)
+    pool = ops.MaxPoolWithArgmaxV2((3, 2), (2, 2), (1, 1), (1, 2), True, ms.int32)
+    y, argmax = pool(ms.Tensor(x))
+    y_float, argmax_float = pool(ms.Tensor(x.astype(np.float64)))
+    assert y.dtype == ms.int32 and argmax.dtype == ms.int32
+    np.testing.assert_array_equal(y.asnumpy(), y_float.asnumpy().astype(np.int32))
+    np.testing.assert_array_equal(argmax.asnumpy(), argmax_float.asnumpy())
+

@@ -38,9 +38,8 @@ void max_pool_argmax_kernel(const MaxPoolArgmaxAttrs& a, std::span<const Tensor>
 std::vector<char> windows_with_input(int64_t out, int64_t n, int64_t k, int64_t s, int64_t pad, int64_t d) {
   std::vector<char> has(static_cast<size_t>(out));
   for (int64_t o = 0; o < out; ++o) {
-    const int64_t start = o * s - pad;
-    const int64_t first = start < 0 ? (-start + d - 1) / d : 0;  // the first tap at or after cell 0
-    has[static_cast<size_t>(o)] = first < k && start + first * d < n;
+    const Taps taps = taps_inside(o * s - pad, k, d, n);
+    has[static_cast<size_t>(o)] = taps.first < taps.last;
   }
   return has;
 }

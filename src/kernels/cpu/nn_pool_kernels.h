@@ -18,6 +18,17 @@ void for_plane_ranges(const Pool2DGeometry& g, Fn&& fn) {
   parallel_for(g.planes(), std::max<int64_t>(1, kParallelGrain / std::max<int64_t>(1, g.h * g.w)), fn);
 }
 
+// The taps [first, last) of a window starting at `start` with `k` cells spaced by `d` that fall inside
+// [0, n); a dilated window can have none (first == last).
+struct Taps {
+  int64_t first, last;
+};
+
+inline Taps taps_inside(int64_t start, int64_t k, int64_t d, int64_t n) {
+  const int64_t first = start < 0 ? (-start + d - 1) / d : 0;
+  return {first, std::max(first, std::min(k, (n - start + d - 1) / d))};
+}
+
 // Float32 average pooling through oneDNN, primitives cached per geometry.
 void onednn_avg_pool2d_forward(const Pool2DGeometry& g, const float* x, float* y);
 void onednn_avg_pool2d_backward(const Pool2DGeometry& g, const float* dy, float* dx);

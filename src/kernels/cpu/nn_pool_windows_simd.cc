@@ -47,17 +47,6 @@ InteriorColumns interior_columns(const Pool2DGeometry& g) {
   return {lo, hi};
 }
 
-// The taps [first, last) of a window starting at `start` with `k` cells spaced by `d` that fall inside
-// [0, n).
-struct Taps {
-  int64_t first, last;
-};
-
-Taps taps_inside(int64_t start, int64_t k, int64_t d, int64_t n) {
-  const int64_t first = start < 0 ? (-start + d - 1) / d : 0;
-  return {first, std::max(first, std::min(k, (n - start + d - 1) / d))};
-}
-
 // The first maximum of window (oy, ox) clipped to the input: its value and offset in the plane; a window
 // holding no input cell gives -inf at the first cell of its clipped rows and columns.
 template <class T>
