@@ -7,6 +7,7 @@
 #include <type_traits>
 #include <vector>
 
+#include "base/aligned_vector.h"
 #include "base/dtype.h"
 #include "base/parallel.h"
 #include "kernels/cpu/simd_half.h"
@@ -65,7 +66,7 @@ void half_rows_in_float(const Tensor& x, const Tensor& o, int64_t rows, int64_t 
       const H* px = x.data<H>();
       H* po = o.data<H>();
       parallel_for(rows, std::max<int64_t>(1, kParallelGrain / 8 / std::max<int64_t>(n, 1)), [&](int64_t b, int64_t e) {
-        std::vector<float> in(static_cast<size_t>(std::min(block_rows, e - b) * n)), out(in.size());
+        AlignedVector<float> in(static_cast<size_t>(std::min(block_rows, e - b) * n)), out(in.size());  // Note [Aligned scratch]
         for (int64_t r = b; r < e; r += block_rows) {
           const int64_t count = std::min(block_rows, e - r);
           simd_widen(px + r * n, in.data(), count * n);

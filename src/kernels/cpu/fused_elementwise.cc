@@ -19,6 +19,7 @@
 #include <algorithm>
 #include <vector>
 
+#include "base/aligned_vector.h"
 #include "base/error.h"
 #include "kernels/cpu/nn_act_simd.h"
 #include "base/parallel.h"
@@ -143,7 +144,7 @@ void run_typed(const FusedElementwise& f, std::span<const Tensor> inputs, Tensor
     std::vector<int64_t> strides(input_scalar.size());
     for (size_t i = 0; i < strides.size(); ++i) strides[i] = input_scalar[i] ? 0 : 1;
     parallel_for(n, kParallelGrain, [&](int64_t begin, int64_t end) {
-      thread_local std::vector<T> scratch;
+      thread_local AlignedVector<T> scratch;  // Note [Aligned scratch]
       const size_t size = f.steps.size() * static_cast<size_t>(kProgramBlock<T>);
       if (scratch.size() < size) scratch.resize(size);
       simd_program(f, input_ptr.data(), strides.data(), result, begin, end, stores, scratch.data());
@@ -153,7 +154,7 @@ void run_typed(const FusedElementwise& f, std::span<const Tensor> inputs, Tensor
   const int64_t block = std::min(kBlock, n);
   parallel_for(n, kParallelGrain, [&](int64_t begin, int64_t end) {
     // One scratch row per step, reused across calls (grown, never shrunk or cleared).
-    thread_local std::vector<T> scratch;
+    thread_local AlignedVector<T> scratch;
     const size_t rows = f.steps.size() + static_cast<size_t>(f.n_inputs);  // steps, then expanded inputs
     if (scratch.size() < rows * static_cast<size_t>(block)) scratch.resize(rows * block);
     std::vector<const T*> reg(n_regs);

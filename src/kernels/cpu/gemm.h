@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "base/aligned_vector.h"
 #include "tensor/tensor.h"
 
 namespace sprout {
@@ -61,7 +62,7 @@ class FixedRightGemm {
   BlasOperand b_;
   int64_t m_, n_, k_, lda_;
   std::unique_ptr<Packed> packed_;  // set when oneDNN runs the products
-  std::vector<T> b_transposed_;     // else a B^T copied once, so each product reads B in place
+  AlignedVector<T> b_transposed_;   // else a B^T copied once, so each product reads B in place
 };
 
 extern template class FixedRightGemm<float>;

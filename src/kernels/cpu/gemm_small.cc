@@ -10,6 +10,7 @@
 #include <limits>
 #include <vector>
 
+#include "base/aligned_vector.h"
 #include "base/parallel.h"
 #include "kernels/cpu/gemm_small.h"
 #include "base/simd_transpose-inl.h"
@@ -186,7 +187,7 @@ void run_tasks(const SmallGemm& s, int64_t parts, int64_t first, int64_t last) {
 
 // Columns [col, col + n) of op(B) (k x n) copied into `copy` as rows of whole vectors, ld = n rounded up
 // to a vector, zeros after n.
-RowMajorB copy_b(const BlasOperand& b, int64_t col, int64_t n, int64_t k, std::vector<float>& copy) {
+RowMajorB copy_b(const BlasOperand& b, int64_t col, int64_t n, int64_t k, AlignedVector<float>& copy) {
   const int64_t lanes = static_cast<int64_t>(hn::Lanes(D()));
   const int64_t ld = (n + lanes - 1) / lanes * lanes;
   const float* src = static_cast<const float*>(b.data);
@@ -226,7 +227,7 @@ void SmallSgemm(const BlasOperand& a, const BlasOperand& b, float* c, int64_t m,
     const int64_t bands = tiles >= threads ? threads : 1;
     const int64_t row_parts = bands == 1 ? std::min<int64_t>(threads, blocks) : 1;
     parallel_for(bands * row_parts, threads > 1 ? 1 : serial, [&](int64_t first, int64_t last) {
-      thread_local std::vector<float> copied_b;
+      thread_local AlignedVector<float> copied_b;  // Note [Aligned scratch]
       for (int64_t task = first; task < last; ++task) {
         const int64_t band = task / row_parts, part = task % row_parts;
         const int64_t col = tiles * band / bands * tile_cols;

@@ -9,6 +9,7 @@
 #include <cstring>
 #include <vector>
 
+#include "base/aligned_vector.h"
 #include "base/error.h"
 #include "base/parallel.h"
 #include "kernels/cpu/nn_conv_kernels.h"
@@ -334,7 +335,7 @@ namespace {
 template <class Fn>
 void for_each_task(int64_t tasks, Fn&& fn) {
   parallel_for(tasks, 1, [&](int64_t begin, int64_t end) {
-    thread_local std::vector<float> scratch;
+    thread_local AlignedVector<float> scratch;  // Note [Aligned scratch]
     for (int64_t i = begin; i < end; ++i) fn(i, scratch);
   });
 }
@@ -353,7 +354,7 @@ void correlate(const Correlation& p, const PaddedPlanes& planes, int64_t images,
   // Fewer images than threads: each image's rows in bands, one task per band (a band needs its rows
   // of the planes and kh - 1 more). Each output is the same sum whichever task computes it.
   const int64_t bands = images >= num_threads() ? 1 : std::min<int64_t>(p.out_h, (num_threads() + images - 1) / images);
-  for_each_task(images * bands, [&](int64_t task, std::vector<float>& scratch) {
+  for_each_task(images * bands, [&](int64_t task, AlignedVector<float>& scratch) {
     const int64_t n = task / bands, band = task % bands;
     Correlation rows = p;
     rows.row_begin = p.out_h * band / bands;
@@ -379,7 +380,7 @@ bool direct_conv_applies(const ConvGeometry& g) { return plain_2d_convolution(g)
 
 void direct_conv_forward(const ConvGeometry& g, const float* x, const float* w, float* y) {
   const Correlation p{g.c, g.o, g.k[1], g.k[2], g.out[1], g.out[2]};
-  std::vector<float> filters(static_cast<size_t>(g.o * g.c * p.kh * p.kw));  // [c][ky][kx][o]
+  AlignedVector<float> filters(static_cast<size_t>(g.o * g.c * p.kh * p.kw));  // [c][ky][kx][o]
   for (int64_t o = 0; o < g.o; ++o)
     for (int64_t i = 0; i < g.c * p.kh * p.kw; ++i) filters[static_cast<size_t>(i * g.o + o)] = w[o * g.c * p.kh * p.kw + i];
   const PaddedPlanes planes = padded_planes(p, g.in[1], g.pad_before[1], g.pad_before[2]);
@@ -391,7 +392,7 @@ void direct_conv_backward_data(const ConvGeometry& g, const float* dy, const flo
   // dy padded by k - 1 - pad with w flipped, dy's channels as its inputs and dx's as its outputs.
   const int64_t kh = g.k[1], kw = g.k[2];
   const Correlation p{g.o, g.c, kh, kw, g.in[1], g.in[2]};
-  std::vector<float> filters(static_cast<size_t>(g.o * g.c * kh * kw));  // [o][ky][kx][c], flipped
+  AlignedVector<float> filters(static_cast<size_t>(g.o * g.c * kh * kw));  // [o][ky][kx][c], flipped
   for (int64_t o = 0; o < g.o; ++o)
     for (int64_t c = 0; c < g.c; ++c)
       for (int64_t ky = 0; ky < kh; ++ky)
@@ -411,7 +412,7 @@ void direct_conv_backward_weights(const ConvGeometry& g, const float* dy, const 
   const int64_t filter_size = g.o * g.c * p.kh * p.kw, groups = (g.n + images_per_sum - 1) / images_per_sum;
   const PaddedPlanes planes = padded_planes(p, g.in[1], g.pad_before[1], g.pad_before[2]);
   std::vector<double> per_group(static_cast<size_t>(groups * filter_size), 0.0);
-  for_each_task(groups, [&](int64_t group, std::vector<float>& scratch) {
+  for_each_task(groups, [&](int64_t group, AlignedVector<float>& scratch) {
     const int64_t first = group * images_per_sum, count = std::min(images_per_sum, g.n - first);
     if (scratch.size() < static_cast<size_t>(count * planes.image_size()))
       scratch.resize(static_cast<size_t>(count * planes.image_size()));
