@@ -4,6 +4,7 @@
 #include <cstring>
 
 #include "base/parallel.h"
+#include "tensor/copy_back_to_front.h"
 #include "tensor/nd_loop.h"
 #include "tensor/transpose_tiles.h"
 
@@ -201,12 +202,15 @@ Tensor Tensor::clone() const {
 }
 
 namespace {
-// n elements from src (stride ss) to dst (stride ds): memcpy when both are contiguous, a fill when the
-// source is one broadcast value (the gradient of a sum made contiguous), else element by element.
+// n elements from src (stride ss) to dst (stride ds): memcpy when both are contiguous (back to front
+// when the destination sits just past the source: Note [Copies just past their source]), a fill when
+// the source is one broadcast value (the gradient of a sum made contiguous), else element by element.
 template <class Word>
 void copy_run(Word* d, int64_t ds, const Word* s, int64_t ss, int64_t n) {
   if (ds == 1 && ss == 1) {
-    std::memcpy(d, s, static_cast<size_t>(n) * sizeof(Word));
+    const size_t bytes = static_cast<size_t>(n) * sizeof(Word);
+    if (bytes >= 256 && copy_stalls_front_to_back(d, s)) copy_back_to_front(d, s, bytes);
+    else std::memcpy(d, s, bytes);
   } else if (ds == 1 && ss == 0) {
     std::fill(d, d + n, *s);
   } else {

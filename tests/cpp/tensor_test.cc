@@ -1,13 +1,16 @@
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstring>
 #include <fstream>
 #include <iterator>
 #include <numeric>
 #include <string>
+#include <vector>
 
 #include "tensor/allocator.h"
+#include "tensor/copy_back_to_front.h"
 #include "tensor/tensor.h"
 
 namespace sprout {
@@ -199,6 +202,33 @@ TEST(Allocator, StorageReturnsMemoryWhenLastViewDies) {
     EXPECT_GT(a.stats().allocated_bytes, before);
   }
   EXPECT_EQ(a.stats().allocated_bytes, before);
+}
+
+// Note [Copies just past their source]: every length around the vector groups, at every offset of the
+// destination within a cache line past the source; the bytes outside the copy stay untouched.
+TEST(CopyBackToFront, MatchesMemcpy) {
+  std::vector<uint8_t> src(8192), want(8192), got(8192);
+  for (size_t i = 0; i < src.size(); ++i) src[i] = static_cast<uint8_t>(i * 131 + 7);
+  for (size_t bytes : {0, 1, 63, 64, 65, 255, 256, 257, 300, 1000, 4096}) {
+    for (size_t at : {0, 1, 3, 12, 63}) {
+      std::fill(want.begin(), want.end(), uint8_t{0xAB});
+      std::fill(got.begin(), got.end(), uint8_t{0xAB});
+      std::memcpy(want.data() + at, src.data(), bytes);
+      copy_back_to_front(got.data() + at, src.data(), bytes);
+      EXPECT_EQ(got, want) << bytes << " bytes at " << at;
+    }
+  }
+}
+
+TEST(CopyBackToFront, StallsOnlyWithinALinePastTheSource) {
+  alignas(4096) static char page[3 * 4096];
+  EXPECT_FALSE(copy_stalls_front_to_back(page, page));
+  EXPECT_FALSE(copy_stalls_front_to_back(page + 4096, page));  // the same offset: an exact 4 KiB alias
+  EXPECT_TRUE(copy_stalls_front_to_back(page + 4, page));
+  EXPECT_TRUE(copy_stalls_front_to_back(page + 4096 + 12, page));
+  EXPECT_TRUE(copy_stalls_front_to_back(page + 63, page));
+  EXPECT_FALSE(copy_stalls_front_to_back(page + 64, page));
+  EXPECT_FALSE(copy_stalls_front_to_back(page, page + 12));  // the destination behind
 }
 
 }  // namespace

@@ -280,6 +280,27 @@ def test_transposing_copies_match_numpy(dtype):
     np.testing.assert_array_equal(row.T.contiguous().asnumpy(), np.broadcast_to(x[:1], (40, 64)).T)
 
 
+@pytest.mark.parametrize("dtype", [np.int8, np.float16, np.float32, np.float64])
+def test_row_copies_just_past_their_source_match_numpy(dtype):
+    """Rows whose destination lies a few bytes past the source modulo 4 KiB are copied back to front
+    (Note [Copies just past their source]): every shift, row lengths around the vector groups, and a
+    roll, whose two pieces are such copies."""
+    rng = np.random.default_rng(4)
+    for cols in (64, 300, 1024, 1031):
+        a = (rng.standard_normal((16, cols)) * 50).astype(dtype)
+        for k in (1, 3, 7, 15, 17, 64, cols - 1):
+            out = ms.Tensor(np.zeros_like(a))
+            out[:, k:] = ms.Tensor(a)[:, :cols - k]
+            want = np.zeros_like(a)
+            want[:, k:] = a[:, :cols - k]
+            np.testing.assert_array_equal(out.asnumpy(), want)
+        np.testing.assert_array_equal(ms.ops.roll(ms.Tensor(a), 3, 1).asnumpy(), np.roll(a, 3, 1))
+    # Blocks of 4 MiB and more start on 2 MiB boundaries, so these rows are 4 and 12 bytes past theirs.
+    big = rng.standard_normal((1024, 1024)).astype(np.float32)
+    for k in (1, 3):
+        np.testing.assert_array_equal(ms.ops.roll(ms.Tensor(big), k, 1).asnumpy(), np.roll(big, k, 1))
+
+
 def test_transposing_copies_move_float32_bits():
     """The shuffles move bits: NaN payloads and negative zeros come through unchanged."""
     bits = np.random.default_rng(2).integers(0, 2**32, (70, 45), dtype=np.uint64).astype(np.uint32)
