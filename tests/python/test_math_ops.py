@@ -175,6 +175,19 @@ def test_clamp_with_one_bound():
     assert x.clamp(-1, 1).asnumpy().tolist() == [-1.0, 0.5, 1.0]
 
 
+@pytest.mark.parametrize("dtype", [np.int64, np.int32, np.int16, np.int8, np.uint8])
+def test_integer_clamp_by_numbers_matches_numpy(dtype):
+    """Integer clamps by two numbers run in vectors (simd_clamp.h): the type's extremes, a length with a
+    tail past the last vector, and lo > hi (every value hi, as PyTorch)."""
+    info = np.iinfo(dtype)
+    rng = np.random.default_rng(5)
+    x = np.concatenate([np.array([info.min, info.max, 0, 1], dtype),
+                        rng.integers(info.min, info.max, 100_003, dtype=dtype, endpoint=True)])
+    lo, hi = (3, 100) if info.min == 0 else (-50, 60)
+    np.testing.assert_array_equal(ops.clamp(ms.Tensor(x), lo, hi).asnumpy(), np.clip(x, lo, hi))
+    np.testing.assert_array_equal(ops.clamp(ms.Tensor(x[:37]), hi, lo).asnumpy(), np.full(37, lo, dtype))
+
+
 def test_round_decimals():
     np.testing.assert_allclose(ops.round(ms.Tensor([1.234, -5.678]), decimals=2).asnumpy(), [1.23, -5.68], rtol=1e-6)
 
