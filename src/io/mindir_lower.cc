@@ -26,7 +26,8 @@ using ir::FuncGraph;
 // gates, their sigmoids and tanhs, and the steps' results joined by Stack; PadEdges (reflect, replicate
 // and circular padding) as Slice, ReverseV2 or BroadcastTo and Concat per axis; MaxPool with explicit
 // padding (pad_mode "pad") as the input padded with -inf by Concat, then MaxPool; CrossEntropy as
-// LogSoftmax and NLLLoss, plus label smoothing's sum of weighted log-probabilities. NLLLoss with reduction
+// LogSoftmax and NLLLoss, plus label smoothing's sum of weighted log-probabilities; SearchSorted as a count
+// of the elements below each value (Less or LessEqual, Cast, ReduceSum). NLLLoss with reduction
 // 'none' has its ignored rows set to 0 by Select: MindSpore 2.10's CPU kernel leaves them unwritten
 // (garbage, every time, in a loop of 300 calls). A file of Sprout's own loads these back as the same
 // compositions.
@@ -231,8 +232,24 @@ class Lowering {
     return op("Add", {op("Mul", {nll[0], scalar(1 - e, x)}), op("Mul", {smooth, scalar(e / classes, x)})});
   }
 
+  // SearchSorted as the count of each row's elements below each value (at or below with 'right'), over
+  // a (..., values, row) comparison. A NaN value counts nothing below it here (0, where the op gives the
+  // row's length).
+  AnfNode* search_sorted(CNode* node, const Primitive& prim) {
+    AnfNode *seq = node->input(1), *values = node->input(2);
+    auto expand = [&](AnfNode* t, size_t axis) {
+      return op(Primitive::make("ExpandDims").with_attr("axis", AttrValue(static_cast<int64_t>(axis))), {t});
+    };
+    const size_t seq_rank = shape(seq).size();
+    AnfNode* rows = seq_rank == 1 ? seq : expand(seq, seq_rank - 1);
+    AnfNode* below = op(std::get<bool>(prim.attr("right")) ? "LessEqual" : "Less", {rows, expand(values, shape(values).size())});
+    AnfNode* counts = op(Primitive::make("Cast").with_attr("dst_type", prim.attr("dtype")), {below});
+    return op(Primitive::make("ReduceSum").with_attr("axis", AttrValue(std::vector<int64_t>{-1})), {counts});
+  }
+
   AnfNode* rewrite(CNode* node, const Primitive& prim) {
     const std::string& name = prim.name();
+    if (name == "SearchSorted") return search_sorted(node, prim);
     if (name == "CrossEntropy") return cross_entropy(node, prim);
     if (name == "NLLLoss" && std::get<std::string>(prim.attr("reduction")) == "none")
       return compiler::emit_make_tuple(g_, nll_loss(prim, node->input(1), node->input(2), node->input(3)));

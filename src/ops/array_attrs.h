@@ -197,6 +197,15 @@ struct TopKAttrs {
   }
 };
 
+struct SearchSortedAttrs {
+  DType dtype = DType::Int64;
+  bool right = false;
+  static constexpr auto fields() {
+    return std::tuple{attr("dtype", &SearchSortedAttrs::dtype, "Dtype of the positions: Int32 or Int64."),
+                      attr("right", &SearchSortedAttrs::right, "Insert after equal values instead of before.")};
+  }
+};
+
 struct GatherElementsAttrs {
   int64_t dim = 0;
   static constexpr auto fields() {

@@ -1,5 +1,5 @@
-// Ordering ops: Sort, TopK (values and Int32 indices) and Unique (sorted distinct values and, for each
-// input element, the position of its value among them).
+// Ordering ops: Sort, TopK (values and Int32 indices), Unique (sorted distinct values and, for each
+// input element, the position of its value among them) and SearchSorted (insertion points in sorted rows).
 #include "ops/array_attrs.h"
 #include "ops/array_bprop.h"
 #include "ops/infer_util.h"
@@ -46,6 +46,19 @@ std::vector<Tensor> dispatch_unique(const NoAttrs& a, std::span<const Tensor> in
   return out;
 }
 
+std::vector<TensorSpec> infer_search_sorted(const OpDef& op, const SearchSortedAttrs& a, std::span<const TensorSpec> in) {
+  check_not_bool(op, 0, in[0]);
+  const Shape &seq = in[0].shape, &values = in[1].shape;
+  SPROUT_CHECK(!seq.empty(), ValueError, op.name, ": 'sorted_sequence' must have rank >= 1, but got a 0-d tensor");
+  SPROUT_CHECK(a.dtype == DType::Int32 || a.dtype == DType::Int64, TypeError, op.name,
+               ": 'dtype' must be Int32 or Int64, but got ", name(a.dtype));
+  if (seq.size() > 1)
+    SPROUT_CHECK(values.size() == seq.size() && std::equal(seq.begin(), seq.end() - 1, values.begin()), ValueError,
+                 op.name, ": 'sorted_sequence' of shape ", shape_str(seq), " and 'values' of shape ", shape_str(values),
+                 " must match in every dimension but the last");
+  return {TensorSpec{a.dtype, values}};
+}
+
 }  // namespace
 
 SPROUT_REGISTER(array_sort) {
@@ -71,6 +84,16 @@ SPROUT_REGISTER(array_sort) {
         const int64_t last = static_cast<int64_t>(b.spec(b.input(0)).shape.size()) - 1;
         return {scatter_back(b, b.out(1), b.dout(0), last)};
       }));
+  define_op<SearchSortedAttrs>("SearchSorted")
+      .doc("For each value, the index in the innermost row of 'sorted_sequence' (ascending, NaN last) where "
+           "inserting it keeps the row sorted: before equal values, or after them with 'right'. A 1-d sequence "
+           "serves every value.")
+      .inputs({"sorted_sequence", "values"})
+      .outputs({"positions"})
+      .non_differentiable({true})
+      .dtype_policy(DTypePolicy::Promote)
+      .infer(infer_search_sorted)
+      .bprop(bprop_rule([](BpropBuilder&) -> std::vector<V> { return {V{}, V{}}; }));
   define_op<NoAttrs>("Unique")
       .doc("The distinct values of a 1-d tensor in ascending order, and each element's position among them.")
       .inputs({"input_x"})

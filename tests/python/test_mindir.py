@@ -101,6 +101,23 @@ def test_a_function_with_two_outputs_and_a_cast(tmp_path):
     np.testing.assert_allclose(b.asnumpy(), np.exp(x.asnumpy()).sum(0), rtol=1e-6)
 
 
+def test_searchsorted_exports_as_a_count_of_smaller_elements(tmp_path):
+    # SearchSorted has no MindSpore primitive in the table: the file holds Less / LessEqual, Cast and
+    # ReduceSum (mindir_lower.cc), which give the op's positions for a 1-d sequence and for rows.
+    def f(rows, values):
+        return (ops.searchsorted(Tensor(np.array([0.1, 0.5, 0.5, 0.9], np.float32)), values[0]),
+                ops.searchsorted(rows, values, right=True, out_int32=True))
+
+    rows = Tensor(np.array([[0.0, 1.0, 2.0], [-1.0, 0.25, 0.5]], np.float32))
+    values = Tensor(np.array([[0.5, 2.0, -3.0, 1.0], [0.25, 0.3, 9.0, -1.0]], np.float32))
+    ms.export(f, rows, values, file_name=str(tmp_path / "search"))
+    graph = ms.load(str(tmp_path / "search.mindir"))
+    got = nn.GraphCell(graph)(rows, values)
+    for g, e in zip(got, f(rows, values)):
+        assert g.dtype == e.dtype
+        np.testing.assert_array_equal(g.asnumpy(), e.asnumpy())
+
+
 def test_export_runs_the_network_in_inference_mode_and_restores_its_mode(tmp_path):
     name, net, inputs = interop_models()[1]  # ConvBN: BatchNorm
     net.set_train(False)

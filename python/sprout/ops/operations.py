@@ -114,6 +114,24 @@ class MaxPoolWithArgmaxV2(globals()["MaxPoolWithArgmaxV2"]):
         return self._c(x)
 
 
+class SearchSorted(globals()["SearchSorted"]):
+    """``ops.SearchSorted(dtype=mindspore.int64, right=False)(sorted_sequence, values, sorter=None)``: for each
+    value, the index where inserting it keeps the innermost rows of sorted_sequence sorted (ops.searchsorted's
+    checks and messages)."""
+
+    def __init__(self, dtype=mstype.int64, right=False):
+        if dtype not in (mstype.int32, mstype.int64):
+            raise TypeError(f"SearchSorted: 'dtype' must be mindspore.int32 or mindspore.int64, but got {dtype!r}")
+        if not isinstance(right, bool):
+            raise TypeError(f"SearchSorted: 'right' must be a bool, but got {type(right).__name__}")
+        super().__init__(dtype, right)
+
+    def __call__(self, sorted_sequence, values, sorter=None):
+        from sprout.ops.function import array_search_func  # imports this module
+        return array_search_func.searchsorted(sorted_sequence, values, out_int32=self.attrs["dtype"] == mstype.int32,
+                                              right=self.attrs["right"], sorter=sorter)
+
+
 class Print(globals()["Print"]):
     """``ops.Print()(*args)``: prints its arguments one per line, tensors in their repr form
     (``Tensor(shape=[2], dtype=Float32, value= [...])``) as MindSpore's Print does, in program order in graph

@@ -1,7 +1,8 @@
-// CPU kernels of Sort, TopK and Unique. Each line along the sorted axis is copied into a buffer of
+// CPU kernels of Sort, TopK, Unique and SearchSorted. Each line along the sorted axis is copied into a buffer of
 // keys carrying value and index (Note [Sort keys]), sorted with Highway's vectorized quicksort
 // (partial_sort for TopK) and written back; lines split across threads. 64-bit values sort as
 // (value, index) pairs with std::sort; Unique sorts them as K64V64 pairs (Note [Unique by one sort]).
+// SearchSorted binary-searches each value's row (Note [Searching sorted rows]).
 #include <algorithm>
 #include <cmath>
 #include <cstring>
@@ -233,12 +234,57 @@ void unique_kernel(const NoAttrs&, std::span<const Tensor> in, std::span<Tensor>
   });
 }
 
+// Note [Searching sorted rows]
+// Each value's position comes from a binary search of its row (the one row of a 1-d sequence), values
+// split across threads. The order puts NaN after every number, where Sort leaves it, so a NaN value goes
+// after the numbers of the row (NumPy's and PyTorch's answer; MindSpore's CPU kernel gives 0 on the
+// left). Counting the row's elements below each value, as a broadcast comparison did before, took
+// memory for values x row booleans: 1M values in a row of 100K could not allocate.
+template <class T, class Pos>
+void search_sorted_typed(const Tensor& seq, const Tensor& values, const Tensor& out, bool right) {
+  using C = compute_t<T>;
+  auto before = [](C a, C b) {
+    if constexpr (std::is_floating_point_v<C>) return a < b || (std::isnan(b) && !std::isnan(a));
+    else return a < b;
+  };
+  const T* ps = seq.data<T>();
+  const T* pv = values.data<T>();
+  Pos* po = out.data<Pos>();
+  const int64_t row = seq.shape().back();
+  const int64_t values_per_row = seq.ndim() == 1 ? values.numel() : values.shape().back();
+  parallel_for(values.numel(), kParallelGrain / 16, [&](int64_t begin, int64_t end) {
+    for (int64_t i = begin; i < end; ++i) {
+      const T* r = ps + (seq.ndim() == 1 ? 0 : i / values_per_row * row);
+      const C v = static_cast<C>(pv[i]);
+      const T* at = right ? std::upper_bound(r, r + row, v, [&](C x, const T& e) { return before(x, static_cast<C>(e)); })
+                          : std::lower_bound(r, r + row, v, [&](const T& e, C x) { return before(static_cast<C>(e), x); });
+      po[i] = static_cast<Pos>(at - r);
+    }
+  });
+}
+
+void search_sorted_kernel(const SearchSortedAttrs& a, std::span<const Tensor> in, std::span<Tensor> out) {
+  const Tensor seq = in[0].contiguous(), values = in[1].contiguous();
+  if (values.numel() == 0) return;
+  visit_dtype(seq.dtype(), [&](auto zero) {
+    using T = decltype(zero);
+    if constexpr (std::is_same_v<T, bool>) {
+      SPROUT_ASSERT(false, "SearchSorted on Bool");
+    } else if (a.dtype == DType::Int32) {
+      search_sorted_typed<T, int32_t>(seq, values, out[0], a.right);
+    } else {
+      search_sorted_typed<T, int64_t>(seq, values, out[0], a.right);
+    }
+  });
+}
+
 }  // namespace
 
 SPROUT_REGISTER(cpu_array_sort) {
   register_kernel<SortAttrs>("Sort", Device::CPU, sort_kernel);
   register_kernel<TopKAttrs>("TopK", Device::CPU, top_k_kernel);
   register_kernel<NoAttrs>("Unique", Device::CPU, unique_kernel);
+  register_kernel<SearchSortedAttrs>("SearchSorted", Device::CPU, search_sorted_kernel);
 }
 
 }  // namespace sprout

@@ -10,15 +10,6 @@ from sprout.ops.function._prims import prim
 from sprout.ops.function.array_func import _int, _tensor, cast, one_hot, reshape, unsorted_segment_sum
 from sprout.ops.function.array_view_func import _axis, moveaxis, nonzero
 
-_reduce_sum = prim("ReduceSum", keep_dims=False)
-
-
-def _count_below(boundaries, values, right):
-    """How many of `boundaries` (along their last axis) lie below each value (at or below with right)."""
-    compare = prim("LessEqual" if right else "Less")
-    below = compare(prim("ExpandDims")(boundaries, boundaries.ndim - 1), prim("ExpandDims")(values, values.ndim))
-    return _reduce_sum(cast(below, mstype.int64), (-1,))
-
 
 def searchsorted(sorted_sequence, values, *, out_int32=False, right=False, side=None, sorter=None):
     """For each value, the index in `sorted_sequence` (ascending along its last axis) where inserting it
@@ -37,12 +28,7 @@ def searchsorted(sorted_sequence, values, *, out_int32=False, right=False, side=
         raise ValueError(f"searchsorted: 'sorted_sequence' {seq.shape} and 'values' {vals.shape} must match in "
                          "every dimension but the last")
     right = right or side == "right"
-    if seq.ndim == 1:  # one sequence for every value: (R,) against (..., 1)
-        out = _reduce_sum(cast(prim("LessEqual" if right else "Less")(seq, prim("ExpandDims")(vals, vals.ndim)),
-                               mstype.int64), (-1,))
-    else:
-        out = _count_below(seq, vals, right)
-    return cast(out, mstype.int32) if out_int32 else out
+    return prim("SearchSorted", dtype=mstype.int32 if out_int32 else mstype.int64, right=right)(seq, vals)
 
 
 def bucketize(input, boundaries, *, right=False):

@@ -15,7 +15,7 @@ from sprout.ops.primitive import Primitive, prim_attr_register
 
 __all__ = ["GatherD", "GatherV2", "IndexAdd", "InplaceIndexAdd", "IndexFill", "IndexPut", "InplaceAdd",
            "InplaceSub", "InplaceUpdateV2", "MaskedScatter", "ScatterNdAdd", "ScatterNdUpdate", "ScatterUpdate",
-           "TensorScatterAdd", "SearchSorted", "Bucketize", "UnravelIndex", "UnsortedSegmentMax",
+           "TensorScatterAdd", "Bucketize", "UnravelIndex", "UnsortedSegmentMax",
            "UnsortedSegmentMin", "UnsortedSegmentProd", "EmbeddingLookup"]
 
 
@@ -206,22 +206,6 @@ class TensorScatterAdd(Primitive):
 
     def __call__(self, input_x, indices, updates):
         return F.tensor_scatter_add(input_x, indices, updates)
-
-
-class SearchSorted(Primitive):
-    """``SearchSorted(dtype=ms.int64, right=False)(sorted_sequence, values, sorter=None)``: for each value,
-    the index where inserting it keeps the innermost rows of sorted_sequence sorted."""
-
-    @prim_attr_register
-    def __init__(self, dtype=mstype.int64, right=False):
-        if dtype not in (mstype.int32, mstype.int64):
-            raise TypeError(f"SearchSorted: 'dtype' must be mindspore.int32 or mindspore.int64, but got {dtype!r}")
-        check_bool("SearchSorted", "right", right)
-        self.init_prim_io_names(["sorted_sequence", "values"], ["positions"])
-
-    def __call__(self, sorted_sequence, values, sorter=None):
-        return F.searchsorted(sorted_sequence, values, out_int32=self.dtype == mstype.int32, right=self.right,
-                              sorter=sorter)
 
 
 class Bucketize(Primitive):
