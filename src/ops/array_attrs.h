@@ -167,6 +167,14 @@ struct ArgAttrs {
   }
 };
 
+// Cummax, Cummin.
+struct CumExtremeAttrs {
+  int64_t axis = 0;
+  static constexpr auto fields() {
+    return std::tuple{attr("axis", &CumExtremeAttrs::axis, "The axis to run along.")};
+  }
+};
+
 // CumSum, CumProd.
 struct CumAttrs {
   bool exclusive = false;

@@ -1,4 +1,5 @@
-// Array ops that walk one axis: Argmax, Argmin (indices of the extremum) and the scans CumSum, CumProd.
+// Array ops that walk one axis: Argmax, Argmin (indices of the extremum) and the scans CumSum, CumProd,
+// Cummax and Cummin (running extremes with their positions).
 #include "ops/array_attrs.h"
 #include "ops/array_bprop.h"
 #include "ops/infer_util.h"
@@ -50,6 +51,22 @@ std::vector<V> cumprod_bprop(BpropBuilder& b) {
   return {b.div(scanned, b.input(0))};
 }
 
+// Cummax's indices are Int64 and Cummin's Int32, as MindSpore's primitives give them.
+template <DType kIndex>
+std::vector<TensorSpec> infer_cum_extreme(const OpDef& op, const CumExtremeAttrs& a, std::span<const TensorSpec> in) {
+  normalize_axis(op.name, "axis", a.axis, std::max<int64_t>(1, static_cast<int64_t>(in[0].shape.size())));
+  return {in[0], TensorSpec{kIndex, in[0].shape}};
+}
+
+// Each running extreme is one input element, named by its index: dout goes back there.
+std::vector<V> cum_extreme_bprop(BpropBuilder& b) {
+  const int64_t ndim = std::max<int64_t>(1, static_cast<int64_t>(b.spec(b.input(0)).shape.size()));
+  const int64_t axis = normalize_axis(b.prim().name(), "axis", b.prim().attrs_as<CumExtremeAttrs>().axis, ndim);
+  if (b.spec(b.input(0)).shape.empty()) return {b.dout(0)};
+  return {emit_op(b, "TensorScatterElements", {zeros_like(b, b.input(0)), b.out(1), b.dout(0)},
+                  {{"axis", axis}, {"reduction", std::string("add")}})};
+}
+
 }  // namespace
 
 SPROUT_REGISTER(array_scan) {
@@ -73,6 +90,22 @@ SPROUT_REGISTER(array_scan) {
       .outputs({"output"})
       .infer(infer_cum)
       .bprop(bprop_rule(cumsum_bprop));
+  define_op<CumExtremeAttrs>("Cummax")
+      .doc("Running maximum along 'axis' and where it is (Int64; the latest of equal values; NaN counts as "
+           "largest, so it propagates).")
+      .inputs({"x"})
+      .outputs({"y", "indices"})
+      .non_differentiable({false, true})
+      .infer(infer_cum_extreme<DType::Int64>)
+      .bprop(bprop_rule(cum_extreme_bprop));
+  define_op<CumExtremeAttrs>("Cummin")
+      .doc("Running minimum along 'axis' and where it is (Int32; the latest of equal values; NaN propagates "
+           "as in Cummax).")
+      .inputs({"x"})
+      .outputs({"y", "indices"})
+      .non_differentiable({false, true})
+      .infer(infer_cum_extreme<DType::Int32>)
+      .bprop(bprop_rule(cum_extreme_bprop));
   define_op<CumAttrs>("CumProd")
       .doc("Running product along 'axis' (exclusive: without the element itself; reverse: from the end).")
       .inputs({"x"})

@@ -188,6 +188,29 @@ def test_integer_clamp_by_numbers_matches_numpy(dtype):
     np.testing.assert_array_equal(ops.clamp(ms.Tensor(x[:37]), hi, lo).asnumpy(), np.full(37, lo, dtype))
 
 
+def test_running_extremes_match_numpy_with_ties_nan_and_column_blocks():
+    """Cummax / Cummin (array_scan.cc): ties move the index to the latest position, NaN takes over and stays
+    (each later NaN moves the index), bool inputs, and axes with 1, 5 and 700 columns per step (the kernel
+    carries blocks of 256 columns)."""
+    rng = np.random.default_rng(6)
+    for shape, axis in (((300, 40), 1), ((30, 40, 5), 1), ((50, 700), 0)):
+        x = rng.integers(0, 4, shape).astype(np.float32)  # few values: many ties
+        values, indices = ops.cummax(ms.Tensor(x), axis)
+        np.testing.assert_array_equal(values.asnumpy(), np.maximum.accumulate(x, axis))
+        positions = np.indices(x.shape)[axis]
+        latest = np.maximum.accumulate(np.where(x == np.maximum.accumulate(x, axis), positions, 0), axis)
+        np.testing.assert_array_equal(indices.asnumpy(), latest)
+        values, _ = ops.cummin(ms.Tensor(x), axis)
+        np.testing.assert_array_equal(values.asnumpy(), np.minimum.accumulate(x, axis))
+    x = ms.Tensor(np.array([2.0, np.nan, 5.0, np.nan, 1.0], np.float32))
+    for fn in (ops.cummax, ops.cummin):
+        values, indices = fn(x, 0)
+        np.testing.assert_array_equal(values.asnumpy(), [2.0, np.nan, np.nan, np.nan, np.nan])
+        assert indices.asnumpy().tolist() == [0, 1, 1, 3, 3]
+    values, indices = ops.cummax(ms.Tensor(np.array([False, True, False, True])), 0)
+    assert values.asnumpy().tolist() == [False, True, True, True] and indices.asnumpy().tolist() == [0, 1, 1, 3]
+
+
 def test_round_decimals():
     np.testing.assert_allclose(ops.round(ms.Tensor([1.234, -5.678]), decimals=2).asnumpy(), [1.23, -5.68], rtol=1e-6)
 

@@ -132,6 +132,26 @@ class SearchSorted(globals()["SearchSorted"]):
                                               right=self.attrs["right"], sorter=sorter)
 
 
+def _running_extreme(base, api):
+    """The registry's Cummax / Cummin with MindSpore's check of 'axis' (an int, given to the constructor)."""
+
+    class Running(base):
+        def __init__(self, axis=0):
+            if isinstance(axis, bool) or not isinstance(axis, int):
+                raise TypeError(f"{api}: 'axis' must be an int, but got {type(axis).__name__}")
+            super().__init__(axis)
+
+    Running.__name__ = Running.__qualname__ = api
+    Running.__doc__ = (f"``ops.{api}(axis)(x)``: (values, indices) of the running "
+                       f"{'maximum' if api == 'Cummax' else 'minimum'} along `axis` "
+                       f"({'Int64' if api == 'Cummax' else 'Int32'} indices, as MindSpore's primitive gives).")
+    return Running
+
+
+Cummax = _running_extreme(globals()["Cummax"], "Cummax")
+Cummin = _running_extreme(globals()["Cummin"], "Cummin")
+
+
 class Print(globals()["Print"]):
     """``ops.Print()(*args)``: prints its arguments one per line, tensors in their repr form
     (``Tensor(shape=[2], dtype=Float32, value= [...])``) as MindSpore's Print does, in program order in graph

@@ -1,4 +1,4 @@
-// CPU kernels of Argmax/Argmin and CumSum/CumProd. The input is seen as [outer, n, inner] with the
+// CPU kernels of Argmax/Argmin, CumSum/CumProd and Cummax/Cummin. The input is seen as [outer, n, inner] with the
 // walked axis in the middle; the loops step along n in the outer position so the innermost loop runs
 // over `inner` contiguous elements (vectorizable), and outer blocks split across threads.
 #include <algorithm>
@@ -264,6 +264,58 @@ void cum_kernel(const CumAttrs& a, std::span<const Tensor> in, std::span<Tensor>
   });
 }
 
+// Whether v takes over as the running extreme from best: at least as good (ties move the index to the
+// latest position), or NaN, which beats every number and stays.
+template <bool MAX, class C>
+bool takes_over(C v, C best) {
+  if constexpr (std::is_floating_point_v<C>) {
+    if (std::isnan(v)) return true;
+    if (std::isnan(best)) return false;
+  }
+  return MAX ? v >= best : v <= best;
+}
+
+// Running extremes along the axis with their positions; tasks are (outer, block of inner columns), each
+// column carried down the axis with its best value and index.
+template <bool MAX>
+void cum_extreme_kernel(const CumExtremeAttrs& a, std::span<const Tensor> in, std::span<Tensor> out) {
+  const Tensor x = in[0].contiguous();
+  const AxisLayout l = layout(x, a.axis);
+  constexpr int64_t kColumns = 256;
+  const int64_t blocks = (l.inner + kColumns - 1) / kColumns;
+  visit_dtype(x.dtype(), [&](auto zero) {
+    using T = decltype(zero);
+    using C = std::conditional_t<std::is_same_v<T, bool>, uint8_t, compute_t<T>>;
+    const T* px = x.template data<T>();
+    T* py = out[0].template data<T>();
+    auto run = [&](auto* pi) {
+      using I = std::remove_pointer_t<decltype(pi)>;
+      const int64_t grain = std::max<int64_t>(1, kParallelGrain / std::max<int64_t>(1, l.n * std::min(l.inner, kColumns)));
+      parallel_for(l.outer * blocks, grain, [&](int64_t begin, int64_t end) {
+        C best[kColumns];
+        I where[kColumns];
+        for (int64_t task = begin; task < end; ++task) {
+          const int64_t o = task / blocks, c0 = task % blocks * kColumns, w = std::min(kColumns, l.inner - c0);
+          for (int64_t j = 0; j < l.n; ++j) {
+            const int64_t at = (o * l.n + j) * l.inner + c0;
+            for (int64_t c = 0; c < w; ++c) {
+              const C v = static_cast<C>(px[at + c]);
+              if (j == 0 || takes_over<MAX>(v, best[c])) {
+                best[c] = v;
+                where[c] = static_cast<I>(j);
+              }
+              py[at + c] = static_cast<T>(best[c]);
+              pi[at + c] = where[c];
+            }
+          }
+        }
+      });
+    };
+    if (out[1].dtype() == DType::Int64) run(out[1].template data<int64_t>());
+    else run(out[1].template data<int32_t>());
+  });
+}
+
 }  // namespace
 
 SPROUT_REGISTER(cpu_array_scan) {
@@ -271,6 +323,8 @@ SPROUT_REGISTER(cpu_array_scan) {
   register_kernel<ArgAttrs>("Argmin", Device::CPU, arg_kernel<false>);
   register_kernel<CumAttrs>("CumSum", Device::CPU, cum_kernel<false>);
   register_kernel<CumAttrs>("CumProd", Device::CPU, cum_kernel<true>);
+  register_kernel<CumExtremeAttrs>("Cummax", Device::CPU, cum_extreme_kernel<true>);
+  register_kernel<CumExtremeAttrs>("Cummin", Device::CPU, cum_extreme_kernel<false>);
 }
 
 }  // namespace sprout

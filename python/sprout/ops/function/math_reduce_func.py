@@ -143,47 +143,19 @@ def logcumsumexp(input, axis):
     return out
 
 
-def _cumulative_extreme(api, greater, input, axis):
-    """(values, indices) of the running max (greater=True) or min along `axis`: a doubling scan, each step
-    combining every position's window with the window `step` before it (the earlier one wins only when
-    strictly better, so ties keep the latest index, as PyTorch's cummax does)."""
-    _check_tensor(api, "input", input)
-    axis = _scan_axis(api, input, axis)
-    if input.ndim == 0:
-        return input, Tensor(0, mstype.int64)
-    n = input.shape[axis]
-    positions = Tensor(np.arange(n, dtype=np.int64).reshape((n,) + (1,) * (input.ndim - 1 - axis)))
-    values, indices = input, prim("BroadcastTo", shape=input.shape)(positions)
-    better = prim("Greater" if greater else "Less")
-    floating = input.dtype in _FINITE_MAX
-    if floating:
-        fill = float("-inf") if greater else float("inf")  # what pads the front: never better
-    elif input.dtype == mstype.bool_:
-        fill = not greater
-    else:
-        limits = np.iinfo(mstype.dtype_to_nptype(input.dtype))
-        fill = int(limits.min if greater else limits.max)
-    step = 1
-    while step < n:
-        earlier_v, earlier_i = _shift(values, axis, step, fill), _shift(indices, axis, step, 0)
-        take = better(earlier_v, values)
-        if floating:  # NaN beats any number, so it propagates from where it occurs on (as PyTorch's)
-            take = prim("LogicalOr")(take, prim("LogicalAnd")(prim("IsNan")(earlier_v),
-                                                              prim("LogicalNot")(prim("IsNan")(values))))
-        values, indices = prim("Select")(take, earlier_v, values), prim("Select")(take, earlier_i, indices)
-        step *= 2
-    return values, indices
-
-
 def cummax(input, axis):
     """(values, indices) of the running maximum along `axis`; each index is where that maximum is (the
-    latest position among equal ones). NaN counts as larger than any number, so it propagates."""
-    return _cumulative_extreme("cummax", True, input, axis)
+    latest position among equal ones). NaN counts as larger than any number, so it propagates. Int64
+    indices."""
+    _check_tensor("cummax", "input", input)
+    return prim("Cummax", axis=_scan_axis("cummax", input, axis))(input)
 
 
 def cummin(input, axis):
     """(values, indices) of the running minimum along `axis`, as cummax (NaN propagates here too)."""
-    return _cumulative_extreme("cummin", False, input, axis)
+    _check_tensor("cummin", "input", input)
+    values, indices = prim("Cummin", axis=_scan_axis("cummin", input, axis))(input)
+    return values, _cast(indices, mstype.int64)
 
 
 def histc(input, bins=100, min=0.0, max=0.0):

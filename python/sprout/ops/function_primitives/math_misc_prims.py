@@ -1,5 +1,5 @@
 """Math primitives carried out by functional ops: scans, statistics, counts, distances and window functions
-(``ops.Cummin(axis)``, ``ops.Median()``, ``ops.ReduceStd()``, ``ops.Histogram()``, ``ops.HammingWindow()`` ...)."""
+(``ops.Median()``, ``ops.ReduceStd()``, ``ops.Histogram()``, ``ops.HammingWindow()`` ...)."""
 from sprout.common import dtype as mstype
 from sprout.common.tensor import Tensor
 from sprout.ops import function as F
@@ -10,7 +10,7 @@ from sprout.ops.function_primitives.array_prims import int_argument
 from sprout.ops.primitive import Primitive, prim_attr_register
 
 __all__ = ["Addcdiv", "TensorAdd", "LerpScalar", "NanToNum", "Ger", "Trace", "Renorm", "Cdist", "Pdist",
-           "Cummax", "Cummin", "CumulativeLogsumexp", "Median", "ReduceStd", "SquareSumAll", "EqualCount",
+           "CumulativeLogsumexp", "Median", "ReduceStd", "SquareSumAll", "EqualCount",
            "CountNonZero", "Histogram", "Bincount", "BartlettWindow", "BlackmanWindow", "HammingWindow"]
 
 
@@ -135,32 +135,6 @@ class Pdist(Primitive):
 
     def __call__(self, x):
         return _stats.pdist(x, float(self.p))
-
-
-class Cummax(Primitive):
-    """``Cummax(axis)(input)``: (values, indices) of the running maximum along `axis` (Int64 indices)."""
-
-    @prim_attr_register
-    def __init__(self, axis):
-        check_int("Cummax", "axis", axis)
-        self.init_prim_io_names(["x"], ["y", "indices"])
-
-    def __call__(self, input):
-        return F.cummax(input, self.axis)
-
-
-class Cummin(Primitive):
-    """``Cummin(axis)(input)``: (values, indices) of the running minimum along `axis` (Int32 indices, as
-    MindSpore's primitive gives; its Cummax gives Int64)."""
-
-    @prim_attr_register
-    def __init__(self, axis):
-        check_int("Cummin", "axis", axis)
-        self.init_prim_io_names(["x"], ["y", "indices"])
-
-    def __call__(self, input):
-        values, indices = F.cummin(input, self.axis)
-        return values, F.cast(indices, mstype.int32)
 
 
 class CumulativeLogsumexp(Primitive):
