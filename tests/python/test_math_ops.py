@@ -211,6 +211,18 @@ def test_running_extremes_match_numpy_with_ties_nan_and_column_blocks():
     assert values.asnumpy().tolist() == [False, True, True, True] and indices.asnumpy().tolist() == [0, 1, 1, 3]
 
 
+def test_diag_and_trace_keep_infinities_to_their_elements():
+    # diag pads each value with zeros (x times an identity made inf * 0 = NaN beside an inf); trace sums
+    # the gathered diagonal, of non-square matrices too.
+    x = np.array([1.0, np.inf, -2.0], np.float32)
+    np.testing.assert_array_equal(ops.diag(ms.Tensor(x)).asnumpy(), np.diag(x))
+    np.testing.assert_array_equal(ops.diag(ms.Tensor(np.array([[1, 2], [3, 4]]))).asnumpy(),
+                                  np.diag([1, 2, 3, 4]).reshape(2, 2, 2, 2))
+    m = np.arange(12.0).reshape(3, 4)
+    m[0, 1] = np.inf
+    assert float(ops.trace(ms.Tensor(m))) == np.trace(m) and float(ops.trace(ms.Tensor(m.T))) == np.trace(m.T)
+
+
 def test_round_decimals():
     np.testing.assert_allclose(ops.round(ms.Tensor([1.234, -5.678]), decimals=2).asnumpy(), [1.23, -5.68], rtol=1e-6)
 
