@@ -293,3 +293,25 @@ def test_max_pool_with_argmax_primitive_on_integers():
     np.testing.assert_array_equal(y.asnumpy(), y_float.asnumpy().astype(np.int32))
     np.testing.assert_array_equal(argmax.asnumpy(), argmax_float.asnumpy())
 
+
+
+def test_average_pooling_along_one_row_or_column_matches_numpy():
+    # 1-d average pooling: windows that tile the line are pooled as a plane of several rows (fold_line in
+    # nn_pool_onednn.cc); a row, a column, their gradients, and lines that do not fold (overlapping windows,
+    # padding, a length the window does not divide).
+    rng = np.random.default_rng(9)
+    x = rng.standard_normal((2, 3, 4096)).astype(np.float32)
+    want = x.reshape(2, 3, 1024, 4).mean(-1)
+    np.testing.assert_allclose(ops.avg_pool1d(ms.Tensor(x), 4, 4).asnumpy(), want, rtol=1e-5, atol=1e-6)
+    column = ms.Tensor(x[..., None])
+    np.testing.assert_allclose(ops.avg_pool2d(column, (4, 1), (4, 1)).asnumpy()[..., 0], want, rtol=1e-5, atol=1e-6)
+    weights = rng.standard_normal((2, 3, 1024)).astype(np.float32)
+    grad = ms.grad(lambda t: (ops.avg_pool1d(t, 4, 4) * ms.Tensor(weights)).sum())(ms.Tensor(x))
+    np.testing.assert_allclose(grad.asnumpy(), np.repeat(weights, 4, -1) / 4, rtol=1e-6)
+    for kernel, stride, pad, length in ((4, 2, 0, 4096), (4, 4, 2, 4096), (4, 4, 0, 4098)):
+        y = ms.Tensor(x[..., :length] if length <= 4096 else np.pad(x, ((0, 0), (0, 0), (0, 2))))
+        padded = np.pad(y.asnumpy(), ((0, 0), (0, 0), (pad, pad)))
+        starts = range(0, padded.shape[-1] - kernel + 1, stride)
+        # count_include_pad=True (the default): every window divides by the kernel size
+        expect = np.stack([padded[..., s:s + kernel].sum(-1) / kernel for s in starts], -1)
+        np.testing.assert_allclose(ops.avg_pool1d(y, kernel, stride, pad).asnumpy(), expect, rtol=1e-5, atol=1e-6)
