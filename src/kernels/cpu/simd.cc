@@ -132,10 +132,19 @@ HWY_INLINE T reduce_loop(const T* x, int64_t n) {
   }
   for (; i + lanes <= n; i += lanes) a0 = accumulate<OP>(d, a0, hn::LoadU(d, x + i));
   auto acc = combine<OP>(d, combine<OP>(d, a0, a1), combine<OP>(d, a2, a3));
-  HWY_ALIGN T lanes_out[hn::MaxLanes(d)];
-  hn::Store(acc, d, lanes_out);
-  T result = lanes_out[0];
-  for (int64_t j = 1; j < lanes; ++j) result = combine_scalar<OP>(result, lanes_out[j]);
+  T result;
+  // Max and min without a NaN lane: the vector's own reduction (a lane-by-lane scalar merge checking each
+  // lane for NaN made the max of each 1024-float row of a 1024 x 1024 matrix 1.7x slower than its sum).
+  bool lane_by_lane = true;
+  if constexpr (OP == ReduceOp::Max || OP == ReduceOp::Min) lane_by_lane = !hn::AllFalse(d, hn::IsNaN(acc));
+  if (lane_by_lane) {
+    HWY_ALIGN T lanes_out[hn::MaxLanes(d)];
+    hn::Store(acc, d, lanes_out);
+    result = lanes_out[0];
+    for (int64_t j = 1; j < lanes; ++j) result = combine_scalar<OP>(result, lanes_out[j]);
+  } else {
+    result = hn::GetLane(OP == ReduceOp::Max ? hn::MaxOfLanes(d, acc) : hn::MinOfLanes(d, acc));
+  }
   for (; i < n; ++i) result = accumulate_scalar<OP>(result, x[i]);
   return result;
 }
