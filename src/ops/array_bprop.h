@@ -3,6 +3,7 @@
 #pragma once
 
 #include <array>
+#include <string>
 #include <vector>
 
 #include "ops/bprop_builder.h"
@@ -41,5 +42,12 @@ inline Emitter::Value select(BpropBuilder& b, Emitter::Value cond, Emitter::Valu
 }
 
 inline Emitter::Value zeros_like(BpropBuilder& b, Emitter::Value like) { return b.emitter().zeros_like(like); }
+
+// The gradient of outputs that each came from one input position along `axis` (Sort, TopK, Cummax ...):
+// dout added back at those positions of a zero tensor shaped like input 0.
+inline Emitter::Value scatter_back(BpropBuilder& b, Emitter::Value indices, Emitter::Value dout, int64_t axis) {
+  return emit_op(b, "TensorScatterElements", {zeros_like(b, b.input(0)), indices, dout},
+                 {{"axis", axis}, {"reduction", std::string("add")}});
+}
 
 }  // namespace sprout

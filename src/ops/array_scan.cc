@@ -63,8 +63,7 @@ std::vector<V> cum_extreme_bprop(BpropBuilder& b) {
   const int64_t ndim = std::max<int64_t>(1, static_cast<int64_t>(b.spec(b.input(0)).shape.size()));
   const int64_t axis = normalize_axis(b.prim().name(), "axis", b.prim().attrs_as<CumExtremeAttrs>().axis, ndim);
   if (b.spec(b.input(0)).shape.empty()) return {b.dout(0)};
-  return {emit_op(b, "TensorScatterElements", {zeros_like(b, b.input(0)), b.out(1), b.dout(0)},
-                  {{"axis", axis}, {"reduction", std::string("add")}})};
+  return {scatter_back(b, b.out(1), b.dout(0), axis)};
 }
 
 }  // namespace

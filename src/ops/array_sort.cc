@@ -26,12 +26,6 @@ std::vector<TensorSpec> infer_top_k(const OpDef& op, const TopKAttrs& a, std::sp
   return {TensorSpec{in[0].dtype, out}, TensorSpec{DType::Int32, out}};
 }
 
-// Each value came from one input position along the axis: add the gradients back there.
-V scatter_back(BpropBuilder& b, V indices, V dout, int64_t axis) {
-  return emit_op(b, "TensorScatterElements", {zeros_like(b, b.input(0)), indices, dout},
-                 {{"axis", axis}, {"reduction", std::string("add")}});
-}
-
 std::vector<TensorSpec> infer_unique(const OpDef& op, const NoAttrs&, std::span<const TensorSpec> in) {
   SPROUT_CHECK(in[0].shape.size() == 1, ValueError, op.name, ": 'input_x' must be 1-d, but got shape ",
                shape_str(in[0].shape), "; flatten it first");

@@ -114,3 +114,18 @@ def test_masked_select_and_nonzero_compact_in_order(dtype):
     for shape in ((640, 333), (20, 32, 333), (640 * 333,)):
         got = ops.nonzero(ms.Tensor(values.reshape(shape))).asnumpy()
         np.testing.assert_array_equal(got, np.argwhere(values.reshape(shape)))
+
+
+def test_searchsorted_places_nan_last_as_numpy_and_handles_large_rows():
+    # Note [Searching sorted rows]: a binary search per value under an order with NaN after every number
+    # (the comparison it replaces needed values x row booleans of memory).
+    seq = np.array([1.0, 2.0, 2.0, 3.0, np.nan])
+    values = np.array([2.0, np.nan, 0.5, 9.0, -np.inf, np.inf])
+    for side in ("left", "right"):
+        got = ops.searchsorted(ms.Tensor(seq), ms.Tensor(values), side=side).asnumpy()
+        np.testing.assert_array_equal(got, np.searchsorted(seq, values, side))
+    big = np.sort(RNG.standard_normal(200_000)).astype(np.float32)
+    queries = RNG.standard_normal((300, 500)).astype(np.float32)
+    got = ops.searchsorted(ms.Tensor(big), ms.Tensor(queries), out_int32=True)
+    assert got.dtype == ms.int32
+    np.testing.assert_array_equal(got.asnumpy(), np.searchsorted(big, queries))

@@ -1,6 +1,6 @@
-// CPU kernels of Argmax/Argmin, CumSum/CumProd and Cummax/Cummin. The input is seen as [outer, n, inner] with the
-// walked axis in the middle; the loops step along n in the outer position so the innermost loop runs
-// over `inner` contiguous elements (vectorizable), and outer blocks split across threads.
+// CPU kernels of Argmax/Argmin, CumSum/CumProd and Cummax/Cummin. The input is seen as [outer, n, inner]
+// with the walked axis in the middle; the loops step along n in the outer position so the innermost loop
+// runs over `inner` contiguous elements (vectorizable), and outer blocks split across threads.
 #include <algorithm>
 #include <cmath>
 #include <type_traits>
