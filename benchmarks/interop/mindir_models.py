@@ -107,14 +107,16 @@ def models(ms):
                     self.strided(x, (0, 0), (2, 4), (1, 2)), self.pow(x, 2.0) + self.addn((x, x, x)))
 
     class MorePrimitives(nn.Cell):
-        """Elementwise math, comparisons and logic, reductions, flips, triangles, adaptive max pooling, Mish
-        and Stack, as primitives; clamping and the exact GELU, which Sprout writes as the ops MindSpore
-        computes them with; GatherD and OneHot, whose arguments sit between their tensors."""
+        """Elementwise math (lgamma, digamma and erfinv among it), comparisons and logic, reductions, flips,
+        triangles, adaptive max pooling, Mish and Stack, as primitives; clamping and the exact GELU, which
+        Sprout writes as the ops MindSpore computes them with; GatherD and OneHot, whose arguments sit between
+        their tensors."""
 
         def __init__(self):
             super().__init__()
             self.unary = [ops.Ceil(), ops.Cosh(), ops.Expm1(), ops.Sinh(), ops.Tan(), ops.Round(), ops.Mish()]
-            self.positive = [ops.Log1p(), ops.Reciprocal()]
+            self.positive = [ops.Log1p(), ops.Reciprocal(), ops.Lgamma(), ops.Digamma()]
+            self.erfinv = ops.Erfinv()
             self.ge, self.le, self.ne = ops.GreaterEqual(), ops.LessEqual(), ops.NotEqual()
             self.logical = [ops.LogicalAnd(), ops.LogicalOr(), ops.LogicalXor()]
             self.logical_not, self.isfinite, self.isinf = ops.LogicalNot(), ops.IsFinite(), ops.IsInf()
@@ -130,6 +132,7 @@ def models(ms):
                 a = a + op(x)
             for op in self.positive:
                 a = a + op(ops.abs(x) + 0.5)
+            a = a + self.erfinv(ops.tanh(x) * 0.9)
             p, q = self.ge(x, 0.0), self.le(x, 0.5)
             logic = self.logical_not(self.ne(p, q))
             for op in self.logical:

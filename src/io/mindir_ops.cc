@@ -71,6 +71,7 @@ const std::vector<OpEntry>& function_ops() {
       {"BitwiseAnd", "BitwiseAnd", {}, false},  {"BitwiseOr", "BitwiseOr", {}, false},
       {"BitwiseXor", "BitwiseXor", {}, false},  {"Invert", "Invert", {}, false},  {"Lcm", "Lcm", {}, false},
       {"Softplus", "Softplus", {}, false},
+      {"Lgamma", "Lgamma", {}, false},  {"Digamma", "Digamma", {}, false},  {"Erfinv", "Erfinv", {}},
       {"Mish", "Mish", {}, false},
       {"Mul", "Muls", {}},  // MindSpore's tensor times a number (loaded only: Sprout writes Mul)
       {"Stack", "Stack", {{"axis"}}, false},

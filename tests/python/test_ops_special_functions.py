@@ -10,29 +10,11 @@ import sprout as ms
 from sprout import ops
 
 from finite_differences import check_grad
+from op_records.math_special import digamma_ref, polygamma_ref
 
 
 def T(a, dtype=np.float64):
     return ms.Tensor(np.asarray(a, dtype))
-
-
-def digamma_ref(x):
-    """psi(x) in Python floats: reflection below 1/2, else a shift to x + 40 and the asymptotic series."""
-    if x < 0.5:
-        return digamma_ref(1 - x) - math.pi / math.tan(math.pi * x)
-    shift = sum(1 / (x + k) for k in range(40))
-    y = x + 40
-    return math.log(y) - 1 / (2 * y) - 1 / (12 * y**2) + 1 / (120 * y**4) - 1 / (252 * y**6) - shift
-
-
-def polygamma_ref(n, x):
-    """psi^(n)(x) = (-1)^(n+1) n! sum over k of (x + k)^-(n+1) (n >= 1; any x off the poles), 2000 terms
-    then the integral and half-term corrections of the tail."""
-    s = n + 1
-    total = math.fsum((x + k) ** -s for k in range(2000))
-    y = x + 2000
-    total += y ** (1 - s) / (s - 1) + 0.5 * y ** -s + s / 12 * y ** (-s - 1)
-    return (-1) ** (n + 1) * math.factorial(n) * total
 
 
 POINTS = [0.5, 1.0, 1.5, 2.0, 3.7, 10.0, 25.3, 170.0, 1e-8, -0.5, -2.5, -7.3, -100.7, 0.25, 4e3]
@@ -91,6 +73,55 @@ def test_erfinv_inverts_erf():
     y32 = np.array([0.1, -0.7, 0.99, 0.999999], np.float32)
     want32 = ops.erfinv(T(y32.astype(np.float64))).asnumpy()  # the float64 result of the same float32 values
     np.testing.assert_allclose(T(y32, np.float32).erfinv().asnumpy(), want32, rtol=1e-7)
+
+
+def test_vector_series_over_every_lane_and_layout():
+    # Note [Special functions by series]: one vector formula with its branches as selects, so every lane
+    # position must see each branch (reflection, shift, tail), in long rows with a ragged end, strided rows and
+    # float16 / float32 rows computed in double.
+    rng = np.random.default_rng(3)
+    x = np.concatenate([rng.uniform(-30, 30, 4099), rng.uniform(0, 3, 1000), 10.0 ** rng.uniform(-8, 6, 500)])
+    x = x[np.abs(x - np.round(x)) > 1e-9]  # off the poles
+    want = np.array([math.lgamma(v) for v in x])
+    np.testing.assert_allclose(ops.lgamma(T(x)).asnumpy(), want, rtol=1e-13, atol=1e-13)
+    x32 = x.astype(np.float32)
+    rounded = np.array([math.lgamma(float(v)) for v in x32]).astype(np.float32)
+    got32 = ops.lgamma(T(x32, np.float32)).asnumpy()
+    np.testing.assert_allclose(got32, rounded, rtol=2e-7, atol=1e-7)  # float32 rounding of a double result
+    grid = T(x.reshape(-1, 1).repeat(3, axis=1))[:, 1]  # a strided column
+    np.testing.assert_allclose(ops.lgamma(grid).asnumpy(), want, rtol=1e-13, atol=1e-13)
+    few = x[:50]
+    np.testing.assert_allclose(ops.digamma(T(few)).asnumpy(), [digamma_ref(v) for v in few], rtol=1e-11, atol=1e-11)
+    np.testing.assert_allclose(ops.polygamma(3, T(few)).asnumpy(), [polygamma_ref(3, v) for v in few], rtol=1e-9)
+    half = ops.lgamma(T([0.5, 3.0, -2.5], np.float16))
+    assert half.dtype == ms.float16
+    np.testing.assert_allclose(half.asnumpy(), [math.lgamma(v) for v in (0.5, 3.0, -2.5)], rtol=1e-3)
+    y = rng.uniform(-1, 1, 3001)
+    got = ops.erfinv(T(y)).asnumpy()
+    np.testing.assert_allclose([math.erf(v) for v in got], y, rtol=0, atol=4e-16)
+
+
+def test_derivatives_of_every_order_are_the_next_function():
+    # The second and third derivatives of lgamma are polygamma(1) and polygamma(2): each derivative is an op
+    # of the family.
+    x = T([0.7, 2.5, -1.3, 12.0])
+    second = ms.grad(ms.grad(lambda v: ops.lgamma(v).sum()))
+    np.testing.assert_allclose(second(x).asnumpy(), ops.polygamma(1, x).asnumpy(), rtol=1e-12)
+    third = ms.grad(ms.grad(ms.grad(lambda v: ops.lgamma(v).sum())))
+    np.testing.assert_allclose(third(x).asnumpy(), ops.polygamma(2, x).asnumpy(), rtol=1e-12)
+    y = T([-0.9, 0.0, 0.5])
+    e = ops.erfinv(y).asnumpy()
+    # The second derivative of erfinv, from its first, sqrt(pi)/2 exp(erfinv^2): 2 erfinv erfinv'^2.
+    want = 2 * e * (math.sqrt(math.pi) / 2 * np.exp(e ** 2)) ** 2
+    np.testing.assert_allclose(ms.grad(ms.grad(lambda v: ops.erfinv(v).sum()))(y).asnumpy(), want, rtol=1e-12)
+
+
+def test_polygamma_primitive_takes_mindspore_arguments():
+    x = T([0.7, 2.5])
+    np.testing.assert_allclose(ops.Polygamma()(ms.Tensor(2, ms.int64), x).asnumpy(),
+                               [polygamma_ref(2, 0.7), polygamma_ref(2, 2.5)], rtol=1e-10)
+    np.testing.assert_allclose(ops.Polygamma()(0, x).asnumpy(), ops.Digamma()(x).asnumpy())
+    np.testing.assert_allclose(ops.Lgamma()(x).asnumpy(), [math.lgamma(0.7), math.lgamma(2.5)], rtol=1e-13)
 
 
 def test_i0_matches_numpy():

@@ -132,6 +132,19 @@ class SearchSorted(globals()["SearchSorted"]):
                                               right=self.attrs["right"], sorter=sorter)
 
 
+class Polygamma(globals()["Polygamma"]):
+    """``ops.Polygamma()(a, x)``: the a-th derivative of digamma at x, elementwise, `a` an int or a 0-d
+    integer Tensor known when the call is made (the registry op takes it as its attribute n >= 1; a = 0 is
+    Digamma)."""
+
+    def __init__(self):
+        super().__init__()
+
+    def __call__(self, a, x):
+        from sprout.ops.function import math_special_func  # imports this module
+        return math_special_func.polygamma(a, x)
+
+
 def _running_extreme(base, api):
     """The registry's Cummax / Cummin with MindSpore's check of 'axis' (an int, given to the constructor)."""
 

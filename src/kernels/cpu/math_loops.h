@@ -2,6 +2,7 @@
 // threads by elements (NdLoop::run_elements), so one long row and many short rows parallelize alike.
 #pragma once
 
+#include <algorithm>
 #include <array>
 #include <span>
 
@@ -37,6 +38,21 @@ void for_each_broadcast_row(std::span<const Tensor> in, const Tensor& out, int64
       row(ptrs, inner, n);
     });
   });
+}
+
+// Runs fn(block, m) over x's row (stride sx) in blocks of compute type C staged on the stack, writing fn's
+// results to o's row (stride so): the vector math of simd_math.h and simd_special.h on half types, strided
+// rows, or float rows computed in double.
+template <class T, class C, class Fn>
+void run_staged(const T* x, int64_t sx, T* o, int64_t so, int64_t n, Fn&& fn) {
+  constexpr int64_t kBlock = 256;  // elements per block: fits in L1 with room to spare
+  C buf[kBlock];
+  for (int64_t i = 0; i < n; i += kBlock) {
+    const int64_t m = std::min(kBlock, n - i);
+    for (int64_t j = 0; j < m; ++j) buf[j] = static_cast<C>(x[(i + j) * sx]);
+    fn(buf, m);
+    for (int64_t j = 0; j < m; ++j) o[(i + j) * so] = static_cast<T>(buf[j]);
+  }
 }
 
 }  // namespace sprout

@@ -13,20 +13,6 @@
 namespace sprout {
 namespace {
 
-constexpr int64_t kBlock = 256;  // elements staged per block: fits in L1 with room to spare
-
-// Runs fn(block, m) over x's row in blocks of compute type C, writing fn's results to o's row.
-template <class T, class C, class Fn>
-void staged(const T* x, int64_t sx, T* o, int64_t so, int64_t n, Fn&& fn) {
-  C buf[kBlock];
-  for (int64_t i = 0; i < n; i += kBlock) {
-    const int64_t m = std::min(kBlock, n - i);
-    for (int64_t j = 0; j < m; ++j) buf[j] = static_cast<C>(x[(i + j) * sx]);
-    fn(buf, m);
-    for (int64_t j = 0; j < m; ++j) o[(i + j) * so] = static_cast<T>(buf[j]);
-  }
-}
-
 template <MathOp OP, class T>
 T integer_math(T x) {
   if constexpr (OP == MathOp::Abs) return std::is_signed_v<T> && x < 0 ? static_cast<T>(-x) : x;
@@ -62,7 +48,7 @@ void math_kernel(const NoAttrs&, std::span<const Tensor> in, std::span<Tensor> o
           if constexpr (std::is_same_v<T, C>) {
             if (strides[0] == 1 && strides[1] == 1) return simd_math(OP, x, o, n);
           }
-          staged<T, C>(x, strides[1], o, strides[0], n, [](C* buf, int64_t m) { simd_math(OP, buf, buf, m); });
+          run_staged<T, C>(x, strides[1], o, strides[0], n, [](C* buf, int64_t m) { simd_math(OP, buf, buf, m); });
         }
       });
     }

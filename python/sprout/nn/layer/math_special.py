@@ -11,9 +11,9 @@ from sprout.common import dtype as mstype
 from sprout.common.tensor import Tensor
 from sprout.nn.cell import Cell
 from sprout.ops.function._prims import prim
-from sprout.ops.function.math_special_func import _lgamma64
 
 _F64 = mstype.float64
+_lgamma = prim("Lgamma")
 
 
 def _check_float(api, arg, x):
@@ -98,8 +98,8 @@ class LBeta(Cell):
                                     ops.mul(small, ops.log(large_big))), small)
         difference = ops.add(ops.sub(_log_gamma_correction(large_big),
                                      _log_gamma_correction(ops.add(small, large_big))), cancelled)
-        one_large = ops.add(_lgamma64(small), difference)
-        both_small = ops.sub(ops.add(_lgamma64(small), _lgamma64(large)), _lgamma64(ops.add(small, large)))
+        one_large = ops.add(_lgamma(small), difference)
+        both_small = ops.sub(ops.add(_lgamma(small), _lgamma(large)), _lgamma(ops.add(small, large)))
         out = prim("Select")(ops.less(large, _c(8)), both_small, one_large)
         out = prim("Select")(ops.less(small, _c(8)), out, two_large)
         return out if dtype == _F64 else ops.cast(out, dtype)

@@ -21,12 +21,11 @@ import numpy as np
 from sprout.common import dtype as mstype
 from sprout.common.tensor import Tensor
 from sprout.ops.function._prims import prim
-from sprout.ops.function.math_special_func import _lgamma64
 
 _add, _sub, _mul, _div = prim("Add"), prim("Sub"), prim("Mul"), prim("Div")
 _log, _exp, _cast, _select = prim("Log"), prim("Exp"), prim("Cast"), prim("Select")
 _less, _less_equal, _equal = prim("Less"), prim("LessEqual"), prim("Equal")
-_or, _isnan, _isinf = prim("LogicalOr"), prim("IsNan"), prim("IsInf")
+_or, _isnan, _isinf, _lgamma = prim("LogicalOr"), prim("IsNan"), prim("IsInf"), prim("Lgamma")
 
 _F64 = mstype.float64
 _BLOCK, _BLOCKS = 64, 8  # 512 series terms
@@ -92,8 +91,8 @@ def _incomplete_gamma(api, input, other, upper):
     use_series = _less(x, _add(a, _c(1)))
     xs = _select(use_series, x, a)
     xc = _select(use_series, _add(a, _c(1)), x)
-    p_series = _mul(_exp(_sub(_sub(_mul(a, _log(xs)), xs), _lgamma64(_add(a, _c(1))))), _series(a, xs))
-    q_fraction = _div(_exp(_sub(_sub(_mul(a, _log(xc)), xc), _lgamma64(a))), _continued_fraction(a, xc))
+    p_series = _mul(_exp(_sub(_sub(_mul(a, _log(xs)), xs), _lgamma(_add(a, _c(1))))), _series(a, xs))
+    q_fraction = _div(_exp(_sub(_sub(_mul(a, _log(xc)), xc), _lgamma(a))), _continued_fraction(a, xc))
     if upper:
         out = _select(use_series, _sub(_c(1), p_series), q_fraction)
         out = _select(zero, _c(1), _select(infinite, _c(0), out))

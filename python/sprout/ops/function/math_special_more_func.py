@@ -11,14 +11,13 @@ import numpy as np
 from sprout.common import dtype as mstype
 from sprout.common.tensor import Tensor
 from sprout.ops.function._prims import prim
-from sprout.ops.function.math_special_func import _lgamma64
 
 _add, _sub, _mul, _div, _neg = prim("Add"), prim("Sub"), prim("Mul"), prim("Div"), prim("Neg")
 _log, _exp, _pow, _abs, _sign = prim("Log"), prim("Exp"), prim("Pow"), prim("Abs"), prim("Sign")
 _cast, _select, _floor, _ceil = prim("Cast"), prim("Select"), prim("Floor"), prim("Ceil")
 _less, _less_equal, _equal, _greater = prim("Less"), prim("LessEqual"), prim("Equal"), prim("Greater")
 _and, _or, _not, _isnan = prim("LogicalAnd"), prim("LogicalOr"), prim("LogicalNot"), prim("IsNan")
-_maximum, _stop = prim("Maximum"), prim("StopGradient")
+_maximum, _stop, _lgamma = prim("Maximum"), prim("StopGradient"), prim("Lgamma")
 
 _F64 = mstype.float64
 _F32_F64 = (mstype.float32, mstype.float64)
@@ -268,7 +267,7 @@ def _betainc64(a, b, x):
     d1 = _div(_neg(_mul(apb, x)), _add(a, _c(1.0)))  # the m = 0 odd level
     f = _add(_c(1.0), _div(d1, f))
     log_front = _sub(_add(_mul(a, _log(x)), _mul(b, _log(_sub(_c(1.0), x)))),
-                     _add(_log(a), _sub(_add(_lgamma64(a), _lgamma64(b)), _lgamma64(apb))))
+                     _add(_log(a), _sub(_add(_lgamma(a), _lgamma(b)), _lgamma(apb))))
     value = _div(_exp(log_front), f)
     return _select(swap, _sub(_c(1.0), value), value)
 

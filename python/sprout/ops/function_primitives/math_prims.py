@@ -1,5 +1,5 @@
 """Special and elementwise math primitives carried out by functional ops: the Bessel functions
-(``ops.BesselJ0()`` ...), Zeta, Betainc, the gamma family (Igamma, Digamma, Polygamma, Lgamma, Mvlgamma),
+(``ops.BesselJ0()`` ...), Zeta, Betainc, the gamma family (Igamma, Igammac, Mvlgamma),
 NextAfter, PopulationCount, TruncateDiv/TruncateMod, the no-NaN products and quotients, and MindSpore's
 Primitive names of elementwise functions Sprout has (Hypot, Xlogy, Rint, Acosh, Cross ...).
 
@@ -69,10 +69,6 @@ def _squared_difference(x, y):
     return F.mul(difference, difference)
 
 
-def _polygamma(a, x):
-    return F.polygamma(a, x)
-
-
 _BESSEL = {
     "BesselI0": (F.bessel_i0, "the modified Bessel function of the first kind of order 0"),
     "BesselI0e": (F.bessel_i0e, "the exponentially scaled modified Bessel function I0, e^-|x| I0(x)"),
@@ -100,10 +96,6 @@ _ELEMENTWISE = {
     "TruncateMod": (_more.truncate_mod, ("x", "y"), ("output",), "the remainder of x / y rounded towards zero"),
     "Igamma": (F.igamma, ("a", "x"), ("z",), "the regularized lower incomplete gamma function P(a, x)"),
     "Igammac": (F.igammac, ("a", "x"), ("z",), "the regularized upper incomplete gamma function Q(a, x)"),
-    "Digamma": (F.digamma, ("input",), ("output",), "the digamma function"),
-    "Polygamma": (_polygamma, ("a", "x"), ("y",), "the a-th derivative of the digamma function at x"),
-    "Lgamma": (F.lgamma, ("x",), ("y",), "log |Gamma(x)|"),
-    "Erfinv": (F.erfinv, ("input",), ("output",), "the inverse error function"),
     "Hypot": (F.hypot, ("x1", "x2"), ("y",), "sqrt(x1^2 + x2^2)"),
     "Heaviside": (F.heaviside, ("x", "values"), ("y",), "the Heaviside step, `values` where x is 0"),
     "Xdivy": (F.xdivy, ("x", "y"), ("output",), "x / y, and 0 where x is 0"),
