@@ -100,8 +100,10 @@ struct ErfPieces {
   V tail;       // erfc(|x|) where |x| >= 1, else 0
 };
 
+// `exp_neg_sq`, when given, is exp(-x^2) for every lane (a caller that has it already); else the accurate
+// exp_neg_square is taken where some lane needs the tail.
 template <class D, class V>
-HWY_INLINE ErfPieces<V> erf_pieces(D d, V x) {
+HWY_INLINE ErfPieces<V> erf_pieces(D d, V x, const V* exp_neg_sq = nullptr) {
   namespace ec = erf_coefficients;
   using T = hn::TFromD<D>;
   constexpr bool f32 = sizeof(T) == 4;
@@ -128,7 +130,7 @@ HWY_INLINE ErfPieces<V> erf_pieces(D d, V x) {
                       : chebyshev<std::size(ec::kErfcLarge)>(d, ec::kErfcLarge, t);
       poly = hn::IfThenElse(large, hn::Mul(u, k), poly);
     }
-    tail = hn::Mul(exp_neg_square(d, ax), poly);  // erfc(|x|) where |x| >= 1
+    tail = hn::Mul(exp_neg_sq ? *exp_neg_sq : exp_neg_square(d, ax), poly);  // erfc(|x|) where |x| >= 1
   }
   return {small_erf, tail};
 }

@@ -75,10 +75,16 @@ HWY_INLINE V reduced_turn(V x) { return hn::Sub(x, hn::Round(x)); }
 // The nonpositive integers (and -inf): the poles of the gamma family.
 HWY_INLINE M poles(D d, V x) { return hn::And(hn::Le(x, hn::Zero(d)), hn::Eq(x, hn::Round(x))); }
 
-// log Gamma(z) for z >= 1/2 by Lanczos' formula, the sum c0 + sum c_i / (z - 1 + i) as one fraction N / D
-// (N <- N a + c D, D <- D a). Beyond 1e15 the sum is c0 + O(1/z), well below an ulp of the result, so z
+// log Gamma(z) for z >= 1/2 by Lanczos' formula, in two parts: lgamma_vec keeps them apart so that the
+// reflection takes one logarithm, of |sin(pi x)| * series. The sum c0 + sum c_i / (z - 1 + i) is one fraction
+// N / D (N <- N a + c D, D <- D a). Beyond 1e15 the sum is c0 + O(1/z), well below an ulp of the result, so z
 // is clamped there for the fraction, whose degree-8 denominator then stays finite.
-HWY_INLINE V lgamma_right(D d, V z) {
+struct LanczosParts {
+  V head;    // 0.5 log(2 pi) + (z - 1/2) log(t) - t, t = z + g - 1/2
+  V series;  // c0 + sum c_i / (z - 1 + i); log Gamma(z) = head + log(series)
+};
+
+HWY_INLINE LanczosParts lanczos_parts(D d, V z) {
   namespace sc = special_constants;
   const V zm1 = hn::Sub(z, hn::Set(d, 1.0));
   const V clamped = hn::Min(zm1, hn::Set(d, 1e15));
@@ -90,17 +96,21 @@ HWY_INLINE V lgamma_right(D d, V z) {
   }
   const V t = hn::Add(zm1, hn::Set(d, sc::kLanczosG + 0.5));
   const V head = hn::MulAdd(hn::Add(zm1, hn::Set(d, 0.5)), hn::Log(d, t), hn::Sub(hn::Set(d, 0.5 * std::log(2 * kPi)), t));
-  return hn::Add(head, hn::Log(d, hn::Div(num, den)));
+  return {head, hn::Div(num, den)};
 }
 
 HWY_INLINE V lgamma_vec(D d, V x) {
   const M left = hn::Lt(x, hn::Set(d, 0.5));
   const V z = hn::IfThenElse(left, hn::Sub(hn::Set(d, 1.0), x), x);
-  V out = lgamma_right(d, z);
-  if (!hn::AllFalse(d, left)) {  // log|Gamma(x)| = log(pi / |sin(pi x)|) - log Gamma(1 - x)
+  const auto [head, series] = lanczos_parts(d, z);
+  V out;
+  if (hn::AllFalse(d, left)) {
+    out = hn::Add(head, hn::Log(d, series));
+  } else {  // log|Gamma(x)| = log(pi / |sin(pi x)|) - log Gamma(1 - x) = log(pi) - head - log(|sin| series)
     const V sine = hn::Abs(hn::Sin(d, hn::Mul(reduced_turn(x), hn::Set(d, kPi))));
-    const V reflected = hn::Sub(hn::Sub(hn::Set(d, std::log(kPi)), hn::Log(d, sine)), out);
-    out = hn::IfThenElse(left, reflected, out);
+    const V log_term = hn::Log(d, hn::IfThenElse(left, hn::Mul(sine, series), series));
+    const V reflected = hn::Sub(hn::Sub(hn::Set(d, std::log(kPi)), head), log_term);
+    out = hn::IfThenElse(left, reflected, hn::Add(head, log_term));
   }
   out = hn::IfThenElse(hn::Or(poles(d, x), hn::Eq(x, hn::Set(d, kInf))), hn::Set(d, kInf), out);
   return hn::IfThenElse(hn::IsNaN(x), x, out);
@@ -248,13 +258,16 @@ HWY_INLINE V erfinv_vec(D d, V y) {
   const int steps = hn::AllTrue(d, tail) ? 1 : 2;
   for (int step = 0; step < steps; ++step) {
     // The residual erf(x) - y; near +-1 as +-((1 - |y|) - erfc(|x|)), whose small terms keep their digits.
-    const auto [small_erf, erfc_tail] = erf_pieces(d, x);
+    // exp(-x^2) once, for erfc's tail and erf' alike. Its rounding of x^2 (a relative error of x^2 ulp,
+    // which erf_vec's exp_neg_square avoids) moves x by that over 2x: below an ulp of x.
+    const V gauss = exp_vec(d, hn::Neg(hn::Mul(x, x)));
+    const auto [small_erf, erfc_tail] = erf_pieces(d, x, &gauss);
     const M small = hn::Lt(hn::Abs(x), one);
     const V erf = hn::IfThenElse(small, small_erf, hn::CopySign(hn::Sub(one, erfc_tail), x));
     const V erfc_abs = hn::IfThenElse(small, hn::Sub(one, hn::Abs(small_erf)), erfc_tail);
     const V far_residual = hn::Mul(hn::Sub(hn::Sub(one, av), erfc_abs), hn::CopySign(one, v));
     const V residual = hn::IfThenElse(near_one, far_residual, hn::Sub(erf, v));
-    const V u = hn::Mul(hn::Mul(residual, exp_vec(d, hn::Mul(x, x))), hn::Set(d, std::sqrt(kPi) / 2));
+    const V u = hn::Div(hn::Mul(residual, hn::Set(d, std::sqrt(kPi) / 2)), gauss);  // residual / erf'(x)
     x = hn::Sub(x, hn::Div(u, hn::MulAdd(x, u, one)));  // Halley's step: erf'' / erf' = -2x
   }
   const V edge = hn::IfThenElse(hn::Eq(ay, one), hn::CopySign(hn::Set(d, kInf), y), hn::Set(d, kNaN));
