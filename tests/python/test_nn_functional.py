@@ -378,6 +378,18 @@ def test_float32_gelu_keeps_relative_accuracy_into_the_lower_tail():
     assert ulps[x < -3].max() <= 40  # exp(-x^2 / 2) magnifies the rounding of its argument
 
 
+def test_elu_copies_positive_groups_and_computes_the_others():
+    # ELU's loop copies groups of four vectors with every lane positive and computes the others: negatives,
+    # zeros and NaN placed at every offset of a group, the rest positive, in float32 and float64.
+    for dtype in (np.float32, np.float64):
+        x = np.abs(np.random.default_rng(4).standard_normal(4096 + 37)).astype(dtype) + 0.1
+        x[np.arange(5, x.size, 301)] *= -1
+        x[700], x[1500], x[2100] = 0.0, np.nan, -0.0
+        want = np.where(x > 0, x, 0.7 * np.expm1(x))
+        rtol = 1e-6 if dtype == np.float32 else 1e-14
+        np.testing.assert_allclose(ops.elu(ms.Tensor(x), 0.7).asnumpy(), want, rtol=rtol)
+
+
 def test_composite_activations():
     x = np.random.default_rng(10).uniform(-5, 5, (4, 6))
     t = ms.Tensor(x)

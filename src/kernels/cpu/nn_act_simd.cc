@@ -11,6 +11,7 @@
 #include <cmath>
 #include <cstring>
 #include <limits>
+#include <type_traits>
 
 #include "kernels/cpu/nn_act_simd.h"
 #include "kernels/cpu/simd_exp-inl.h"
@@ -124,12 +125,20 @@ HWY_INLINE V apply(D d, V x, V alpha) {
 #endif
 
 // Stores at(i), the result vector for elements i .. i + lanes, into out + i for every whole vector, four
-// per iteration; returns where the tail starts.
-template <class D, class At>
-HWY_INLINE int64_t store_vectors(D d, int64_t n, hn::TFromD<D>* out, At at) {
+// per iteration; returns where the tail starts. `copied(i)`, when given, says the four vectors from i are
+// their own results (ELU's positive inputs): those are stored as they are, without computing at(i).
+template <class D, class At, class Copied = std::nullptr_t>
+HWY_INLINE int64_t store_vectors(D d, int64_t n, hn::TFromD<D>* out, At at, Copied copied = nullptr,
+                                 const hn::TFromD<D>* in = nullptr) {
   const int64_t lanes = static_cast<int64_t>(hn::Lanes(d));
   int64_t i = 0;
   for (; i + 4 * lanes <= n; i += 4 * lanes) {
+    if constexpr (!std::is_same_v<Copied, std::nullptr_t>) {
+      if (copied(i)) {
+        if (in != out) std::memcpy(out + i, in + i, static_cast<size_t>(4 * lanes) * sizeof(*out));
+        continue;
+      }
+    }
     const auto r0 = at(i), r1 = at(i + lanes), r2 = at(i + 2 * lanes), r3 = at(i + 3 * lanes);
     hn::StoreU(r0, d, out + i);
     hn::StoreU(r1, d, out + i + lanes);
@@ -151,7 +160,22 @@ HWY_INLINE void activation_loop(T alpha, const T* x, T* out, int64_t n) {
     else return hn::IfThenElse(hn::IsNaN(v), v, apply<ACT>(d, v, va));
   };
   auto at = [&](int64_t i) SPROUT_INLINE_LAMBDA { return run(hn::LoadU(d, x + i)); };
-  const int64_t i = store_vectors(d, n, out, at);
+  int64_t i;
+  if constexpr (ACT == Activation::Elu) {
+    // ELU is x itself where x > 0: a group of four vectors without a lane <= 0 (or NaN) skips expm1, whose
+    // groups stay four wide (a branch per vector broke their interleaving: mixed signs 1.22 -> 1.56 ms).
+    // 4M positive floats, 2 threads: 1.27 -> 0.4 ms.
+    const size_t lanes = hn::Lanes(d);
+    auto copied = [&](int64_t j) SPROUT_INLINE_LAMBDA {
+      const auto zero = hn::Zero(d);
+      auto positive = hn::And(hn::Gt(hn::LoadU(d, x + j), zero), hn::Gt(hn::LoadU(d, x + j + lanes), zero));
+      positive = hn::And(positive, hn::Gt(hn::LoadU(d, x + j + 2 * lanes), zero));
+      return hn::AllTrue(d, hn::And(positive, hn::Gt(hn::LoadU(d, x + j + 3 * lanes), zero)));
+    };
+    i = store_vectors(d, n, out, at, copied, x);
+  } else {
+    i = store_vectors(d, n, out, at);
+  }
   if (i < n) {
     HWY_ALIGN T tx[hn::MaxLanes(d)] = {}, to[hn::MaxLanes(d)];
     std::memcpy(tx, x + i, static_cast<size_t>(n - i) * sizeof(T));
