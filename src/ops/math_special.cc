@@ -30,7 +30,9 @@ template <class Rule>
 void special(const char* name, const char* doc, Rule rule) {
   define_op<NoAttrs>(name).doc(doc).inputs({"x"}).outputs({"output"}).dtype_policy(DTypePolicy::PromoteToFloat)
       .infer(infer_special)
-      .bprop(bprop_rule([rule](BpropBuilder& b) -> std::vector<V> { return {rule(b, b.input(0), b.out(), b.dout())}; }));
+      .bprop(bprop_rule([rule](BpropBuilder& b) -> std::vector<V> {
+        return {rule(b, b.input(0), b.out(), b.dout())};
+      }));
 }
 
 }  // namespace

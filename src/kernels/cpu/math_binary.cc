@@ -1,51 +1,16 @@
 // CPU kernels of FloorDiv, FloorMod, Mod, Atan2 and the logical ops (ops/math_binary.cc).
-// Float remainders follow NumPy's divmod exactly (fmod, then a sign fix), so x == q * y + r holds as
-// closely as floating point allows. Atan2 of float and double runs in SIMD (simd_math.h).
+// Float remainders follow NumPy's divmod exactly (divmod.h; contiguous float and double rows in SIMD,
+// Note [Vector fmod]). Atan2 of float and double runs in SIMD (simd_math.h).
 #include <cmath>
 #include <type_traits>
 
+#include "kernels/cpu/divmod.h"
 #include "kernels/cpu/math_loops.h"
 #include "kernels/cpu/simd_math.h"
 #include "ops/op_def.h"
 
 namespace sprout {
 namespace {
-
-enum class Division { FloorDiv, FloorMod, Mod };
-
-template <Division OP, class C>
-C divide(C a, C b) {
-  if constexpr (std::is_integral_v<C>) {
-    // Division by zero gives 0, and MIN / -1 (which traps on x86) wraps: defined answers, no crash.
-    if (b == 0) return C(0);
-    if constexpr (std::is_signed_v<C>) {
-      if (b == C(-1)) return OP == Division::FloorDiv ? static_cast<C>(C(0) - a) : C(0);
-    }
-    C q = static_cast<C>(a / b), r = static_cast<C>(a % b);
-    bool fix = r != 0 && ((r < 0) != (b < 0));  // truncation went the wrong way for floor semantics
-    if constexpr (OP == Division::FloorDiv) return fix ? static_cast<C>(q - 1) : q;
-    if constexpr (OP == Division::FloorMod) return fix ? static_cast<C>(r + b) : r;
-    return r;
-  } else {
-    C mod = std::fmod(a, b);
-    if constexpr (OP == Division::Mod) return mod;
-    if (b == C(0)) return OP == Division::FloorDiv ? a / b : mod;  // inf or NaN, as IEEE division gives
-    C div = (a - mod) / b;
-    if (mod != C(0)) {
-      if ((b < C(0)) != (mod < C(0))) {
-        mod += b;
-        div -= C(1);
-      }
-    } else {
-      mod = std::copysign(C(0), b);
-    }
-    if constexpr (OP == Division::FloorMod) return mod;
-    if (div == C(0)) return std::copysign(C(0), a / b);
-    C floordiv = std::floor(div);
-    if (div - floordiv > C(0.5)) floordiv += C(1);  // div is within rounding of an integer: snap to it
-    return floordiv;
-  }
-}
 
 template <Division OP>
 void division_kernel(const NoAttrs&, std::span<const Tensor> in, std::span<Tensor> out) {
@@ -59,6 +24,10 @@ void division_kernel(const NoAttrs&, std::span<const Tensor> in, std::span<Tenso
         T* o = reinterpret_cast<T*>(p[0]);
         const T* a = reinterpret_cast<const T*>(p[1]);
         const T* b = reinterpret_cast<const T*>(p[2]);
+        if constexpr (std::is_same_v<T, float> || std::is_same_v<T, double>) {
+          const bool unit_or_broadcast = s[1] >= 0 && s[1] <= 1 && s[2] >= 0 && s[2] <= 1;
+          if (s[0] == 1 && unit_or_broadcast) return simd_divide(OP, a, s[1], b, s[2], o, n);
+        }
         for (int64_t i = 0; i < n; ++i)
           o[i * s[0]] = static_cast<T>(divide<OP, C>(static_cast<C>(a[i * s[1]]), static_cast<C>(b[i * s[2]])));
       });

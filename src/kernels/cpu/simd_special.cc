@@ -95,7 +95,8 @@ HWY_INLINE LanczosParts lanczos_parts(D d, V z) {
     den = hn::Mul(den, a);
   }
   const V t = hn::Add(zm1, hn::Set(d, sc::kLanczosG + 0.5));
-  const V head = hn::MulAdd(hn::Add(zm1, hn::Set(d, 0.5)), hn::Log(d, t), hn::Sub(hn::Set(d, 0.5 * std::log(2 * kPi)), t));
+  const V log_root_two_pi_minus_t = hn::Sub(hn::Set(d, 0.5 * std::log(2 * kPi)), t);
+  const V head = hn::MulAdd(hn::Add(zm1, hn::Set(d, 0.5)), hn::Log(d, t), log_root_two_pi_minus_t);
   return {head, hn::Div(num, den)};
 }
 
