@@ -191,6 +191,33 @@ def test_outer_inner_kron_cross_trace_diag():
     check_grad(ops.trace, m)
 
 
+def test_cdist_takes_differences_in_tiles():
+    # Note [Distances by tiles]: the differences themselves, so identical rows are exactly 0 apart (a matrix
+    # product's |a|^2 + |b|^2 - 2 a.b leaves ~1e-3 there); rows across the 8-, 4- and 1-row tiles, columns
+    # across 32-row panels, a batch, strided and float16 inputs.
+    rng = np.random.default_rng(8)
+    a = rng.standard_normal((3, 45, 19)).astype(np.float32) * 100
+    b = np.concatenate([a[:, :7], rng.standard_normal((3, 66, 19)).astype(np.float32)], axis=1)
+    diff = np.abs(a[:, :, None, :].astype(np.float64) - b[:, None, :, :])
+    for p, want in ((2.0, np.sqrt((diff ** 2).sum(-1))), (1.0, diff.sum(-1)), (0.5, (diff ** 0.5).sum(-1) ** 2),
+                    (float("inf"), diff.max(-1)), (0.0, (diff != 0).sum(-1))):
+        got = ops.cdist(ms.Tensor(a), ms.Tensor(b), p).asnumpy()
+        np.testing.assert_allclose(got, want, rtol=2e-6, err_msg=f"p={p}")
+        assert (np.diagonal(got[:, :7, :7], axis1=1, axis2=2) == 0).all(), p
+    strided = ms.Tensor(np.ascontiguousarray(a[0].T)).T  # a transposed view
+    np.testing.assert_allclose(ops.cdist(strided, ms.Tensor(b[0])).asnumpy(), np.sqrt((diff[0] ** 2).sum(-1)),
+                               rtol=2e-6)
+    half = ops.cdist(ms.Tensor(a[0, :4] / 100, ms.float16), ms.Tensor(b[0, :5], ms.float16))
+    assert half.dtype == ms.float16 and half.shape == (4, 5)
+    # p = 2's gradient: (x - y) / d summed by products, 0 where two rows coincide.
+    x = T(a[0, :3].astype(np.float64))
+    g = ms.grad(lambda v: ops.cdist(v, v).sum())(x).asnumpy()
+    d = np.sqrt(((a[0, :3, None].astype(np.float64) - a[0, None, :3]) ** 2).sum(-1))
+    t = a[0, :3, None].astype(np.float64) - a[0, None, :3]
+    want = (np.where(d[..., None] > 0, t / np.where(d > 0, d, 1)[..., None], 0)).sum(1) * 2  # both arguments
+    np.testing.assert_allclose(g, want, rtol=1e-10)
+
+
 def test_cdist_and_cosine_similarity():
     a, b = randn(2, 5, 3), randn(2, 4, 3)
     diff = a[:, :, None, :] - b[:, None, :, :]

@@ -164,8 +164,9 @@ def cdist(x1, x2, p=2.0):
                          f"{a.shape} and {b.shape}")
     if a.dtype not in mstype.float_type:
         raise TypeError(f"cdist: 'x1' must be a floating-point tensor, but got {a.dtype}")
-    diff = _sub(prim("ExpandDims")(a, a.ndim - 1), prim("ExpandDims")(b, b.ndim - 2))
-    return _p_norm("cdist", diff, p, (-1,), False)
+    if not isinstance(p, numbers.Real) or isinstance(p, bool) or p < 0:
+        raise ValueError(f"cdist: 'p' must be a number >= 0, but got {p!r}")
+    return prim("Cdist", p=float(p))(a, b)  # Note [Distances by tiles]
 
 
 def _p_norm(api, diff, p, axes, keep):

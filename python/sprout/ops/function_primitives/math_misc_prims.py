@@ -9,7 +9,7 @@ from sprout.ops.function_primitives._attr_checks import (FLOAT_DTYPES, check_boo
 from sprout.ops.function_primitives.array_prims import int_argument
 from sprout.ops.primitive import Primitive, prim_attr_register
 
-__all__ = ["Addcdiv", "TensorAdd", "LerpScalar", "NanToNum", "Ger", "Trace", "Renorm", "Cdist", "Pdist",
+__all__ = ["Addcdiv", "TensorAdd", "LerpScalar", "NanToNum", "Ger", "Trace", "Renorm", "Pdist",
            "CumulativeLogsumexp", "Median", "ReduceStd", "SquareSumAll", "EqualCount",
            "CountNonZero", "Histogram", "Bincount", "BartlettWindow", "BlackmanWindow", "HammingWindow"]
 
@@ -109,19 +109,6 @@ class Renorm(Primitive):
 
     def __call__(self, x):
         return F.renorm(x, self.p, self.dim, float(self.maxnorm))
-
-
-class Cdist(Primitive):
-    """``Cdist(p=2.0)(x1, x2)``: the p-norm distances between the rows of x1 and the rows of x2."""
-
-    @prim_attr_register
-    def __init__(self, p=2.0):
-        if check_float("Cdist", "p", p) < 0:
-            raise ValueError(f"Cdist: 'p' must be non-negative, but got {p}")
-        self.init_prim_io_names(["input_x", "input_y"], ["output"])
-
-    def __call__(self, x1, x2):
-        return F.cdist(x1, x2, float(self.p))
 
 
 class Pdist(Primitive):
