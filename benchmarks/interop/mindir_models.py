@@ -108,7 +108,7 @@ def models(ms):
 
     class MorePrimitives(nn.Cell):
         """Elementwise math (lgamma, digamma and erfinv among it), comparisons and logic, reductions, flips,
-        triangles, adaptive max pooling, Mish and Stack, as primitives; clamping and the exact GELU, which
+        triangles, adaptive max pooling, Mish, Stack and Cdist, as primitives; clamping and the exact GELU, which
         Sprout writes as the ops MindSpore computes them with; GatherD and OneHot, whose arguments sit between
         their tensors."""
 
@@ -116,7 +116,7 @@ def models(ms):
             super().__init__()
             self.unary = [ops.Ceil(), ops.Cosh(), ops.Expm1(), ops.Sinh(), ops.Tan(), ops.Round(), ops.Mish()]
             self.positive = [ops.Log1p(), ops.Reciprocal(), ops.Lgamma(), ops.Digamma()]
-            self.erfinv = ops.Erfinv()
+            self.erfinv, self.cdist = ops.Erfinv(), ops.Cdist(p=3.0)
             self.ge, self.le, self.ne = ops.GreaterEqual(), ops.LessEqual(), ops.NotEqual()
             self.logical = [ops.LogicalAnd(), ops.LogicalOr(), ops.LogicalXor()]
             self.logical_not, self.isfinite, self.isinf = ops.LogicalNot(), ops.IsFinite(), ops.IsInf()
@@ -142,7 +142,8 @@ def models(ms):
             return (a, logic, finite, b, self.all(p, 1), self.any(q, 0), self.min(x, 1), self.flip(x), self.triu(x),
                     self.pool(image)[0], self.stack((x, b)), ops.clamp(x, -0.5, 0.5), self.gelu(x),
                     ops.gather_elements(x, 1, indices),
-                    ops.one_hot(indices, 4, ms.Tensor(2.0, ms.float32), ms.Tensor(-1.0, ms.float32)))
+                    ops.one_hot(indices, 4, ms.Tensor(2.0, ms.float32), ms.Tensor(-1.0, ms.float32)),
+                    self.cdist(x, b))
 
     class ConvLayers(nn.Cell):
         """Transposed convolutions (2-d in 'pad' and 'same' modes, 1-d, 3-d), a 3-d convolution, Pad and

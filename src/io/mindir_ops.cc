@@ -72,6 +72,7 @@ const std::vector<OpEntry>& function_ops() {
       {"BitwiseXor", "BitwiseXor", {}, false},  {"Invert", "Invert", {}, false},  {"Lcm", "Lcm", {}, false},
       {"Softplus", "Softplus", {}, false},
       {"Lgamma", "Lgamma", {}, false},  {"Digamma", "Digamma", {}, false},  {"Erfinv", "Erfinv", {}},
+      {"Cdist", "Cdist", {{"p"}}},
       {"Mish", "Mish", {}, false},
       {"Mul", "Muls", {}},  // MindSpore's tensor times a number (loaded only: Sprout writes Mul)
       {"Stack", "Stack", {{"axis"}}, false},
