@@ -150,6 +150,33 @@ def test_astype_set_dtype_copy():
     assert t.set_dtype(ms.float64) is t and t.dtype == ms.float64
 
 
+def test_vector_casts_truncate_saturate_and_round_as_the_scalar_definition():
+    # simd_cast.h: float -> int truncates toward zero, saturates at the limits and sends NaN to 0, in whole
+    # vectors and their tails; int64 -> float32 rounds once (through double only below 2^53); bytes and
+    # bools widen exactly.
+    rng = np.random.default_rng(0)
+    edges32 = [np.nan, np.inf, -np.inf, 3e9, -3e9, 2147483520.0, 2.1474836e9, -2147483648.0, 0.5, -0.5, -0.0, 9.3e18,
+               -9.3e18]
+    f32 = np.concatenate([rng.standard_normal(1003).astype(np.float32) * 1e3, np.array(edges32, np.float32)])
+    f64 = np.concatenate([rng.standard_normal(1003) * 1e12, [np.nan, np.inf, -np.inf, 9.3e18, -9.3e18, 0.5, -0.5]])
+
+    def saturated(x, to):
+        info = np.iinfo(to)
+        return np.array([0 if np.isnan(v) else info.max if v >= info.max else info.min if v <= info.min
+                         else int(v) for v in x.astype(np.float64)], to)
+    for x, to, dtype in ((f32, np.int32, ms.int32), (f32, np.int64, ms.int64), (f64, np.int64, ms.int64)):
+        np.testing.assert_array_equal(ms.Tensor(x).astype(dtype).asnumpy(), saturated(x, to))
+    i64 = np.concatenate([rng.integers(-2**62, 2**62, 1003), [2**53 + 1, -(2**53) - 1, 2**63 - 1, -2**63, 1000]])
+    np.testing.assert_array_equal(ms.Tensor(i64).astype(ms.float32).asnumpy(), i64.astype(np.float32))
+    np.testing.assert_array_equal(ms.Tensor(i64).astype(ms.float64).asnumpy(), i64.astype(np.float64))
+    i32 = rng.integers(-2**31, 2**31, 1003).astype(np.int32)
+    np.testing.assert_array_equal(ms.Tensor(i32).astype(ms.float32).asnumpy(), i32.astype(np.float32))
+    np.testing.assert_array_equal(ms.Tensor(i32).astype(ms.float64).asnumpy(), i32.astype(np.float64))
+    u8, flags = rng.integers(0, 256, 1003).astype(np.uint8), rng.random(1003) > 0.5
+    np.testing.assert_array_equal(ms.Tensor(u8).astype(ms.float32).asnumpy(), u8.astype(np.float32))
+    np.testing.assert_array_equal(ms.Tensor(flags).astype(ms.float32).asnumpy(), flags.astype(np.float32))
+
+
 def test_astype_takes_numpy_dtypes_and_dtype_names():
     t = ms.Tensor([1.7, -2.2])
     assert t.astype("float64").dtype == ms.float64 and t.astype("Int32").tolist() == [1, -2]  # MindSpore's names

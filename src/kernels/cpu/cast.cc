@@ -5,6 +5,7 @@
 #include <type_traits>
 
 #include "base/parallel.h"
+#include "kernels/cpu/simd_cast.h"
 #include "kernels/cpu/simd_half.h"
 #include "ops/array.h"
 #include "ops/op_def.h"
@@ -38,7 +39,9 @@ void cast_kernel(const CastAttrs&, std::span<const Tensor> in, std::span<Tensor>
       To* po = static_cast<To*>(o.raw_data());
       parallel_for(o.numel(), kParallelGrain, [&](int64_t begin, int64_t end) {
         loop.run_elements(begin, end, [&](const std::array<int64_t, 2>& off, int64_t n) {
-          if constexpr (is_half_v<From> && std::is_same_v<To, float>) {
+          if constexpr (kHasSimdCast<To, From>) {
+            if (so == 1 && sx == 1) return simd_cast(px + off[1], po + off[0], n);
+          } else if constexpr (is_half_v<From> && std::is_same_v<To, float>) {
             if (so == 1 && sx == 1) return simd_widen(px + off[1], po + off[0], n);
           } else if constexpr (std::is_same_v<From, float> && is_half_v<To>) {
             if (so == 1 && sx == 1) return simd_narrow(px + off[1], po + off[0], n);

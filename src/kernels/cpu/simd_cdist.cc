@@ -33,7 +33,9 @@ struct Fold {
       const V size = hn::Abs(diff);
       return hn::IfThenElse(hn::Or(hn::Gt(size, acc), hn::IsNaN(size)), size, acc);
     }
-    if constexpr (N == Norm::Count) return hn::Add(acc, hn::IfThenElseZero(hn::Ne(diff, hn::Zero(d)), hn::Set(d, T(1))));
+    if constexpr (N == Norm::Count) {
+      return hn::Add(acc, hn::IfThenElseZero(hn::Ne(diff, hn::Zero(d)), hn::Set(d, T(1))));
+    }
     if constexpr (N == Norm::Power) {  // |diff|^p as exp(p log |diff|), 0 at 0
       const V size = hn::Abs(diff);
       const V power = hn::Exp(d, hn::Mul(p, hn::Log(d, size)));
