@@ -145,6 +145,23 @@ class Polygamma(globals()["Polygamma"]):
         return math_special_func.polygamma(a, x)
 
 
+class NanToNum(globals()["NanToNum"]):
+    """``ops.NanToNum(nan=0.0, posinf=None, neginf=None)(x)``: NaN, +inf and -inf replaced, None meaning the
+    dtype's largest and lowest finite values (resolved at the call, where the dtype is known)."""
+
+    def __init__(self, nan=0.0, posinf=None, neginf=None):
+        from sprout.ops.function_primitives._attr_checks import check_float
+        for arg, value in (("nan", nan), ("posinf", posinf), ("neginf", neginf)):
+            if value is not None:
+                check_float("NanToNum", arg, value)
+        super().__init__()
+        self.nan, self.posinf, self.neginf = 0.0 if nan is None else nan, posinf, neginf
+
+    def __call__(self, x):
+        from sprout.ops.function import math_elementwise_func  # imports this module
+        return math_elementwise_func.nan_to_num(x, self.nan, self.posinf, self.neginf)
+
+
 def _running_extreme(base, api):
     """The registry's Cummax / Cummin with MindSpore's check of 'axis' (an int, given to the constructor)."""
 

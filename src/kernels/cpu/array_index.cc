@@ -7,6 +7,7 @@
 #include <cstring>
 
 #include "kernels/cpu/index_util.h"
+#include "kernels/cpu/simd_select.h"
 #include "kernels/cpu/unit_strides.h"
 #include "base/parallel.h"
 #include "ops/array_attrs.h"
@@ -50,6 +51,8 @@ T choose(bool c, T a, T b) {
   return std::bit_cast<T>(static_cast<Bits>((std::bit_cast<Bits>(a) & mask) | (std::bit_cast<Bits>(b) & ~mask)));
 }
 
+bool unit_or_zero(int64_t stride) { return stride == 0 || stride == 1; }
+
 void select_kernel(const NoAttrs&, std::span<const Tensor> in, std::span<Tensor> out) {
   visit_dtype(out[0].dtype(), [&](auto zero) {
     using T = decltype(zero);
@@ -58,6 +61,9 @@ void select_kernel(const NoAttrs&, std::span<const Tensor> in, std::span<Tensor>
                  const bool* c = reinterpret_cast<const bool*>(at[0]);
                  const T* x = reinterpret_cast<const T*>(at[1]);
                  const T* y = reinterpret_cast<const T*>(at[2]);
+                 if (s[0] == 1 && unit_or_zero(s[1]) && unit_or_zero(s[2]) && unit_or_zero(s[3]) &&
+                     simd_select(sizeof(T), c, s[1], x, s[2], y, s[3], po, n))
+                   return;
                  with_unit_strides<3>(s[0], {s[1], s[2], s[3]}, [&](auto so, auto sc, auto sx, auto sy) {
                    for (int64_t i = 0; i < n; ++i) po[i * so] = choose(c[i * sc], x[i * sx], y[i * sy]);
                  });
@@ -74,6 +80,9 @@ void masked_fill_kernel(const NoAttrs&, std::span<const Tensor> in, std::span<Te
                [v](T* po, const std::array<const char*, 2>& at, const std::array<int64_t, 3>& s, int64_t n) {
                  const T* x = reinterpret_cast<const T*>(at[0]);
                  const bool* m = reinterpret_cast<const bool*>(at[1]);
+                 if (s[0] == 1 && unit_or_zero(s[1]) && unit_or_zero(s[2]) &&
+                     simd_select(sizeof(T), m, s[2], &v, 0, x, s[1], po, n))
+                   return;
                  with_unit_strides<2>(s[0], {s[1], s[2]}, [&](auto so, auto sx, auto sm) {
                    for (int64_t i = 0; i < n; ++i) po[i * so] = choose(m[i * sm], v, x[i * sx]);
                  });

@@ -1,13 +1,15 @@
 // CPU kernels of the unary math ops (ops/math_unary.cc) and the elementwise predicates.
 // Floating-point inputs run through the vector math of simd_math.h: contiguous float and double rows
 // directly, half types and strided rows through a small stack block converted to float or double on
-// the way in and out. Integer inputs (abs, sign, square, round) use plain loops.
+// the way in and out. Integer inputs (abs, sign, square, round) use plain loops. NanToNum too.
 #include <cmath>
+#include <limits>
 #include <type_traits>
 
 #include "kernels/cpu/math_loops.h"
 #include "kernels/cpu/simd_math.h"
 #include "kernels/cpu/wrapping_arith.h"
+#include "ops/math_nan_to_num.h"
 #include "ops/op_def.h"
 
 namespace sprout {
@@ -87,9 +89,38 @@ void logical_not_kernel(const NoAttrs&, std::span<const Tensor> in, std::span<Te
   });
 }
 
+// NaN and the infinities replaced; the replacements are converted to the dtype first (so a float16 tensor's
+// default, float32's largest, becomes inf, as a cast of it would: ops.nan_to_num passes float16's own).
+void nan_to_num_kernel(const NanToNumAttrs& a, std::span<const Tensor> in, std::span<Tensor> out) {
+  visit_dtype(out[0].dtype(), [&](auto zero) {
+    using T = decltype(zero);
+    if constexpr (!std::is_floating_point_v<compute_t<T>>) {
+      SPROUT_ASSERT(false, "NanToNum kernel on ", name(out[0].dtype()), ": infer lets no such input in");
+    } else {
+      using C = compute_t<T>;
+      const T nan = static_cast<T>(static_cast<C>(a.nan)), posinf = static_cast<T>(static_cast<C>(a.posinf));
+      const T neginf = static_cast<T>(static_cast<C>(a.neginf));
+      for_each_broadcast_row<2>(in, out[0], kParallelGrain, [&](auto ptrs, auto strides, int64_t n) {
+        T* o = reinterpret_cast<T*>(ptrs[0]);
+        const T* x = reinterpret_cast<const T*>(ptrs[1]);
+        if constexpr (std::is_same_v<T, C>) {
+          if (strides[0] == 1 && strides[1] == 1) return simd_nan_to_num(x, o, n, nan, posinf, neginf);
+        }
+        for (int64_t i = 0; i < n; ++i) {
+          const C v = static_cast<C>(x[i * strides[1]]);
+          o[i * strides[0]] = v != v ? nan : v == std::numeric_limits<C>::infinity() ? posinf
+                              : v == -std::numeric_limits<C>::infinity()           ? neginf
+                                                                                     : x[i * strides[1]];
+        }
+      });
+    }
+  });
+}
+
 }  // namespace
 
 SPROUT_REGISTER(cpu_math_unary) {
+  register_kernel<NanToNumAttrs>("NanToNum", Device::CPU, nan_to_num_kernel);
   register_kernel<NoAttrs>("Abs", Device::CPU, math_kernel<MathOp::Abs>);
   register_kernel<NoAttrs>("Sign", Device::CPU, math_kernel<MathOp::Sign>);
   register_kernel<NoAttrs>("Square", Device::CPU, math_kernel<MathOp::Square>);

@@ -240,6 +240,32 @@ HWY_INLINE void atan2_loop(const T* y, int64_t sy, const T* x, int64_t sx, T* ou
     std::memcpy(out + i, to, static_cast<size_t>(n - i) * sizeof(T));
   }
 }
+template <class T>
+HWY_INLINE void nan_to_num_loop(const T* x, T* out, int64_t n, T nan, T posinf, T neginf) {
+  const hn::ScalableTag<T> d;
+  const int64_t lanes = static_cast<int64_t>(hn::Lanes(d));
+  const auto vnan = hn::Set(d, nan), vpos = hn::Set(d, posinf), vneg = hn::Set(d, neginf);
+  const auto inf = hn::Set(d, std::numeric_limits<T>::infinity());
+  auto replace = [&](auto v) {
+    v = hn::IfThenElse(hn::Eq(v, inf), vpos, hn::IfThenElse(hn::Eq(v, hn::Neg(inf)), vneg, v));
+    return hn::IfThenElse(hn::IsNaN(v), vnan, v);
+  };
+  int64_t i = 0;
+  for (; i + lanes <= n; i += lanes) hn::StoreU(replace(hn::LoadU(d, x + i)), d, out + i);
+  if (i < n) {
+    HWY_ALIGN T t[hn::MaxLanes(d)] = {};
+    std::memcpy(t, x + i, static_cast<size_t>(n - i) * sizeof(T));
+    hn::Store(replace(hn::Load(d, t)), d, t);
+    std::memcpy(out + i, t, static_cast<size_t>(n - i) * sizeof(T));
+  }
+}
+void NanToNumF32(const float* x, float* out, int64_t n, float nan, float posinf, float neginf) {
+  nan_to_num_loop(x, out, n, nan, posinf, neginf);
+}
+void NanToNumF64(const double* x, double* out, int64_t n, double nan, double posinf, double neginf) {
+  nan_to_num_loop(x, out, n, nan, posinf, neginf);
+}
+
 void Atan2F32(const float* y, int64_t sy, const float* x, int64_t sx, float* out, int64_t n) {
   atan2_loop(y, sy, x, sx, out, n);
 }
@@ -257,6 +283,15 @@ HWY_EXPORT(MathF32);
 HWY_EXPORT(MathF64);
 HWY_EXPORT(Atan2F32);
 HWY_EXPORT(Atan2F64);
+HWY_EXPORT(NanToNumF32);
+HWY_EXPORT(NanToNumF64);
+
+void simd_nan_to_num(const float* x, float* out, int64_t n, float nan, float posinf, float neginf) {
+  HWY_DYNAMIC_DISPATCH(NanToNumF32)(x, out, n, nan, posinf, neginf);
+}
+void simd_nan_to_num(const double* x, double* out, int64_t n, double nan, double posinf, double neginf) {
+  HWY_DYNAMIC_DISPATCH(NanToNumF64)(x, out, n, nan, posinf, neginf);
+}
 
 void simd_math(MathOp op, const float* x, float* out, int64_t n) { HWY_DYNAMIC_DISPATCH(MathF32)(op, x, out, n); }
 void simd_math(MathOp op, const double* x, double* out, int64_t n) { HWY_DYNAMIC_DISPATCH(MathF64)(op, x, out, n); }

@@ -14,6 +14,14 @@ def _erf(x):
 def _erfc(x):
     return np.array([math.erfc(v) for v in np.ravel(x)]).reshape(np.shape(x))
 SHAPES = [((2, 3),), ((),), ((0, 4),), ((7, 33),)]
+
+
+def _with_nonfinite(rng, shapes, dtype):
+    """Uniform values in [-3, 3] with every seventh element NaN, +inf or -inf in turn."""
+    x = rng.uniform(-3, 3, size=shapes[0])
+    flat = x.reshape(-1)
+    flat[::7] = np.resize([np.nan, np.inf, -np.inf], flat[::7].size)
+    return [x]
 SIGNED = (ms.int8, ms.int32, ms.int64) + FLOAT_DTYPES
 
 
@@ -59,6 +67,13 @@ RECORDS = [
     _unary("IsInf", lambda x: ops.isinf(ops.reciprocal(ops.floor(x))), lambda x: np.isinf(1 / np.floor(x)), -2, 2,
            exact=True),
     _unary("IsFinite", lambda x: ops.isfinite(ops.log(x)), lambda x: np.isfinite(np.log(x)), -1, 3, exact=True),
+    # NanToNum sees NaN and infinities at every lane position (a few elements of each sample replaced).
+    OpRecord("NanToNum", lambda x: ops.nan_to_num(x, 1.5, 7.0, -7.0),
+             lambda x: np.nan_to_num(x, nan=1.5, posinf=7.0, neginf=-7.0), SHAPES, FLOAT_DTYPES, -3, 3,
+             sampler=_with_nonfinite, grad_shapes=[((2, 3),)],
+             prim=lambda: _C.Primitive("NanToNum", {"nan": 1.5, "posinf": 7.0, "neginf": -7.0}),
+             bad=[(lambda: _C.Primitive("NanToNum", {})(ms.Tensor([1, 2])), TypeError,
+                   r"NanToNum: 'x' must be a floating-point")]),
     OpRecord("LogicalNot", ops.logical_not, np.logical_not, SHAPES, (ms.bool_,), exact=True,
              bad=[(lambda: ops.LogicalNot()(ms.Tensor([1.0])), TypeError,
                    r"LogicalNot: 'x' must have dtype in \[Bool\], but got Float32")]),

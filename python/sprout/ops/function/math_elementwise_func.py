@@ -178,9 +178,7 @@ def nan_to_num(input, nan=0.0, posinf=None, neginf=None):
     for arg, v in (("nan", nan), ("posinf", posinf), ("neginf", neginf)):
         if not isinstance(v, numbers.Real) or isinstance(v, bool):
             raise TypeError(f"nan_to_num: '{arg}' must be a number, but got {v!r}")
-    out = _select(prim("IsNan")(x), Tensor(float(nan), x.dtype), x)
-    out = _select(prim("Equal")(x, Tensor(math.inf, x.dtype)), Tensor(float(posinf), x.dtype), out)
-    return _select(prim("Equal")(x, Tensor(-math.inf, x.dtype)), Tensor(float(neginf), x.dtype), out)
+    return prim("NanToNum", nan=float(nan), posinf=float(posinf), neginf=float(neginf))(x)
 
 
 __all__ = ["log2", "log10", "exp2", "trunc", "frac", "hypot", "logaddexp", "deg2rad", "rad2deg", "isclose",

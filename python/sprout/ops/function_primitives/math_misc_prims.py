@@ -9,7 +9,7 @@ from sprout.ops.function_primitives._attr_checks import (FLOAT_DTYPES, check_boo
 from sprout.ops.function_primitives.array_prims import int_argument
 from sprout.ops.primitive import Primitive, prim_attr_register
 
-__all__ = ["Addcdiv", "TensorAdd", "LerpScalar", "NanToNum", "Ger", "Trace", "Renorm", "Pdist",
+__all__ = ["Addcdiv", "TensorAdd", "LerpScalar", "Ger", "Trace", "Renorm", "Pdist",
            "CumulativeLogsumexp", "Median", "ReduceStd", "SquareSumAll", "EqualCount",
            "CountNonZero", "Histogram", "Bincount", "BartlettWindow", "BlackmanWindow", "HammingWindow"]
 
@@ -58,20 +58,6 @@ class LerpScalar(Primitive):
 
     def __call__(self, input, end, weight):
         return F.lerp(input, end, check_float("LerpScalar", "weight", weight))
-
-
-class NanToNum(Primitive):
-    """``NanToNum(nan=None, posinf=None, neginf=None)(x)``: NaN, +inf and -inf replaced (by 0 and the
-    dtype's largest and lowest values when not given)."""
-
-    @prim_attr_register
-    def __init__(self, nan=None, posinf=None, neginf=None):
-        for arg, value in (("nan", nan), ("posinf", posinf), ("neginf", neginf)):
-            if value is not None:
-                check_float("NanToNum", arg, value)
-
-    def __call__(self, input):
-        return F.nan_to_num(input, 0.0 if self.nan is None else self.nan, self.posinf, self.neginf)
 
 
 class Ger(Primitive):
