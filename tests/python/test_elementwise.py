@@ -280,3 +280,18 @@ def test_pow_by_a_scalar_in_half_precision_and_against_tensors():
     b = np.array([2.0, 0.5, 3.0, -1.0] * 10, np.float32)
     a = np.linspace(0.5, 4.0, 40).astype(np.float32)
     np.testing.assert_allclose((ms.Tensor(a) ** ms.Tensor(b)).asnumpy(), np.power(a, b), rtol=1e-6)
+
+
+def test_float32_pow_by_a_tensor_is_the_rounded_double_result_at_every_edge():
+    # simd_pow: exp(e log x) in double for every lane with x > 0 finite, std::pow for the others (zeros,
+    # negatives, infinities, NaN, results beyond exp's range), each element its own exponent; also a
+    # broadcast base (2 ** y) and a broadcast exponent through the same loop.
+    rng = np.random.default_rng(2)
+    x = np.concatenate([rng.uniform(0, 10, 501), np.array(EDGES * 3)]).astype(np.float32)
+    e = np.concatenate([rng.standard_normal(501) * 3, np.resize([2, -1, 0.5, 3, -2, 200, -200, np.nan, 0], 48)])
+    e = e.astype(np.float32)
+    with np.errstate(all="ignore"):
+        want = np.power(x.astype(np.float64), e.astype(np.float64)).astype(np.float32)
+        np.testing.assert_array_equal((ms.Tensor(x) ** ms.Tensor(e)).asnumpy(), want)
+        two = np.power(2.0, e.astype(np.float64)).astype(np.float32)
+        np.testing.assert_array_equal((ms.Tensor(np.float32(2.0)) ** ms.Tensor(e)).asnumpy(), two)

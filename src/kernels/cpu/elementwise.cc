@@ -186,6 +186,9 @@ void arith_kernel(const NoAttrs&, std::span<const Tensor> in, std::span<Tensor> 
         const bool units = so == 1 && sa <= 1 && sb <= 1 && sa >= 0 && sb >= 0;
         if constexpr (OP == Arith::Pow && (std::is_same_v<T, float> || std::is_same_v<T, double>)) {
           if (so == 1 && sa == 1 && sb == 0 && simd_pow_scalar(pa, pb[0], po, n)) return;  // Note [Powers by a scalar]
+          if constexpr (std::is_same_v<T, float>) {
+            if (units) return simd_pow(pa, sa, pb, sb, po, n);
+          }
         } else if constexpr (OP == Arith::Pow && is_half_v<T>) {
           if (so == 1 && sa == 1 && sb == 0 && std::isfinite(static_cast<float>(pb[0]))) {  // float takes any such e
             return for_each_widened_block<1, T>({pa}, {1}, n, [&](const auto& w, int64_t i, int64_t m) {

@@ -31,6 +31,10 @@ void simd_atan2(const double* y, int64_t sy, const double* x, int64_t sx, double
 bool simd_pow_scalar(const float* x, float e, float* out, int64_t n);
 bool simd_pow_scalar(const double* x, double e, double* out, int64_t n);
 
+// out[i] = pow(x[i * sx], e[i * se]) in float32, sx and se each 0 (one value broadcast) or 1 (Note [Powers
+// by a scalar]'s general formula); out may alias x or e.
+void simd_pow(const float* x, int64_t sx, const float* e, int64_t se, float* out, int64_t n);
+
 // out[i] = x[i], with NaN, +inf and -inf replaced by nan, posinf and neginf (NanToNum); out may alias x.
 void simd_nan_to_num(const float* x, float* out, int64_t n, float nan, float posinf, float neginf);
 void simd_nan_to_num(const double* x, double* out, int64_t n, double nan, double posinf, double neginf);
