@@ -88,15 +88,7 @@ bool clip_by_numbers(std::span<const Tensor> in, const Tensor& out) {
   const T* x = in[0].data<T>();
   T* o = out.data<T>();
   parallel_for(out.numel(), kParallelGrain, [&](int64_t begin, int64_t end) {
-    if constexpr (std::is_integral_v<T>) {
-      simd_clamp(x + begin, lo, hi, o + begin, end - begin);
-    } else {
-#pragma omp simd
-      for (int64_t i = begin; i < end; ++i) {
-        const T m = x[i] < lo ? lo : x[i];  // NaN in x stays NaN: both comparisons are false for it
-        o[i] = m > hi ? hi : m;
-      }
-    }
+    simd_clamp(x + begin, lo, hi, o + begin, end - begin);
   });
   return true;
 }
