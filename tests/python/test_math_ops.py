@@ -212,6 +212,17 @@ def test_integer_clamp_by_numbers_matches_numpy(dtype):
     np.testing.assert_array_equal(ops.clamp(ms.Tensor(x[:37]), hi, lo).asnumpy(), np.full(37, lo, dtype))
 
 
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_float_clamp_by_numbers_keeps_nan_and_signed_zeros(dtype):
+    # simd_clamp.h: x86's min and max would return a bound for NaN; NaN stays NaN at every lane position.
+    edges = np.array([np.nan, -np.inf, np.inf, -0.0, 0.0, -1.0, 0.25, 2.0], dtype)
+    x = np.concatenate([np.tile(edges, 9), np.random.default_rng(6).standard_normal(1001).astype(dtype)])
+    got = ops.clamp(ms.Tensor(x), -0.5, 0.5).asnumpy()
+    want = np.clip(x, dtype(-0.5), dtype(0.5))
+    np.testing.assert_array_equal(got, want)
+    np.testing.assert_array_equal(np.signbit(got), np.signbit(want))
+
+
 def test_running_extremes_match_numpy_with_ties_nan_and_column_blocks():
     """Cummax / Cummin (array_scan.cc): ties move the index to the latest position, NaN takes over and stays
     (each later NaN moves the index), bool inputs, and axes with 1, 5 and 700 columns per step (the kernel
