@@ -152,7 +152,7 @@ def test_astype_set_dtype_copy():
 
 def test_vector_casts_truncate_saturate_and_round_as_the_scalar_definition():
     # simd_cast.h: float -> int truncates toward zero, saturates at the limits and sends NaN to 0, in whole
-    # vectors and their tails; int64 -> float32 rounds once (through double only below 2^53); bytes and
+    # vectors and their tails; int64 -> float32 rounds once (through double only below 2^53); int32, bytes and
     # bools widen exactly.
     rng = np.random.default_rng(0)
     edges32 = [np.nan, np.inf, -np.inf, 3e9, -3e9, 2147483520.0, 2.1474836e9, -2147483648.0, 0.5, -0.5, -0.0, 9.3e18,
@@ -175,6 +175,10 @@ def test_vector_casts_truncate_saturate_and_round_as_the_scalar_definition():
     u8, flags = rng.integers(0, 256, 1003).astype(np.uint8), rng.random(1003) > 0.5
     np.testing.assert_array_equal(ms.Tensor(u8).astype(ms.float32).asnumpy(), u8.astype(np.float32))
     np.testing.assert_array_equal(ms.Tensor(flags).astype(ms.float32).asnumpy(), flags.astype(np.float32))
+    np.testing.assert_array_equal(ms.Tensor(i32).astype(ms.int64).asnumpy(), i32.astype(np.int64))  # sign-extended
+    for small in (u8, flags):
+        for dtype, np_dtype in ((ms.int32, np.int32), (ms.int64, np.int64)):
+            np.testing.assert_array_equal(ms.Tensor(small).astype(dtype).asnumpy(), small.astype(np_dtype))
 
 
 def test_astype_takes_numpy_dtypes_and_dtype_names():

@@ -105,6 +105,22 @@ void CastImpl(const From* x, To* out, int64_t n) {
     const hn::Rebind<uint8_t, decltype(df)> du8;
     const auto* bytes = reinterpret_cast<const uint8_t*>(x);
     cast_loop(du8, df, bytes, out, n, [&](auto v) { return hn::ConvertTo(df, hn::PromoteTo(di, v)); });
+  } else if constexpr (std::is_same_v<From, int32_t> && std::is_same_v<To, int64_t>) {
+    const hn::ScalableTag<int64_t> dl;
+    const hn::Rebind<int32_t, decltype(dl)> di;
+    cast_loop(di, dl, x, out, n, [&](auto v) { return hn::PromoteTo(dl, v); });
+  } else if constexpr ((std::is_same_v<From, uint8_t> || std::is_same_v<From, bool>) && std::is_same_v<To, int32_t>) {
+    const hn::ScalableTag<int32_t> di;
+    const hn::Rebind<uint8_t, decltype(di)> du8;
+    cast_loop(du8, di, reinterpret_cast<const uint8_t*>(x), out, n, [&](auto v) { return hn::PromoteTo(di, v); });
+  } else if constexpr ((std::is_same_v<From, uint8_t> || std::is_same_v<From, bool>) && std::is_same_v<To, int64_t>) {
+    // Bytes to int64 through uint32 (Highway widens by at most four times per step).
+    const hn::ScalableTag<int64_t> dl;
+    const hn::Rebind<uint32_t, decltype(dl)> du32;
+    const hn::Rebind<uint8_t, decltype(dl)> du8;
+    const hn::RebindToUnsigned<decltype(dl)> du64;
+    cast_loop(du8, dl, reinterpret_cast<const uint8_t*>(x), out, n,
+              [&](auto v) { return hn::BitCast(dl, hn::PromoteTo(du64, hn::PromoteTo(du32, v))); });
   } else {
     static_assert(!kHasSimdCast<To, From>, "a pair of kHasSimdCast without a vector form");
   }
@@ -112,7 +128,8 @@ void CastImpl(const From* x, To* out, int64_t n) {
 
 #define SPROUT_CAST_PAIRS(X) \
   X(int32_t, float) X(int64_t, double) X(int64_t, float) X(float, int32_t) X(double, int64_t) X(double, int32_t) \
-  X(float, int64_t) X(float, uint8_t) X(float, bool)
+  X(float, int64_t) X(float, uint8_t) X(float, bool) X(int64_t, int32_t) X(int32_t, uint8_t) X(int32_t, bool) \
+  X(int64_t, uint8_t) X(int64_t, bool)
 #define SPROUT_CAST_FN(To, From) \
   void Cast_##From##_##To(const From* x, To* out, int64_t n) { CastImpl<To, From>(x, out, n); }
 SPROUT_CAST_PAIRS(SPROUT_CAST_FN)

@@ -204,7 +204,7 @@ def bincount(input, weights=None, minlength=0):
 def count_nonzero(x, axis=(), keep_dims=False, dtype=mstype.int32):
     """The number of nonzero elements along `axis` (all axes when empty), as `dtype`."""
     _check_tensor("count_nonzero", "x", x)
-    nonzero = _cast(_not_equal(x, Tensor(0, x.dtype)), mstype.int64)
+    nonzero = _not_equal(x, Tensor(0, x.dtype))  # a sum of bools is Int64
     return _cast(_reduce("ReduceSum", nonzero, _axes(axis, "count_nonzero"), keep_dims), dtype)
 
 
