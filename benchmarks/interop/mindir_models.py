@@ -114,7 +114,8 @@ def models(ms):
 
         def __init__(self):
             super().__init__()
-            self.unary = [ops.Ceil(), ops.Cosh(), ops.Expm1(), ops.Sinh(), ops.Tan(), ops.Round(), ops.Mish()]
+            self.unary = [ops.Ceil(), ops.Cosh(), ops.Expm1(), ops.Sinh(), ops.Tan(), ops.Round(), ops.Mish(),
+                          ops.Trunc()]
             self.positive = [ops.Log1p(), ops.Reciprocal(), ops.Lgamma(), ops.Digamma()]
             self.erfinv, self.cdist = ops.Erfinv(), ops.Cdist(p=3.0)
             self.nan_to_num = ops.NanToNum(nan=1.0, posinf=2.0, neginf=-3.0)

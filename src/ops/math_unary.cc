@@ -53,6 +53,8 @@ SPROUT_REGISTER(math_unary) {
         infer_floating, [](BpropBuilder& b, V x, V, V) { return zero_grad(b, x); });
   unary("Ceil", "The smallest integer not less than x, elementwise (floating-point inputs).", DTypePolicy::Exact,
         infer_floating, [](BpropBuilder& b, V x, V, V) { return zero_grad(b, x); });
+  unary("Trunc", "x rounded toward zero, elementwise (floating-point inputs).", DTypePolicy::Exact, infer_floating,
+        [](BpropBuilder& b, V x, V, V) { return zero_grad(b, x); });
   unary("Round", "x rounded to the nearest integer, halves to even; integers are returned as they are.",
         DTypePolicy::Exact, infer_numeric, [](BpropBuilder& b, V x, V, V) { return zero_grad(b, x); });
 

@@ -56,7 +56,8 @@ std::optional<FusedStep> fusible_step(std::string_view op) {
       {"ReLU6", FusedKind::Activation, uint8_t(Activation::ReLU6)}, {"Sigmoid", FusedKind::Activation, uint8_t(Activation::Sigmoid)},
       {"SiLU", FusedKind::Activation, uint8_t(Activation::SiLU)}, {"Softplus", FusedKind::Activation, uint8_t(Activation::Softplus)},
       {"HSwish", FusedKind::Activation, uint8_t(Activation::HSwish)}, {"HSigmoid", FusedKind::Activation, uint8_t(Activation::HSigmoid)},
-      {"Mish", FusedKind::Activation, uint8_t(Activation::Mish)},
+      {"Mish", FusedKind::Activation, uint8_t(Activation::Mish)}, {"Floor", FusedKind::Math, uint8_t(MathOp::Floor)},
+      {"Trunc", FusedKind::Math, uint8_t(MathOp::Trunc)},
   };
   for (const Entry& e : kTable)
     if (e.name == op) return FusedStep{e.kind, e.code, 0, 0, std::string(op)};

@@ -23,7 +23,7 @@ T integer_math(T x) {
   return x;  // Round: integers are already integral
 }
 
-constexpr bool is_cheap(MathOp op) { return op <= MathOp::Round; }
+constexpr bool is_cheap(MathOp op) { return op <= MathOp::Trunc; }
 
 // The ops whose infer takes integers (ops/math_unary.cc); Floor and Ceil take floats only and the others'
 // PromoteToFloat policy casts integers to Float32, so their integer loops, for eight integer dtypes, would
@@ -129,6 +129,7 @@ SPROUT_REGISTER(cpu_math_unary) {
   register_kernel<NoAttrs>("Floor", Device::CPU, math_kernel<MathOp::Floor>);
   register_kernel<NoAttrs>("Ceil", Device::CPU, math_kernel<MathOp::Ceil>);
   register_kernel<NoAttrs>("Round", Device::CPU, math_kernel<MathOp::Round>);
+  register_kernel<NoAttrs>("Trunc", Device::CPU, math_kernel<MathOp::Trunc>);
   register_kernel<NoAttrs>("Expm1", Device::CPU, math_kernel<MathOp::Expm1>);
   register_kernel<NoAttrs>("Log1p", Device::CPU, math_kernel<MathOp::Log1p>);
   register_kernel<NoAttrs>("Sin", Device::CPU, math_kernel<MathOp::Sin>);

@@ -28,6 +28,7 @@ T math_scalar_impl(MathOp op, T x) {
     case MathOp::Floor: return std::floor(x);
     case MathOp::Ceil: return std::ceil(x);
     case MathOp::Round: return std::nearbyint(x);  // half to even (default rounding mode)
+    case MathOp::Trunc: return std::trunc(x);
     case MathOp::Expm1: return std::expm1(x);
     case MathOp::Log1p: return std::log1p(x);
     case MathOp::Sin: return std::sin(x);
@@ -76,6 +77,7 @@ HWY_INLINE V apply(D d, V x) {
   if constexpr (OP == MathOp::Floor) return hn::Floor(x);
   if constexpr (OP == MathOp::Ceil) return hn::Ceil(x);
   if constexpr (OP == MathOp::Round) return hn::Round(x);  // half to even
+  if constexpr (OP == MathOp::Trunc) return hn::Trunc(x);
   if constexpr (OP == MathOp::Expm1) return hn::Expm1(d, x);
   if constexpr (OP == MathOp::Log1p) return hn::Log1p(d, x);
   if constexpr (OP == MathOp::Sin) return hn::Sin(d, x);
@@ -178,7 +180,7 @@ void math_impl(MathOp op, const T* x, T* out, int64_t n) {
 #define SPROUT_MATH_CASE(name) \
   case MathOp::name: return math_loop<MathOp::name>(x, out, n);
     SPROUT_MATH_CASE(Abs) SPROUT_MATH_CASE(Sign) SPROUT_MATH_CASE(Square) SPROUT_MATH_CASE(Reciprocal)
-    SPROUT_MATH_CASE(Rsqrt) SPROUT_MATH_CASE(Floor) SPROUT_MATH_CASE(Ceil) SPROUT_MATH_CASE(Round)
+    SPROUT_MATH_CASE(Rsqrt) SPROUT_MATH_CASE(Floor) SPROUT_MATH_CASE(Ceil) SPROUT_MATH_CASE(Round) SPROUT_MATH_CASE(Trunc)
     SPROUT_MATH_CASE(Expm1) SPROUT_MATH_CASE(Log1p) SPROUT_MATH_CASE(Sin) SPROUT_MATH_CASE(Cos)
     SPROUT_MATH_CASE(Tan) SPROUT_MATH_CASE(Asin) SPROUT_MATH_CASE(Acos) SPROUT_MATH_CASE(Atan)
     SPROUT_MATH_CASE(Sinh) SPROUT_MATH_CASE(Cosh) SPROUT_MATH_CASE(Tanh) SPROUT_MATH_CASE(Erf)

@@ -14,7 +14,7 @@
 namespace sprout {
 
 enum class MathOp : uint8_t {
-  Abs, Sign, Square, Reciprocal, Rsqrt, Floor, Ceil, Round,
+  Abs, Sign, Square, Reciprocal, Rsqrt, Floor, Ceil, Round, Trunc,
   Expm1, Log1p, Sin, Cos, Tan, Asin, Acos, Atan, Sinh, Cosh, Tanh, Erf, Erfc,
 };
 

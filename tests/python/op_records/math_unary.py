@@ -48,6 +48,7 @@ RECORDS = [
     _unary("Rsqrt", ops.rsqrt, lambda x: 1 / np.sqrt(x), 0.5, 3),
     _unary("Floor", ops.floor, np.floor, -3, 3, exact=True, bad=_floats_only("Floor")),
     _unary("Ceil", ops.ceil, np.ceil, -3, 3, exact=True, bad=_floats_only("Ceil")),
+    _unary("Trunc", ops.trunc, np.trunc, -3, 3, exact=True, bad=_floats_only("Trunc")),
     _unary("Round", ops.round, np.round, -3, 3, SIGNED, exact=True),
     _unary("Expm1", ops.expm1, np.expm1, -3, 3),
     _unary("Log1p", ops.log1p, np.log1p, -0.9, 3),

@@ -47,7 +47,7 @@ def trunc(input):
     x = _tensor(input, "trunc", "input")
     if x.dtype not in mstype.float_type:
         return x
-    return _mul(prim("Sign")(x), prim("Floor")(prim("Abs")(x)))
+    return prim("Trunc")(x)
 
 
 def frac(x):

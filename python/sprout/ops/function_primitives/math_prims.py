@@ -105,7 +105,6 @@ _ELEMENTWISE = {
     "Inv": (F.inv, ("x",), ("output",), "1 / x"),
     "Rint": (_rint, ("x",), ("output",), "x rounded to the nearest integer, halves to even"),
     "Sinc": (F.sinc, ("input",), ("output",), "sin(pi x) / (pi x), 1 at 0"),
-    "Trunc": (F.trunc, ("input",), ("output",), "x rounded towards zero"),
     "Fmax": (F.fmax, ("x1", "x2"), ("y",), "the larger of x1 and x2, ignoring a NaN"),
     "SquaredDifference": (_squared_difference, ("x", "y"), ("output",), "(x - y)^2"),
     "Acosh": (F.acosh, ("input",), ("output",), "the inverse hyperbolic cosine"),
