@@ -20,7 +20,6 @@ namespace sprout {
 namespace HWY_NAMESPACE {
 namespace hn = hwy::HWY_NAMESPACE;
 
-
 // Beyond this |x|, erfc's result is subnormal (float) or about to be (double): libm takes over.
 template <class T>
 constexpr T kErfLimit = sizeof(T) == 4 ? T(9) : T(26);

@@ -123,8 +123,7 @@ HWY_INLINE V digamma_right(D d, V z) {
   const M shifted = hn::Lt(z, ten);
   const V y = hn::IfThenElse(shifted, hn::Add(z, ten), z);
   const V inv = hn::Div(hn::Set(d, 1.0), y), inv2 = hn::Mul(inv, inv);
-  V tail = hn::Set(d, special_constants::kDigammaAsymptotic[8]);
-  for (int k = 7; k >= 0; --k) tail = hn::MulAdd(tail, inv2, hn::Set(d, special_constants::kDigammaAsymptotic[k]));
+  const V tail = horner(d, special_constants::kDigammaAsymptotic, inv2);
   V out = hn::Sub(hn::NegMulAdd(hn::Set(d, 0.5), inv, hn::Log(d, y)), hn::Mul(tail, inv2));
   if (!hn::AllFalse(d, shifted)) {
     const V zs = hn::Min(z, ten);  // the other lanes are not read: keep P finite there
@@ -228,13 +227,6 @@ HWY_INLINE V polygamma_vec(D d, V x, const PolygammaPlan& plan) {
   return hn::IfThenElse(hn::Or(hn::IsNaN(x), hn::Eq(x, hn::Set(d, -kInf))), hn::Set(d, kNaN), out);
 }
 
-template <size_t N>
-HWY_INLINE V horner_fixed(D d, const double (&p)[N], V t) {
-  V acc = hn::Set(d, p[N - 1]);
-  for (size_t k = N - 1; k-- > 0;) acc = hn::MulAdd(acc, t, hn::Set(d, p[k]));
-  return acc;
-}
-
 HWY_INLINE V erfinv_vec(D d, V y) {
   namespace sc = special_constants;
   const V one = hn::Set(d, 1.0), ay = hn::Abs(y);
@@ -242,10 +234,10 @@ HWY_INLINE V erfinv_vec(D d, V y) {
   const V v = hn::IfThenElseZero(inside, y), av = hn::Abs(v);
   const V w = hn::Neg(hn::Log(d, hn::Mul(hn::Sub(one, av), hn::Add(one, av))));
   const M central = hn::Lt(w, hn::Set(d, 5.0)), tail = hn::Lt(w, hn::Set(d, 16.0));
-  V x = hn::Mul(horner_fixed(d, sc::kGilesCentral, hn::Sub(w, hn::Set(d, 2.5))), v);
+  V x = hn::Mul(horner(d, sc::kGilesCentral, hn::Sub(w, hn::Set(d, 2.5))), v);
   if (!hn::AllTrue(d, central)) {
     const V root = hn::Sqrt(hn::Max(w, hn::Set(d, 5.0)));
-    x = hn::IfThenElse(central, x, hn::Mul(horner_fixed(d, sc::kGilesTail, hn::Sub(root, hn::Set(d, 3.0))), v));
+    x = hn::IfThenElse(central, x, hn::Mul(horner(d, sc::kGilesTail, hn::Sub(root, hn::Set(d, 3.0))), v));
     if (!hn::AllTrue(d, tail)) {
       // Past w = 16 (|y| > 1 - 6e-8, beyond float32 and Giles' fit) erfc(x) ~ exp(-x^2) / (x sqrt(pi)) gives
       // x^2 ~ t - log(pi t) / 2 with t = -log(1 - |y|): within 1e-3, which the Halley steps make exact.
