@@ -12,6 +12,7 @@ namespace {
 using namespace math_bprop;
 
 constexpr double kHalfSqrtPi = 0.88622692545275801365;  // sqrt(pi) / 2
+constexpr int64_t kMaxPolygammaOrder = 170;
 
 std::vector<TensorSpec> infer_special(const OpDef& op, const NoAttrs&, std::span<const TensorSpec> in) {
   check_floating(op, 0, in[0]);
@@ -20,6 +21,8 @@ std::vector<TensorSpec> infer_special(const OpDef& op, const NoAttrs&, std::span
 
 std::vector<TensorSpec> infer_polygamma(const OpDef& op, const PolygammaAttrs& a, std::span<const TensorSpec> in) {
   SPROUT_CHECK(a.n >= 1, ValueError, op.name, ": 'n' must be >= 1 (order 0 is Digamma), but got ", a.n);
+  SPROUT_CHECK(a.n <= kMaxPolygammaOrder, ValueError, op.name, ": 'n' must be <= ", kMaxPolygammaOrder,
+               " (n! overflows float64 beyond), but got ", a.n);
   check_floating(op, 0, in[0]);
   return {in[0]};
 }

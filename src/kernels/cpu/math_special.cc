@@ -39,7 +39,8 @@ void special_kernel(const NoAttrs&, std::span<const Tensor> in, std::span<Tensor
 }
 
 void polygamma_kernel(const PolygammaAttrs& a, std::span<const Tensor> in, std::span<Tensor> out) {
-  special_rows(in, out[0], [&a](const double* x, double* o, int64_t n) { simd_polygamma(a.n, x, o, n); });
+  const PolygammaPlan plan(a.n);
+  special_rows(in, out[0], [&plan](const double* x, double* o, int64_t n) { simd_polygamma(plan, x, o, n); });
 }
 
 }  // namespace

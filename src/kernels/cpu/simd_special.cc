@@ -166,37 +166,6 @@ HWY_INLINE V power(V r, int64_t s) {
   return out;
 }
 
-// What one order of polygamma needs besides x, computed once per call.
-struct PolygammaPlan {
-  int64_t order;
-  double scale;                   // (-1)^(n+1) n!
-  std::vector<double> zeta_tail;  // B_2k / (2k)! (s)(s+1)...(s+2k-2), k = 1 .. 9, for s = n + 1
-  std::vector<double> cot_poly;   // P_n, lowest power first: d^n/dx^n cot(pi x) = pi^n P_n(cot(pi x))
-  double cot_scale;               // pi^(n+1)
-
-  explicit PolygammaPlan(int64_t n) : order(n) {
-    const double s = double(n + 1);
-    scale = std::tgamma(double(n) + 1) * (n % 2 == 1 ? 1.0 : -1.0);
-    double rising = s, factorial = 1;
-    for (int k = 1; k <= 9; ++k) {
-      factorial *= (2.0 * k - 1) * (2.0 * k);
-      zeta_tail.push_back(special_constants::kBernoulli[k - 1] / factorial * rising);
-      rising *= (s + 2 * k - 1) * (s + 2 * k);
-    }
-    cot_poly = {0.0, 1.0};  // P_0(c) = c; P_(k+1)(c) = -(1 + c^2) P_k'(c)
-    for (int64_t k = 0; k < n; ++k) {
-      std::vector<double> next(cot_poly.size() + 1, 0.0);
-      for (size_t j = 1; j < cot_poly.size(); ++j) {
-        const double derivative = double(j) * cot_poly[j];  // the coefficient of c^(j-1) in P_k'
-        next[j - 1] -= derivative;
-        next[j + 1] -= derivative;
-      }
-      cot_poly = std::move(next);
-    }
-    cot_scale = std::pow(kPi, double(n + 1));
-  }
-};
-
 // (-1)^(n+1) n! zeta(n + 1, z) for z >= 1/2: ten terms, then Euler-Maclaurin at y = z + 10:
 // y^(1-s)/(s-1) + y^-s/2 + sum over k of B_2k/(2k)! (s)_(2k-1) y^-(s+2k-1).
 HWY_INLINE V polygamma_right(D d, V z, const PolygammaPlan& plan) {
@@ -291,8 +260,7 @@ void Special(SpecialOp op, const double* x, double* out, int64_t n) {
   }
 }
 
-void Polygamma(int64_t order, const double* x, double* out, int64_t n) {
-  const PolygammaPlan plan(order);
+void Polygamma(const PolygammaPlan& plan, const double* x, double* out, int64_t n) {
   special_loop(x, out, n, [&plan](D d, V v) { return polygamma_vec(d, v, plan); });
 }
 
@@ -308,8 +276,30 @@ HWY_EXPORT(Polygamma);
 void simd_special(SpecialOp op, const double* x, double* out, int64_t n) {
   HWY_DYNAMIC_DISPATCH(Special)(op, x, out, n);
 }
-void simd_polygamma(int64_t order, const double* x, double* out, int64_t n) {
-  HWY_DYNAMIC_DISPATCH(Polygamma)(order, x, out, n);
+void simd_polygamma(const PolygammaPlan& plan, const double* x, double* out, int64_t n) {
+  HWY_DYNAMIC_DISPATCH(Polygamma)(plan, x, out, n);
+}
+
+PolygammaPlan::PolygammaPlan(int64_t n) : order(n) {
+  const double s = double(n + 1);
+  scale = std::tgamma(double(n) + 1) * (n % 2 == 1 ? 1.0 : -1.0);
+  double rising = s, factorial = 1;
+  for (int k = 1; k <= 9; ++k) {
+    factorial *= (2.0 * k - 1) * (2.0 * k);
+    zeta_tail.push_back(special_constants::kBernoulli[k - 1] / factorial * rising);
+    rising *= (s + 2 * k - 1) * (s + 2 * k);
+  }
+  cot_poly = {0.0, 1.0};  // P_0(c) = c; P_(k+1)(c) = -(1 + c^2) P_k'(c)
+  for (int64_t k = 0; k < n; ++k) {
+    std::vector<double> next(cot_poly.size() + 1, 0.0);
+    for (size_t j = 1; j < cot_poly.size(); ++j) {
+      const double derivative = double(j) * cot_poly[j];  // the coefficient of c^(j-1) in P_k'
+      next[j - 1] -= derivative;
+      next[j + 1] -= derivative;
+    }
+    cot_poly = std::move(next);
+  }
+  cot_scale = std::pow(std::numbers::pi, double(n + 1));
 }
 }  // namespace sprout
 #endif

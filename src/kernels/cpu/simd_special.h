@@ -23,6 +23,7 @@
 #pragma once
 
 #include <cstdint>
+#include <vector>
 
 namespace sprout {
 
@@ -31,7 +32,17 @@ enum class SpecialOp : uint8_t { Lgamma, Digamma, Erfinv };
 // out[i] = op(x[i]); out may alias x.
 void simd_special(SpecialOp op, const double* x, double* out, int64_t n);
 
-// out[i] = the order-th derivative of digamma at x[i], order >= 1; out may alias x.
-void simd_polygamma(int64_t order, const double* x, double* out, int64_t n);
+// What one order n >= 1 of polygamma needs besides x: made once per kernel call (P_n takes O(n^2) to build).
+struct PolygammaPlan {
+  int64_t order = 1;
+  double scale = 1;                // (-1)^(n+1) n!
+  std::vector<double> zeta_tail;   // B_2k / (2k)! (s)(s+1)...(s+2k-2), k = 1 .. 9, for s = n + 1
+  std::vector<double> cot_poly;    // P_n, lowest power first: d^n/dx^n cot(pi x) = pi^n P_n(cot(pi x))
+  double cot_scale = 1;            // pi^(n+1)
+  explicit PolygammaPlan(int64_t n);
+};
+
+// out[i] = the plan's order of derivative of digamma at x[i]; out may alias x.
+void simd_polygamma(const PolygammaPlan& plan, const double* x, double* out, int64_t n);
 
 }  // namespace sprout

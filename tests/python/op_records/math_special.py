@@ -54,6 +54,8 @@ RECORDS = [
     _special("Digamma", ops.digamma, _each(digamma_ref), 0.3, 5.0),
     _special("Polygamma", lambda x: ops.polygamma(2, x), _each(lambda v: polygamma_ref(2, v)), 0.5, 5.0, {"n": 2},
              bad=[(lambda: _C.Primitive("Polygamma", {"n": 0})(ms.Tensor([1.0])), ValueError,
-                   r"Polygamma: 'n' must be >= 1 \(order 0 is Digamma\), but got 0")]),
+                   r"Polygamma: 'n' must be >= 1 \(order 0 is Digamma\), but got 0"),
+                  (lambda: ops.polygamma(171, ms.Tensor([1.0])), ValueError,
+                   r"Polygamma: 'n' must be <= 170 \(n! overflows float64 beyond\), but got 171")]),
     _special("Erfinv", ops.erfinv, _each(_erfinv), -0.9, 0.9),
 ]
