@@ -108,7 +108,7 @@ def models(ms):
 
     class MorePrimitives(nn.Cell):
         """Elementwise math (lgamma, digamma and erfinv among it), comparisons and logic, reductions, flips,
-        triangles, adaptive max pooling, Mish, Stack, Cdist and NanToNum, as primitives; clamping and the exact GELU, which
+        triangles, adaptive max pooling, Mish, Stack, Cdist, NanToNum and Hypot, as primitives; clamping and the exact GELU, which
         Sprout writes as the ops MindSpore computes them with; GatherD and OneHot, whose arguments sit between
         their tensors."""
 
@@ -118,7 +118,7 @@ def models(ms):
                           ops.Trunc()]
             self.positive = [ops.Log1p(), ops.Reciprocal(), ops.Lgamma(), ops.Digamma()]
             self.erfinv, self.cdist = ops.Erfinv(), ops.Cdist(p=3.0)
-            self.nan_to_num = ops.NanToNum(nan=1.0, posinf=2.0, neginf=-3.0)
+            self.nan_to_num, self.hypot = ops.NanToNum(nan=1.0, posinf=2.0, neginf=-3.0), ops.Hypot()
             self.ge, self.le, self.ne = ops.GreaterEqual(), ops.LessEqual(), ops.NotEqual()
             self.logical = [ops.LogicalAnd(), ops.LogicalOr(), ops.LogicalXor()]
             self.logical_not, self.isfinite, self.isinf = ops.LogicalNot(), ops.IsFinite(), ops.IsInf()
@@ -145,7 +145,8 @@ def models(ms):
                     self.pool(image)[0], self.stack((x, b)), ops.clamp(x, -0.5, 0.5), self.gelu(x),
                     ops.gather_elements(x, 1, indices),
                     ops.one_hot(indices, 4, ms.Tensor(2.0, ms.float32), ms.Tensor(-1.0, ms.float32)),
-                    self.cdist(x, b), self.nan_to_num(ops.log(x) * 1e38 * 1e38))
+                    self.cdist(x, b), self.nan_to_num(ops.log(x) * 1e38 * 1e38),
+                    self.hypot(x, b))
 
     class ConvLayers(nn.Cell):
         """Transposed convolutions (2-d in 'pad' and 'same' modes, 1-d, 3-d), a 3-d convolution, Pad and

@@ -657,6 +657,17 @@ def test_hypot_at_infinity_and_heaviside_promotion():
     np.testing.assert_array_equal(got.asnumpy(), np.heaviside(x, values))  # [0, 0.5, 1], not truncated to 0
 
 
+def test_float32_hypot_is_the_rounded_double_result_in_every_lane():
+    # simd_math.h: float32 hypot as sqrt(x^2 + y^2) in double, so 5-12-13 is exact and huge or tiny sides
+    # neither overflow nor underflow; NumPy's float32 hypot bit for bit, broadcast operands included.
+    rng = np.random.default_rng(9)
+    x = np.concatenate([rng.standard_normal(1003) * 10.0 ** rng.uniform(-30, 30, 1003), [5, 1e38, 1e-40, 0]])
+    y = np.concatenate([rng.standard_normal(1003), [12, 3e38, 1e-40, -0.0]])
+    x, y = x.astype(np.float32), y.astype(np.float32)
+    np.testing.assert_array_equal(ops.hypot(T(x), T(y)).asnumpy(), np.hypot(x, y))
+    np.testing.assert_array_equal(ops.hypot(T(x), T(np.float32(2.5))).asnumpy(), np.hypot(x, np.float32(2.5)))
+
+
 def test_offsets_past_the_matrix():
     x = np.arange(6, dtype=np.float32).reshape(2, 3)
     for offset in (-2**63, 2**63 - 1, 5, -3):  # NumPy's own diagonal overflows past a C int

@@ -1,6 +1,6 @@
 // CPU kernels of FloorDiv, FloorMod, Mod, Atan2 and the logical ops (ops/math_binary.cc).
 // Float remainders follow NumPy's divmod exactly (divmod.h; contiguous float and double rows in SIMD,
-// Note [Vector fmod]). Atan2 of float and double runs in SIMD (simd_math.h).
+// Note [Vector fmod]). Atan2 and Hypot of float and double run in SIMD (simd_math.h).
 #include <cmath>
 #include <type_traits>
 
@@ -35,17 +35,20 @@ void division_kernel(const NoAttrs&, std::span<const Tensor> in, std::span<Tenso
   });
 }
 
-void atan2_kernel(const NoAttrs&, std::span<const Tensor> in, std::span<Tensor> out) {
-  visit_dtype(out[0].dtype(), [&](auto zero) {
+// A float binary op with vector loops for contiguous or broadcast float and double rows (simd_math.h's
+// atan2 and hypot); half types and strided rows through blocks staged in the compute type.
+template <class Simd>
+void float_binary_kernel(std::span<const Tensor> in, const Tensor& out, Simd simd) {
+  visit_dtype(out.dtype(), [&](auto zero) {
     using T = decltype(zero);
     if constexpr (std::is_floating_point_v<compute_t<T>>) {
       using C = compute_t<T>;
-      for_each_broadcast_row<3>(in, out[0], kParallelGrain / 8, [](auto p, auto s, int64_t n) {
+      for_each_broadcast_row<3>(in, out, kParallelGrain / 8, [&](auto p, auto s, int64_t n) {
         T* o = reinterpret_cast<T*>(p[0]);
         const T* a = reinterpret_cast<const T*>(p[1]);
         const T* b = reinterpret_cast<const T*>(p[2]);
         if constexpr (std::is_same_v<T, C>) {
-          if (s[0] == 1 && s[1] >= 0 && s[1] <= 1 && s[2] >= 0 && s[2] <= 1) return simd_atan2(a, s[1], b, s[2], o, n);
+          if (s[0] == 1 && s[1] >= 0 && s[1] <= 1 && s[2] >= 0 && s[2] <= 1) return simd(a, s[1], b, s[2], o, n);
         }
         constexpr int64_t kBlock = 256;
         C ba[kBlock], bb[kBlock];
@@ -55,13 +58,25 @@ void atan2_kernel(const NoAttrs&, std::span<const Tensor> in, std::span<Tensor> 
             ba[j] = static_cast<C>(a[(i + j) * s[1]]);
             bb[j] = static_cast<C>(b[(i + j) * s[2]]);
           }
-          simd_atan2(ba, 1, bb, 1, ba, m);
+          simd(ba, 1, bb, 1, ba, m);
           for (int64_t j = 0; j < m; ++j) o[(i + j) * s[0]] = static_cast<T>(ba[j]);
         }
       });
     } else {
-      SPROUT_ASSERT(false, "Atan2 kernel on a non-floating dtype");
+      SPROUT_ASSERT(false, "float binary kernel on a non-floating dtype");
     }
+  });
+}
+
+void atan2_kernel(const NoAttrs&, std::span<const Tensor> in, std::span<Tensor> out) {
+  float_binary_kernel(in, out[0], [](const auto* a, int64_t sa, const auto* b, int64_t sb, auto* o, int64_t n) {
+    simd_atan2(a, sa, b, sb, o, n);
+  });
+}
+
+void hypot_kernel(const NoAttrs&, std::span<const Tensor> in, std::span<Tensor> out) {
+  float_binary_kernel(in, out[0], [](const auto* a, int64_t sa, const auto* b, int64_t sb, auto* o, int64_t n) {
+    simd_hypot(a, sa, b, sb, o, n);
   });
 }
 
@@ -87,6 +102,7 @@ SPROUT_REGISTER(cpu_math_binary) {
   register_kernel<NoAttrs>("FloorMod", Device::CPU, division_kernel<Division::FloorMod>);
   register_kernel<NoAttrs>("Mod", Device::CPU, division_kernel<Division::Mod>);
   register_kernel<NoAttrs>("Atan2", Device::CPU, atan2_kernel);
+  register_kernel<NoAttrs>("Hypot", Device::CPU, hypot_kernel);
   register_kernel<NoAttrs>("LogicalAnd", Device::CPU, logical_kernel<Logic::And>);
   register_kernel<NoAttrs>("LogicalOr", Device::CPU, logical_kernel<Logic::Or>);
   register_kernel<NoAttrs>("LogicalXor", Device::CPU, logical_kernel<Logic::Xor>);

@@ -35,6 +35,10 @@ bool simd_pow_scalar(const double* x, double e, double* out, int64_t n);
 // by a scalar]'s general formula); out may alias x or e.
 void simd_pow(const float* x, int64_t sx, const float* e, int64_t se, float* out, int64_t n);
 
+// out[i] = hypot(x[i * sx], y[i * sy]), sx and sy each 0 or 1; out may alias x or y.
+void simd_hypot(const float* x, int64_t sx, const float* y, int64_t sy, float* out, int64_t n);
+void simd_hypot(const double* x, int64_t sx, const double* y, int64_t sy, double* out, int64_t n);
+
 // out[i] = x[i], with NaN, +inf and -inf replaced by nan, posinf and neginf (NanToNum); out may alias x.
 void simd_nan_to_num(const float* x, float* out, int64_t n, float nan, float posinf, float neginf);
 void simd_nan_to_num(const double* x, double* out, int64_t n, double nan, double posinf, double neginf);

@@ -30,6 +30,7 @@ RECORDS = [
     _binary("FloorMod", ops.floor_mod, np.mod),
     _binary("Mod", ops.fmod, np.fmod),
     _binary("Atan2", ops.atan2, np.arctan2, dtypes=FLOAT_DTYPES),
+    _binary("Hypot", ops.hypot, np.hypot, dtypes=FLOAT_DTYPES),
     _logical("LogicalAnd", ops.logical_and, np.logical_and),
     _logical("LogicalOr", ops.logical_or, np.logical_or),
     _logical("LogicalXor", ops.logical_xor, np.logical_xor),

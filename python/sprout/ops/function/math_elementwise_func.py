@@ -59,15 +59,7 @@ def frac(x):
 def hypot(input, other):
     """sqrt(input ** 2 + other ** 2), elementwise with broadcasting, without overflow for large inputs."""
     a, b = _float("hypot", "input", input), _float("hypot", "other", other)
-    a, b = prim("Abs")(a), prim("Abs")(b)
-    big, small = prim("Maximum")(a, b), prim("Minimum")(a, b)
-    # big * sqrt(1 + (small / big)^2); 0 / 0 where both are 0 is sent to 0 by the select.
-    ratio = _div(small, _select(prim("Equal")(big, Tensor(0, big.dtype)), prim("OnesLike")(big), big))
-    out = _mul(big, prim("Sqrt")(_add(prim("Square")(ratio), Tensor(1, ratio.dtype))))
-    # An infinite side makes the result inf even with NaN on the other (IEEE, C's and NumPy's hypot), where
-    # the formula gives inf / inf or a NaN maximum.
-    infinite = prim("LogicalOr")(prim("IsInf")(a), prim("IsInf")(b))
-    return _select(infinite, Tensor(math.inf, out.dtype), out)
+    return prim("Hypot")(a, b)
 
 
 def logaddexp(input, other):

@@ -96,7 +96,6 @@ _ELEMENTWISE = {
     "TruncateMod": (_more.truncate_mod, ("x", "y"), ("output",), "the remainder of x / y rounded towards zero"),
     "Igamma": (F.igamma, ("a", "x"), ("z",), "the regularized lower incomplete gamma function P(a, x)"),
     "Igammac": (F.igammac, ("a", "x"), ("z",), "the regularized upper incomplete gamma function Q(a, x)"),
-    "Hypot": (F.hypot, ("x1", "x2"), ("y",), "sqrt(x1^2 + x2^2)"),
     "Heaviside": (F.heaviside, ("x", "values"), ("y",), "the Heaviside step, `values` where x is 0"),
     "Xdivy": (F.xdivy, ("x", "y"), ("output",), "x / y, and 0 where x is 0"),
     "Xlogy": (F.xlogy, ("input", "other"), ("output",), "input * log(other), and 0 where input is 0"),
