@@ -223,6 +223,20 @@ def test_float_clamp_by_numbers_keeps_nan_and_signed_zeros(dtype):
     np.testing.assert_array_equal(np.signbit(got), np.signbit(want))
 
 
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_lerp_and_addcmul_round_alike_in_vector_and_strided_rows(dtype):
+    # simd_nary.h: the vector rows take the scalar loops' operations in their order (built without fused
+    # multiply-adds), so contiguous, broadcast and strided layouts give NumPy's float results bit for bit.
+    rng = np.random.default_rng(7)
+    a, b, w = (rng.standard_normal((37, 66)).astype(dtype) for _ in range(3))
+    half = dtype(0.5)
+    for x, y, z in ((a, b, w), (a[:, ::2], b[:, ::2], w[:, ::2])):
+        np.testing.assert_array_equal(ops.lerp(ms.Tensor(x), ms.Tensor(y), ms.Tensor(z)).asnumpy(), x + z * (y - x))
+        np.testing.assert_array_equal(ops.lerp(ms.Tensor(x), ms.Tensor(y), 0.3).asnumpy(), x + dtype(0.3) * (y - x))
+        got = ops.addcmul(ms.Tensor(x), ms.Tensor(y), ms.Tensor(z), ms.Tensor(half)).asnumpy()
+        np.testing.assert_array_equal(got, x + (half * y) * z)
+
+
 def test_running_extremes_match_numpy_with_ties_nan_and_column_blocks():
     """Cummax / Cummin (array_scan.cc): ties move the index to the latest position, NaN takes over and stays
     (each later NaN moves the index), bool inputs, and axes with 1, 5 and 700 columns per step (the kernel

@@ -1,7 +1,8 @@
 // CPU kernels of AddN, ClipByValue, Lerp and Addcmul (ops/math_nary.cc).
 // The broadcasting ops share one driver: rows whose inputs are each contiguous or broadcast (stride
 // 0: a bound given as a scalar, a weight per channel ...) run in blocks whose loop has unit strides
-// only, so the compiler vectorizes it; any other layout takes a strided loop.
+// only, so the compiler vectorizes it (Lerp and Addcmul of float and double: simd_nary.h); any other layout
+// takes a strided loop.
 #include <algorithm>
 #include <array>
 #include <type_traits>
@@ -10,6 +11,7 @@
 #include "kernels/cpu/math_loops.h"
 #include "kernels/cpu/simd.h"
 #include "kernels/cpu/simd_clamp.h"
+#include "kernels/cpu/simd_nary.h"
 #include "kernels/cpu/wrapping_arith.h"
 #include "ops/op_def.h"
 
@@ -60,14 +62,28 @@ void nary_row(const std::array<char*, N + 1>& p, const std::array<int64_t, N + 1
   }
 }
 
-template <size_t N, class Fn>
-void nary_kernel(std::span<const Tensor> in, const Tensor& out, Fn fn) {
+// A row run by `vector_row` (simd_nary.h) instead, when it is float or double with every operand contiguous or
+// broadcast: vector_row(out, inputs, strides, n). None by default.
+struct NoVectorRow {};
+
+template <size_t N, class Fn, class VectorRow = NoVectorRow>
+void nary_kernel(std::span<const Tensor> in, const Tensor& out, Fn fn, VectorRow vector_row = {}) {
   visit_dtype(out.dtype(), [&](auto zero) {
     using T = decltype(zero);
     if constexpr (std::is_same_v<T, bool>) {
       SPROUT_ASSERT(false, "arithmetic kernel on Bool");
     } else {
       for_each_broadcast_row<N + 1>(in, out, kParallelGrain, [&](const auto& p, const auto& s, int64_t n) {
+        if constexpr ((std::is_same_v<T, float> || std::is_same_v<T, double>) &&
+                      !std::is_same_v<VectorRow, NoVectorRow>) {
+          bool unit = s[0] == 1;
+          for (size_t k = 1; k <= N; ++k) unit = unit && (s[k] == 0 || s[k] == 1);
+          if (unit) {
+            std::array<const T*, N> x;
+            for (size_t k = 0; k < N; ++k) x[k] = reinterpret_cast<const T*>(p[k + 1]);
+            return vector_row(reinterpret_cast<T*>(p[0]), x, s, n);
+          }
+        }
         nary_row<T, N>(p, s, n, fn);
       });
     }
@@ -108,13 +124,17 @@ void clip_kernel(const NoAttrs&, std::span<const Tensor> in, std::span<Tensor> o
 }
 
 void lerp_kernel(const NoAttrs&, std::span<const Tensor> in, std::span<Tensor> out) {
-  nary_kernel<3>(in, out[0],
-                 [](auto start, auto end, auto w) { return wrap_add(start, wrap_mul(w, wrap_sub(end, start))); });
+  nary_kernel<3>(
+      in, out[0], [](auto start, auto end, auto w) { return wrap_add(start, wrap_mul(w, wrap_sub(end, start))); },
+      [](auto* o, const auto& x, const auto& s, int64_t n) { simd_lerp(x[0], s[1], x[1], s[2], x[2], s[3], o, n); });
 }
 
 void addcmul_kernel(const NoAttrs&, std::span<const Tensor> in, std::span<Tensor> out) {
-  nary_kernel<4>(in, out[0],
-                 [](auto a, auto x1, auto x2, auto v) { return wrap_add(a, wrap_mul(wrap_mul(v, x1), x2)); });
+  nary_kernel<4>(
+      in, out[0], [](auto a, auto x1, auto x2, auto v) { return wrap_add(a, wrap_mul(wrap_mul(v, x1), x2)); },
+      [](auto* o, const auto& x, const auto& s, int64_t n) {
+        simd_addcmul(x[0], s[1], x[1], s[2], x[2], s[3], x[3], s[4], o, n);
+      });
 }
 
 // AddN: inputs share one shape (infer checks), so after making them contiguous the sum is a flat
