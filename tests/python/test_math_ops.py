@@ -237,6 +237,17 @@ def test_lerp_and_addcmul_round_alike_in_vector_and_strided_rows(dtype):
         np.testing.assert_array_equal(got, x + (half * y) * z)
 
 
+def test_unary_ops_of_a_permuted_view_copy_it_in_tiles_first():
+    # transposed_operands.h: an NCHW tensor viewed as NHWC goes to the math and activation kernels as a tiled
+    # contiguous copy; the values are those of the same op on the permuted array.
+    x = np.random.default_rng(8).standard_normal((4, 48, 16, 24)).astype(np.float32)
+    view, want = ops.permute(ms.Tensor(x), (0, 2, 3, 1)), x.transpose(0, 2, 3, 1)
+    np.testing.assert_array_equal(ops.relu(view).asnumpy(), np.maximum(want, 0))
+    np.testing.assert_array_equal(ops.abs(view).asnumpy(), np.abs(want))
+    np.testing.assert_allclose(ops.sin(view).asnumpy(), np.sin(want), rtol=1e-6, atol=1e-6)
+    np.testing.assert_allclose(ops.atan2(view, view + 1).asnumpy(), np.arctan2(want, want + 1), rtol=1e-6, atol=1e-6)
+
+
 def test_running_extremes_match_numpy_with_ties_nan_and_column_blocks():
     """Cummax / Cummin (array_scan.cc): ties move the index to the latest position, NaN takes over and stays
     (each later NaN moves the index), bool inputs, and axes with 1, 5 and 700 columns per step (the kernel

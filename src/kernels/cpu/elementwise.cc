@@ -11,6 +11,7 @@
 #include "kernels/cpu/simd.h"
 #include "kernels/cpu/simd_math.h"
 #include "kernels/cpu/simd_half.h"
+#include "kernels/cpu/transposed_operands.h"
 #include "kernels/cpu/unit_strides.h"
 #include "kernels/cpu/wrapping_arith.h"
 #include "ops/op_def.h"
@@ -95,18 +96,6 @@ int64_t repeated_block(const Tensor& t, const Shape& shape) {
   for (size_t i = 0; i < dims; ++i)
     if (ts[lead + i] != shape[shape.size() - dims + i]) return 0;
   return t.numel();
-}
-
-// Whether an operand of out's shape is worth copying to a contiguous tensor before the op: a transposed
-// view (its next-to-last axis contiguous, its last strided), which the loop would gather an element at a
-// time, where Tensor's transposing copy moves it in tiles (Note [Transposing copies]). float32
-// (1024, 1024): x.T + y 1.76 -> 0.23 ms, exp(x.T) 1.85 -> 0.26. Broadcast views (stride 0) stay as they
-// are: the loop reads them in place.
-bool gathers_along_rows(const Tensor& t, const Tensor& out) {
-  const size_t r = t.ndim();
-  return r >= 2 && t.shape() == out.shape() && t.shape()[r - 1] > 1 && t.shape()[r - 2] > 1 &&
-         t.strides()[r - 2] == 1 && t.strides()[r - 1] != 1 && t.strides()[r - 1] != 0 && out.is_contiguous() &&
-         out.numel() >= kParallelGrain;
 }
 
 // Runs row(out, a, b, strides..., n) over the broadcast of in[0] and in[1] into out.

@@ -7,19 +7,21 @@
 #include <span>
 
 #include "base/parallel.h"
+#include "kernels/cpu/transposed_operands.h"
 #include "tensor/nd_loop.h"
 #include "tensor/tensor.h"
 
 namespace sprout {
 
-// Operand 0 is `out`; operands 1..K-1 are `in` broadcast to out's shape (stride 0 where broadcast).
+// Operand 0 is `out`; operands 1..K-1 are `in` broadcast to out's shape (stride 0 where broadcast), a
+// transposed one copied in tiles first (transposed_operands.h).
 // Calls row(ptrs, strides, n): ptrs[k] points at the row start of operand k, strides[k] is its inner
 // stride in elements. `grain` is the element count below which one thread does all the work.
 template <size_t K, class Row>
 void for_each_broadcast_row(std::span<const Tensor> in, const Tensor& out, int64_t grain, Row&& row) {
   std::array<Tensor, K> ops;
   ops[0] = out;
-  for (size_t k = 1; k < K; ++k) ops[k] = in[k - 1].expand(out.shape());
+  for (size_t k = 1; k < K; ++k) ops[k] = in_row_order(in[k - 1], out).expand(out.shape());
   std::array<std::span<const int64_t>, K> strides;
   for (size_t k = 0; k < K; ++k) strides[k] = std::span<const int64_t>(ops[k].strides());
   NdLoop<K> loop(out.shape(), strides);

@@ -7,6 +7,7 @@
 
 #include "kernels/cpu/nn_act_common.h"
 #include "kernels/cpu/nn_act_simd.h"
+#include "kernels/cpu/transposed_operands.h"
 #include "base/parallel.h"
 #include "ops/nn_act.h"
 #include "ops/op_def.h"
@@ -15,7 +16,8 @@
 namespace sprout {
 namespace {
 
-void run_activation(Activation act, double alpha, const Tensor& x, const Tensor& o) {
+void run_activation(Activation act, double alpha, const Tensor& x_in, const Tensor& o) {
+  const Tensor x = in_row_order(x_in, o);
   NdLoop<2> loop(o.shape(), {std::span<const int64_t>(o.strides()), std::span<const int64_t>(x.strides())});
   const int64_t so = loop.inner_stride(0), sx = loop.inner_stride(1);
   const bool cheap = act == Activation::ReLU || act == Activation::ReLU6 || act == Activation::LeakyReLU ||
