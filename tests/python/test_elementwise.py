@@ -295,3 +295,19 @@ def test_float32_pow_by_a_tensor_is_the_rounded_double_result_at_every_edge():
         np.testing.assert_array_equal((ms.Tensor(x) ** ms.Tensor(e)).asnumpy(), want)
         two = np.power(2.0, e.astype(np.float64)).astype(np.float32)
         np.testing.assert_array_equal((ms.Tensor(np.float32(2.0)) ** ms.Tensor(e)).asnumpy(), two)
+
+
+def test_neg_wraps_integer_minimum_and_keeps_signed_zeros_in_every_layout():
+    # Integer Neg runs with its strides as constants (vectorized); -MIN wraps to MIN as in NumPy, and floats
+    # negate zeros' signs on the strided path too.
+    for dtype in (np.int8, np.int16, np.int32, np.int64):
+        x = np.array([np.iinfo(dtype).min, -1, 0, 5, np.iinfo(dtype).max] * 40, dtype)
+        with np.errstate(over="ignore"):
+            for v in (x, x[::3]):
+                np.testing.assert_array_equal((-ms.Tensor(v)).asnumpy(), -v)
+    for dtype in (np.float16, np.float32, np.float64):
+        x = np.array([0.0, -0.0, 1.5, np.inf, np.nan] * 40, dtype)
+        for v in (x, x[::3]):
+            got = (-ms.Tensor(v)).asnumpy()
+            np.testing.assert_array_equal(got, -v)
+            np.testing.assert_array_equal(np.signbit(got), np.signbit(-v))

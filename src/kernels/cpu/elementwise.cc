@@ -246,7 +246,10 @@ void compare_kernel(const NoAttrs&, std::span<const Tensor> in, std::span<Tensor
 
 template <UnaryOp OP, class C>
 C unary_scalar(C x) {
-  if constexpr (OP == UnaryOp::Neg) return static_cast<C>(-x);
+  if constexpr (OP == UnaryOp::Neg) {
+    if constexpr (std::is_integral_v<C>) return wrap_sub(C(0), x);  // -MIN wraps to MIN, as NumPy's
+    else return static_cast<C>(-x);                                  // -0.0 for +0.0
+  }
   if constexpr (OP == UnaryOp::Exp) return std::exp(x);
   if constexpr (OP == UnaryOp::Log) return std::log(x);
   if constexpr (OP == UnaryOp::Sqrt) return std::sqrt(x);
@@ -285,8 +288,11 @@ void unary_kernel(const NoAttrs& attrs, std::span<const Tensor> in, std::span<Te
               });
             }
           }
-          for (int64_t i = 0; i < n; ++i)
-            po[off[0] + i * so] = static_cast<T>(unary_scalar<OP, C>(static_cast<C>(px[off[1] + i * sx])));
+          // Integers (Neg only): with the strides as constants where they are 0 or 1, so the loop vectorizes.
+          with_unit_strides<1>(so, {sx}, [&](auto so_, auto sx_) {
+            for (int64_t i = 0; i < n; ++i)
+              po[off[0] + i * so_] = static_cast<T>(unary_scalar<OP, C>(static_cast<C>(px[off[1] + i * sx_])));
+          });
         });
       });
     }
