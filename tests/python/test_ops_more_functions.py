@@ -218,6 +218,21 @@ def test_cdist_takes_differences_in_tiles():
     np.testing.assert_allclose(g, want, rtol=1e-10)
 
 
+def test_pdist_takes_the_pairs_of_cdist():
+    # ops.pdist is Cdist of the rows with themselves, the pairs i < j gathered in row-major order: N^2
+    # distances in memory, not N(N-1)/2 difference rows; leading batch axes, empty inputs and every p.
+    rng = np.random.default_rng(10)
+    x = rng.standard_normal((2, 3, 41, 5))
+    i, j = np.triu_indices(41, 1)
+    diff = np.abs(x[..., i, :] - x[..., j, :])
+    for p, want in ((2.0, np.sqrt((diff ** 2).sum(-1))), (1.0, diff.sum(-1)), (float("inf"), diff.max(-1))):
+        got = ops.pdist(T(x), p).asnumpy()
+        assert got.shape == (2, 3, 820)
+        np.testing.assert_allclose(got, want, rtol=1e-12)
+    assert ops.pdist(T(np.ones((1, 3)))).shape == (0,) and ops.pdist(T(np.ones((2, 0, 3)))).shape == (2, 0)
+    check_grad(ops.pdist, rng.standard_normal((6, 3)), rtol=1e-5)
+
+
 def test_cdist_and_cosine_similarity():
     a, b = randn(2, 5, 3), randn(2, 4, 3)
     diff = a[:, :, None, :] - b[:, None, :, :]

@@ -1,4 +1,4 @@
-"""Statistics and distances, MindSpore 2.x names: ops.pdist, and the bodies of primitives MindSpore has no
+"""Statistics and distances, MindSpore 2.x names: ops.pdist (through Cdist), and the bodies of primitives MindSpore has no
 function for (a median that can skip NaN, CumulativeLogsumexp's exclusive and reversed forms, Bincount with a
 fixed length). Compositions of Sprout ops: they differentiate and compile; NumPy only builds index tables.
 """
@@ -9,6 +9,7 @@ from sprout.common.tensor import Tensor
 from sprout.ops.function.array_func import (cast, concat, flip, gather, gather_elements, one_hot, reshape,
                                             squeeze, unsqueeze, where)
 from sprout.ops.function.array_view_func import narrow
+from sprout.ops.function._prims import prim
 from sprout.ops.function.math_reduce_func import logcumsumexp
 
 __all__ = ["pdist"]
@@ -32,17 +33,18 @@ def pdist(input, p=2.0):
         raise ValueError(f"pdist: 'input' must have at least 2 dimensions (..., N, M), but got {x.shape}")
     if isinstance(p, bool) or not isinstance(p, (int, float)) or p < 0:
         raise ValueError(f"pdist: 'p' must be a non-negative float, but got {p!r}")
-    first, second = np.triu_indices(x.shape[-2], 1)
-    axis = x.ndim - 2
-    diff = gather(x, Tensor(first.astype(np.int64)), axis) - gather(x, Tensor(second.astype(np.int64)), axis)
-    magnitude = abs(diff)
-    if p == 0:
-        return cast(magnitude != 0, x.dtype).sum(-1)
-    if p == float("inf"):
-        return magnitude.max(-1)
-    if p == 1:
-        return magnitude.sum(-1)
-    return (magnitude ** float(p)).sum(-1) ** (1.0 / p)
+    # Cdist of the rows with themselves (Note [Distances by tiles]: O(N^2) memory, where the differences of
+    # every pair took N(N-1)/2 x M), then the pairs i < j in row-major order by their flat index i * N + j.
+    n, m = x.shape[-2], x.shape[-1]
+    lead = tuple(x.shape[:-2])
+    batch = int(np.prod(lead, dtype=np.int64))
+    first, second = np.triu_indices(n, 1)
+    if batch == 0 or first.size == 0:  # no pairs, or no rows to pair
+        return Tensor(np.zeros(lead + (first.size,)), x.dtype)
+    rows = reshape(x, (batch, n, m))
+    distances = reshape(prim("Cdist", p=float(p))(rows, rows), (batch, n * n))
+    pairs = gather(distances, Tensor((first * n + second).astype(np.int64)), 1)
+    return reshape(pairs, lead + (first.size,))
 
 
 def median_skipping_nan(x, axis, keep_dims):
