@@ -288,7 +288,7 @@ void unary_kernel(const NoAttrs& attrs, std::span<const Tensor> in, std::span<Te
               });
             }
           }
-          // Integers (Neg only): with the strides as constants where they are 0 or 1, so the loop vectorizes.
+          // The rest (integer Neg, strided rows): the strides as constants where they are 0 or 1, so it vectorizes.
           with_unit_strides<1>(so, {sx}, [&](auto so_, auto sx_) {
             for (int64_t i = 0; i < n; ++i)
               po[off[0] + i * so_] = static_cast<T>(unary_scalar<OP, C>(static_cast<C>(px[off[1] + i * sx_])));
