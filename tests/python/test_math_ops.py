@@ -248,6 +248,15 @@ def test_unary_ops_of_a_permuted_view_copy_it_in_tiles_first():
     np.testing.assert_allclose(ops.atan2(view, view + 1).asnumpy(), np.arctan2(want, want + 1), rtol=1e-6, atol=1e-6)
 
 
+def test_int64_sums_wrap_as_numpy_in_vectors_and_tails():
+    # simd_sum: four vector accumulators, then the lanes and the tail in unsigned arithmetic; overflowing
+    # sums wrap as NumPy's do, for every length around the vector width and for row sums.
+    x = np.random.default_rng(11).integers(-2**62, 2**62, 4099)
+    for n in (1, 7, 8, 31, 33, 4099):
+        assert ms.Tensor(x[:n]).sum().asnumpy() == x[:n].sum()
+    np.testing.assert_array_equal(ms.Tensor(x[:4096].reshape(64, 64)).sum(1).asnumpy(), x[:4096].reshape(64, 64).sum(1))
+
+
 def test_running_extremes_match_numpy_with_ties_nan_and_column_blocks():
     """Cummax / Cummin (array_scan.cc): ties move the index to the latest position, NaN takes over and stays
     (each later NaN moves the index), bool inputs, and axes with 1, 5 and 700 columns per step (the kernel

@@ -64,6 +64,8 @@ acc_t<OP, T> reduce_run(const T* x, int64_t n) {
   using A = acc_t<OP, T>;
   if constexpr (std::is_same_v<T, float> || std::is_same_v<T, double>) {
     return simd_reduce(OP, x, n);
+  } else if constexpr (std::is_same_v<T, int64_t> && OP == ReduceOp::Sum) {
+    return simd_sum(x, n);
   } else if constexpr (is_half_v<T>) {  // widened a block at a time into the float loop
     A acc = start<OP, A>(x);
     for_each_widened_block<1, T>({x}, {1}, n, [&](const auto& w, int64_t, int64_t m) {

@@ -160,6 +160,26 @@ T reduce_impl(ReduceOp op, const T* x, int64_t n) {
   }
   return T(0);
 }
+// An int64 sum, wrapping as integer sums do (vector adds wrap; the tail adds in unsigned arithmetic).
+int64_t SumI64(const int64_t* x, int64_t n) {
+  const hn::ScalableTag<int64_t> d;
+  const int64_t lanes = static_cast<int64_t>(hn::Lanes(d));
+  auto a0 = hn::Zero(d), a1 = a0, a2 = a0, a3 = a0;
+  int64_t i = 0;
+  for (; i + 4 * lanes <= n; i += 4 * lanes) {
+    a0 = hn::Add(a0, hn::LoadU(d, x + i));
+    a1 = hn::Add(a1, hn::LoadU(d, x + i + lanes));
+    a2 = hn::Add(a2, hn::LoadU(d, x + i + 2 * lanes));
+    a3 = hn::Add(a3, hn::LoadU(d, x + i + 3 * lanes));
+  }
+  HWY_ALIGN int64_t lanes_out[hn::MaxLanes(d)];
+  hn::Store(hn::Add(hn::Add(a0, a1), hn::Add(a2, a3)), d, lanes_out);
+  uint64_t total = 0;
+  for (int64_t j = 0; j < lanes; ++j) total += static_cast<uint64_t>(lanes_out[j]);
+  for (; i < n; ++i) total += static_cast<uint64_t>(x[i]);
+  return static_cast<int64_t>(total);
+}
+
 float ReduceF32(ReduceOp op, const float* x, int64_t n) { return reduce_impl(op, x, n); }
 double ReduceF64(ReduceOp op, const double* x, int64_t n) { return reduce_impl(op, x, n); }
 
@@ -250,6 +270,7 @@ HWY_EXPORT(StreamCopyF32);
 HWY_EXPORT(StreamCopyF64);
 HWY_EXPORT(ReduceF32);
 HWY_EXPORT(ReduceF64);
+HWY_EXPORT(SumI64);
 HWY_EXPORT(IndexOfF32);
 HWY_EXPORT(IndexOfF64);
 HWY_EXPORT(ColumnsF32);
@@ -277,6 +298,7 @@ Stores stores_for(int64_t bytes_touched) {
 }
 float simd_reduce(ReduceOp op, const float* x, int64_t n) { return HWY_DYNAMIC_DISPATCH(ReduceF32)(op, x, n); }
 double simd_reduce(ReduceOp op, const double* x, int64_t n) { return HWY_DYNAMIC_DISPATCH(ReduceF64)(op, x, n); }
+int64_t simd_sum(const int64_t* x, int64_t n) { return HWY_DYNAMIC_DISPATCH(SumI64)(x, n); }
 int64_t simd_index_of(const float* x, int64_t n, float value) { return HWY_DYNAMIC_DISPATCH(IndexOfF32)(x, n, value); }
 int64_t simd_index_of(const double* x, int64_t n, double value) {
   return HWY_DYNAMIC_DISPATCH(IndexOfF64)(x, n, value);

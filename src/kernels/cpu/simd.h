@@ -58,6 +58,10 @@ void simd_stream_copy(const double* x, double* out, int64_t n);
 float simd_reduce(ReduceOp op, const float* x, int64_t n);
 double simd_reduce(ReduceOp op, const double* x, int64_t n);
 
+// The wrapping sum of x[0..n) (the baseline build summed int64 two lanes at a time: 1M elements, two
+// threads, 0.15 -> 0.06 ms, PyTorch 0.056).
+int64_t simd_sum(const int64_t* x, int64_t n);
+
 // The first i < n with x[i] == value (for a NaN value, the first NaN), or -1. +0 and -0 are equal.
 int64_t simd_index_of(const float* x, int64_t n, float value);
 int64_t simd_index_of(const double* x, int64_t n, double value);
