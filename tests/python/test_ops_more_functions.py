@@ -276,6 +276,8 @@ def test_elementwise_functions_match_numpy():
     check_grad(ops.logaddexp, s, y)
     ties = ms.grad(lambda a, b: ops.logaddexp(a, b).sum(), (0, 1))(T([1.0, np.inf]), T([1.0, np.inf]))
     np.testing.assert_array_equal([g.asnumpy() for g in ties], [[0.5, 0.5], [0.5, 0.5]])  # not all to one side
+    near_max = np.array([3e38, -3e38], np.float32)  # equal values whose sum would overflow float32
+    np.testing.assert_allclose(ops.logaddexp(T(near_max), T(near_max)).asnumpy(), np.logaddexp(near_max, near_max))
     check_grad(ops.log2, x)
 
 

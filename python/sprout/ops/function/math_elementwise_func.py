@@ -71,7 +71,8 @@ def logaddexp(input, other):
     # whose gradient goes to one side: the gradient at a tie is (1/2, 1/2).
     equal = prim("Equal")(a, b)
     zeros = prim("ZerosLike")(a)
-    top = _select(equal, _mul(_add(a, b), Tensor(0.5, a.dtype)), prim("Maximum")(a, b))
+    half = Tensor(0.5, a.dtype)  # halves added, not the sum halved: a + b overflows for equal values near the max
+    top = _select(equal, _add(_mul(a, half), _mul(b, half)), prim("Maximum")(a, b))
     gap = prim("Neg")(prim("Abs")(_sub(_select(equal, zeros, a), _select(equal, zeros, b))))
     return _add(top, prim("Log1p")(_exp(gap)))
 
