@@ -72,7 +72,8 @@ const std::vector<OpEntry>& function_ops() {
       {"BitwiseXor", "BitwiseXor", {}, false},  {"Invert", "Invert", {}, false},  {"Lcm", "Lcm", {}, false},
       {"Softplus", "Softplus", {}, false},
       {"Lgamma", "Lgamma", {}, false},  {"Digamma", "Digamma", {}, false},  {"Erfinv", "Erfinv", {}},
-      {"Cdist", "Cdist", {{"p"}}},  {"Trunc", "Trunc", {}},  {"Hypot", "Hypot", {}, false},  {"NanToNum", "NanToNum", {{"nan"}, {"posinf"}, {"neginf"}}},
+      {"Cdist", "Cdist", {{"p"}}},  {"Trunc", "Trunc", {}},  {"Hypot", "Hypot", {}, false},
+      {"NanToNum", "NanToNum", {{"nan"}, {"posinf"}, {"neginf"}}},
       {"Mish", "Mish", {}, false},
       {"Mul", "Muls", {}},  // MindSpore's tensor times a number (loaded only: Sprout writes Mul)
       {"Stack", "Stack", {{"axis"}}, false},

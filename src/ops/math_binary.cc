@@ -87,10 +87,8 @@ SPROUT_REGISTER(math_binary) {
          }));
   binary("Hypot", "sqrt(x1^2 + x2^2) without overflow or underflow: +inf where either is infinite, even beside NaN.",
          DTypePolicy::PromoteToFloat, infer_broadcast, broadcast_bprop([](BpropBuilder& b, V x, V y, V out, V d) {
-           // d/dx = x / h, d/dy = y / h; 0 at h = 0, where hypot has no derivative (PyTorch's choice).
-           const V zero = scalar_like(b, 0, out), at_zero = b.equal(out, zero);
-           const V scale = call(b, "Select", {at_zero, zero_grad(b, out),
-                                               b.div(d, call(b, "Select", {at_zero, scalar_like(b, 1, out), out}))});
+           // d/dx = x / h, d/dy = y / h; 0 at h = 0, where hypot has no derivative.
+           const V scale = div_or_zero(b, d, out);
            return std::pair{b.mul(scale, x), b.mul(scale, y)};
          }));
 

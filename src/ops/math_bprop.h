@@ -24,4 +24,13 @@ inline V square(BpropBuilder& b, V a) { return b.mul(a, a); }
 // The gradient of a piecewise-constant op (Floor, Sign ...): zero almost everywhere.
 inline V zero_grad(BpropBuilder& b, V like) { return b.emitter().zeros_like(like); }
 
+inline V select(BpropBuilder& b, V cond, V yes, V no) { return call(b, "Select", {cond, yes, no}); }
+
+// num / den, and 0 where den is 0: the derivative of a norm or distance at 0, which has none (0, as PyTorch
+// takes it). The division itself divides by 1 there, so no 0 / 0 NaN reaches the gradient.
+inline V div_or_zero(BpropBuilder& b, V num, V den) {
+  const V at_zero = b.equal(den, scalar_like(b, 0, den));
+  return select(b, at_zero, zero_grad(b, den), b.div(num, select(b, at_zero, scalar_like(b, 1, den), den)));
+}
+
 }  // namespace sprout::math_bprop

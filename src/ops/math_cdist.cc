@@ -26,14 +26,12 @@ std::vector<TensorSpec> infer_cdist(const OpDef& op, const CdistAttrs& a, std::s
 }
 
 V expand(BpropBuilder& b, V v, int64_t axis) { return call(b, "ExpandDims", {v}, {{"axis", axis}}); }
-V select(BpropBuilder& b, V cond, V yes, V no) { return call(b, "Select", {cond, yes, no}); }
 
 // p = 2: d d_ij / d x_i = (x_i - y_j) / d_ij, so with w = dout / d (0 where d = 0, as PyTorch):
 // dx = x * rowsum(w) - w y and dy = y * colsum(w) - w^T x, two products and no (P, R, M) tensor.
 std::vector<V> euclidean_grads(BpropBuilder& b, V x, V y, V d, V dout) {
   const int64_t rank = static_cast<int64_t>(b.spec(x).shape.size());
-  const V zero = scalar_like(b, 0, d), at_zero = b.equal(d, zero);
-  const V w = select(b, at_zero, zero_grad(b, d), b.div(dout, select(b, at_zero, scalar_like(b, 1, d), d)));
+  const V w = div_or_zero(b, dout, d);
   auto product = [&](V l, V r, bool transpose_l) {
     return rank == 2 ? b.matmul(l, r, transpose_l, false) : b.batch_matmul(l, r, transpose_l, false);
   };

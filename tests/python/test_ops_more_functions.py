@@ -296,6 +296,13 @@ def test_isclose_and_nan_to_num():
     np.testing.assert_array_equal(ops.nan_to_num(T(v.astype(np.float64))).asnumpy(), np.nan_to_num(v.astype(np.float64)))
     with pytest.raises(TypeError, match="nan_to_num: 'nan' must be a number"):
         ops.nan_to_num(T(v), nan="0")
+    # MindSpore's primitive: None means the dtype's own limits, resolved where the input's dtype is known.
+    half = np.array([np.nan, np.inf, -np.inf, 1.5], np.float16)
+    np.testing.assert_array_equal(ops.NanToNum()(T(half, np.float16)).asnumpy(), np.nan_to_num(half))
+    np.testing.assert_array_equal(ops.NanToNum(nan=2.0, posinf=5.0)(T(v)).asnumpy(),
+                                  np.nan_to_num(v, nan=2.0, posinf=5.0))
+    with pytest.raises(TypeError, match="NanToNum"):
+        ops.NanToNum(posinf="big")
 
 
 # ---- nn ----------------------------------------------------------------------------------------------

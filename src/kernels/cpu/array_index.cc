@@ -51,8 +51,6 @@ T choose(bool c, T a, T b) {
   return std::bit_cast<T>(static_cast<Bits>((std::bit_cast<Bits>(a) & mask) | (std::bit_cast<Bits>(b) & ~mask)));
 }
 
-bool unit_or_zero(int64_t stride) { return stride == 0 || stride == 1; }
-
 void select_kernel(const NoAttrs&, std::span<const Tensor> in, std::span<Tensor> out) {
   visit_dtype(out[0].dtype(), [&](auto zero) {
     using T = decltype(zero);
@@ -61,7 +59,7 @@ void select_kernel(const NoAttrs&, std::span<const Tensor> in, std::span<Tensor>
                  const bool* c = reinterpret_cast<const bool*>(at[0]);
                  const T* x = reinterpret_cast<const T*>(at[1]);
                  const T* y = reinterpret_cast<const T*>(at[2]);
-                 if (s[0] == 1 && unit_or_zero(s[1]) && unit_or_zero(s[2]) && unit_or_zero(s[3]) &&
+                 if (s[0] == 1 && is_unit_or_zero(s[1]) && is_unit_or_zero(s[2]) && is_unit_or_zero(s[3]) &&
                      simd_select(sizeof(T), c, s[1], x, s[2], y, s[3], po, n))
                    return;
                  with_unit_strides<3>(s[0], {s[1], s[2], s[3]}, [&](auto so, auto sc, auto sx, auto sy) {
@@ -80,7 +78,7 @@ void masked_fill_kernel(const NoAttrs&, std::span<const Tensor> in, std::span<Te
                [v](T* po, const std::array<const char*, 2>& at, const std::array<int64_t, 3>& s, int64_t n) {
                  const T* x = reinterpret_cast<const T*>(at[0]);
                  const bool* m = reinterpret_cast<const bool*>(at[1]);
-                 if (s[0] == 1 && unit_or_zero(s[1]) && unit_or_zero(s[2]) &&
+                 if (s[0] == 1 && is_unit_or_zero(s[1]) && is_unit_or_zero(s[2]) &&
                      simd_select(sizeof(T), m, s[2], &v, 0, x, s[1], po, n))
                    return;
                  with_unit_strides<2>(s[0], {s[1], s[2]}, [&](auto so, auto sx, auto sm) {

@@ -101,9 +101,8 @@ int64_t repeated_block(const Tensor& t, const Shape& shape) {
 // Runs row(out, a, b, strides..., n) over the broadcast of in[0] and in[1] into out.
 template <class Row>
 void for_each_binary_row(const Tensor& a_in, const Tensor& b_in, const Tensor& out, Row&& row) {
-  const bool copy_a = gathers_along_rows(a_in, out), copy_b = gathers_along_rows(b_in, out);
-  if (copy_a || copy_b)
-    return for_each_binary_row(copy_a ? a_in.contiguous() : a_in, copy_b ? b_in.contiguous() : b_in, out, row);
+  if (gathers_along_rows(a_in, out) || gathers_along_rows(b_in, out))
+    return for_each_binary_row(in_row_order(a_in, out), in_row_order(b_in, out), out, row);
   const int64_t io = out.itemsize(), ia = a_in.itemsize();
   if (a_in.shape() == out.shape() && b_in.shape() == out.shape() && a_in.is_contiguous() && b_in.is_contiguous() &&
       out.is_contiguous()) {  // the common case, without broadcast views or an NdLoop
@@ -172,7 +171,7 @@ void arith_kernel(const NoAttrs&, std::span<const Tensor> in, std::span<Tensor> 
         T* po = reinterpret_cast<T*>(o);
         const T* pa = reinterpret_cast<const T*>(a);
         const T* pb = reinterpret_cast<const T*>(b);
-        const bool units = so == 1 && sa <= 1 && sb <= 1 && sa >= 0 && sb >= 0;
+        const bool units = so == 1 && is_unit_or_zero(sa) && is_unit_or_zero(sb);
         if constexpr (OP == Arith::Pow && (std::is_same_v<T, float> || std::is_same_v<T, double>)) {
           if (so == 1 && sa == 1 && sb == 0 && simd_pow_scalar(pa, pb[0], po, n)) return;  // Note [Powers by a scalar]
           if constexpr (std::is_same_v<T, float>) {
@@ -256,12 +255,9 @@ C unary_scalar(C x) {
 }
 
 template <UnaryOp OP>
-void unary_kernel(const NoAttrs& attrs, std::span<const Tensor> in, std::span<Tensor> out) {
-  if (gathers_along_rows(in[0], out[0])) {  // a transposed view: copied in tiles first, as for binary ops
-    const Tensor copied[1] = {in[0].contiguous()};
-    return unary_kernel<OP>(attrs, copied, out);
-  }
-  const Tensor &x = in[0], &o = out[0];
+void unary_kernel(const NoAttrs&, std::span<const Tensor> in, std::span<Tensor> out) {
+  const Tensor& o = out[0];
+  const Tensor x = in_row_order(in[0], o);  // a transposed view: copied in tiles first, as for binary ops
   NdLoop<2> loop(o.shape(), {std::span<const int64_t>(o.strides()), std::span<const int64_t>(x.strides())});
   const int64_t so = loop.inner_stride(0), sx = loop.inner_stride(1);
   const Stores stores = stores_for(in, o);

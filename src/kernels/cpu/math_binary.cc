@@ -7,6 +7,7 @@
 #include "kernels/cpu/divmod.h"
 #include "kernels/cpu/math_loops.h"
 #include "kernels/cpu/simd_math.h"
+#include "kernels/cpu/unit_strides.h"
 #include "ops/op_def.h"
 
 namespace sprout {
@@ -25,8 +26,8 @@ void division_kernel(const NoAttrs&, std::span<const Tensor> in, std::span<Tenso
         const T* a = reinterpret_cast<const T*>(p[1]);
         const T* b = reinterpret_cast<const T*>(p[2]);
         if constexpr (std::is_same_v<T, float> || std::is_same_v<T, double>) {
-          const bool unit_or_broadcast = s[1] >= 0 && s[1] <= 1 && s[2] >= 0 && s[2] <= 1;
-          if (s[0] == 1 && unit_or_broadcast) return simd_divide(OP, a, s[1], b, s[2], o, n);
+          if (s[0] == 1 && is_unit_or_zero(s[1]) && is_unit_or_zero(s[2]))
+            return simd_divide(OP, a, s[1], b, s[2], o, n);
         }
         for (int64_t i = 0; i < n; ++i)
           o[i * s[0]] = static_cast<T>(divide<OP, C>(static_cast<C>(a[i * s[1]]), static_cast<C>(b[i * s[2]])));
@@ -48,7 +49,7 @@ void float_binary_kernel(std::span<const Tensor> in, const Tensor& out, Simd sim
         const T* a = reinterpret_cast<const T*>(p[1]);
         const T* b = reinterpret_cast<const T*>(p[2]);
         if constexpr (std::is_same_v<T, C>) {
-          if (s[0] == 1 && s[1] >= 0 && s[1] <= 1 && s[2] >= 0 && s[2] <= 1) return simd(a, s[1], b, s[2], o, n);
+          if (s[0] == 1 && is_unit_or_zero(s[1]) && is_unit_or_zero(s[2])) return simd(a, s[1], b, s[2], o, n);
         }
         constexpr int64_t kBlock = 256;
         C ba[kBlock], bb[kBlock];

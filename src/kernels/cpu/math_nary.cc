@@ -12,6 +12,7 @@
 #include "kernels/cpu/simd.h"
 #include "kernels/cpu/simd_clamp.h"
 #include "kernels/cpu/simd_nary.h"
+#include "kernels/cpu/unit_strides.h"
 #include "kernels/cpu/wrapping_arith.h"
 #include "ops/op_def.h"
 
@@ -76,9 +77,7 @@ void nary_kernel(std::span<const Tensor> in, const Tensor& out, Fn fn, VectorRow
       for_each_broadcast_row<N + 1>(in, out, kParallelGrain, [&](const auto& p, const auto& s, int64_t n) {
         if constexpr ((std::is_same_v<T, float> || std::is_same_v<T, double>) &&
                       !std::is_same_v<VectorRow, NoVectorRow>) {
-          bool unit = s[0] == 1;
-          for (size_t k = 1; k <= N; ++k) unit = unit && (s[k] == 0 || s[k] == 1);
-          if (unit) {
+          if (s[0] == 1 && std::all_of(s.begin() + 1, s.end(), is_unit_or_zero)) {
             std::array<const T*, N> x;
             for (size_t k = 0; k < N; ++k) x[k] = reinterpret_cast<const T*>(p[k + 1]);
             return vector_row(reinterpret_cast<T*>(p[0]), x, s, n);

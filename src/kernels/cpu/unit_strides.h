@@ -14,6 +14,9 @@ namespace sprout {
 template <int64_t S>
 using Stride = std::integral_constant<int64_t, S>;
 
+// A stride the vector loops take as it is: 1 (a contiguous run) or 0 (one value broadcast).
+constexpr bool is_unit_or_zero(int64_t stride) { return stride == 0 || stride == 1; }
+
 namespace detail {
 template <size_t I, size_t K, class Fn, class... Fixed>
 void unit_strides_from(const std::array<int64_t, K>& s, Fn& fn, Fixed... fixed) {
@@ -30,7 +33,7 @@ void unit_strides_from(const std::array<int64_t, K>& s, Fn& fn, Fixed... fixed) 
 // fn(so, s[0], ..., s[K-1]): compile-time strides when the output's is 1 and every input's 0 or 1.
 template <size_t K, class Fn>
 void with_unit_strides(int64_t so, const std::array<int64_t, K>& s, Fn&& fn) {
-  if (so == 1 && std::all_of(s.begin(), s.end(), [](int64_t v) { return v == 0 || v == 1; })) {
+  if (so == 1 && std::all_of(s.begin(), s.end(), is_unit_or_zero)) {
     detail::unit_strides_from<0>(s, fn, Stride<1>{});
   } else {
     [&]<size_t... I>(std::index_sequence<I...>) { fn(so, s[I]...); }(std::make_index_sequence<K>{});

@@ -20,6 +20,7 @@ from sprout.ops.function._prims import prim
 _add, _sub, _mul, _div = prim("Add"), prim("Sub"), prim("Mul"), prim("Div")
 _log, _exp, _abs, _cast, _select = prim("Log"), prim("Exp"), prim("Abs"), prim("Cast"), prim("Select")
 _less, _greater = prim("Less"), prim("Greater")
+_lgamma, _digamma, _erfinv = prim("Lgamma"), prim("Digamma"), prim("Erfinv")
 
 _F64 = mstype.float64
 _FLOATS = (mstype.float16, mstype.bfloat16, mstype.float32, mstype.float64)
@@ -30,10 +31,15 @@ def _c(value):
     return Tensor(float(value), _F64)
 
 
-def _wide(api, x):
-    """x as float64 and the dtype the result goes back to (float32 for integer and bool inputs)."""
+def _tensor(api, x):
     if not isinstance(x, Tensor):
         raise TypeError(f"{api}: 'input' must be a Tensor, but got {type(x).__name__}")
+    return x
+
+
+def _wide(api, x):
+    """x as float64 and the dtype the result goes back to (float32 for integer and bool inputs)."""
+    x = _tensor(api, x)
     out = x.dtype if x.dtype in _FLOATS else mstype.float32
     return (x if x.dtype == _F64 else _cast(x, _F64)), out
 
@@ -52,16 +58,9 @@ def _horner(coefficients, t):
 
 # ---- the gamma family and erfinv: registry ops (Note [Special functions by series]) -------------------
 
-
-def _tensor(api, x):
-    if not isinstance(x, Tensor):
-        raise TypeError(f"{api}: 'input' must be a Tensor, but got {type(x).__name__}")
-    return x
-
-
 def lgamma(input):
     """log(|Gamma(input)|), elementwise: +inf at 0, the negative integers and +-inf."""
-    return prim("Lgamma")(_tensor("lgamma", input))
+    return _lgamma(_tensor("lgamma", input))
 
 
 def mvlgamma(input, p):
@@ -75,7 +74,7 @@ def mvlgamma(input, p):
     x, dtype = _wide("mvlgamma", input)
     out = _c(math.log(math.pi) * p * (p - 1) / 4)
     for i in range(int(p)):
-        out = _add(out, prim("Lgamma")(_sub(x, _c(i / 2))))
+        out = _add(out, _lgamma(_sub(x, _c(i / 2))))
     out = _select(_greater(x, _c((p - 1) / 2)), out, _c(math.nan))
     return _narrow(out, dtype)
 
@@ -83,7 +82,7 @@ def mvlgamma(input, p):
 def digamma(input):
     """The logarithmic derivative of the gamma function, psi(input) = Gamma'(input) / Gamma(input):
     -inf at 0, NaN at the negative integers."""
-    return prim("Digamma")(_tensor("digamma", input))
+    return _digamma(_tensor("digamma", input))
 
 
 def _order(n):
@@ -109,12 +108,12 @@ def polygamma(n, input):
     or a 0-d integer Tensor."""
     n = _order(n)
     x = _tensor("polygamma", input)
-    return prim("Digamma")(x) if n == 0 else prim("Polygamma", n=n)(x)
+    return _digamma(x) if n == 0 else prim("Polygamma", n=n)(x)
 
 
 def erfinv(input):
     """The inverse error function on (-1, 1): erf(erfinv(y)) = y; +-inf at +-1, NaN outside [-1, 1]."""
-    return prim("Erfinv")(_tensor("erfinv", input))
+    return _erfinv(_tensor("erfinv", input))
 
 
 # ---- modified Bessel function of the first kind, order 0 ----------------------------------------------
